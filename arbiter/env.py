@@ -1,0 +1,104 @@
+"""Typed readers for the environment variables that configure Arbiter.
+
+Each helper fails loudly with :class:`ConfigError` naming the variable and what was
+wrong with it; ``manage.py``, the WSGI entry point and the Celery app turn that into a
+single line on standard error instead of a traceback.
+
+Any variable may instead be given as ``NAME_FILE``, the path of a file holding the value
+(the convention for Docker and Kubernetes secrets).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+class ConfigError(ImproperlyConfigured):
+    """A configuration value is missing or malformed."""
+
+
+_MISSING = object()
+
+
+def _raw(name: str) -> str | None:
+    file_name = os.environ.get(f"{name}_FILE")
+    if file_name:
+        try:
+            return Path(file_name).read_text().strip()
+        except OSError as e:
+            raise ConfigError(f"{name}_FILE={file_name}: cannot read it ({e.strerror})") from None
+    return os.environ.get(name)
+
+
+def env_str(name: str, default: str | object = _MISSING) -> str:
+    value = _raw(name)
+    if value is None:
+        if default is _MISSING:
+            raise ConfigError(f"{name} is not set and has no default")
+        return default  # type: ignore[return-value]
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ConfigError(f"{name}={value!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise ConfigError(f"{name}={value!r} is not an integer") from None
+    if minimum is not None and number < minimum:
+        raise ConfigError(f"{name}={number} is below the minimum of {minimum}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name}={number} is above the maximum of {maximum}")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def secret_key(var_dir: Path) -> str:
+    """``SECRET_KEY`` from the environment, else one generated once into ``var/``."""
+    value = _raw("SECRET_KEY")
+    if value is not None:
+        if len(value) < 32:
+            raise ConfigError("SECRET_KEY is shorter than 32 characters")
+        return value
+    path = var_dir / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    var_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # O_EXCL: two processes starting at once agree on the first key written.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    return key

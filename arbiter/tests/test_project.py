@@ -1,0 +1,71 @@
+"""The files around the code: .env.example, docker/, the Procfile."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _variables_read_by_the_code() -> set[str]:
+    names = set()
+    for path in [ROOT / "arbiter" / "settings.py"]:
+        names |= set(re.findall(r'env_\w+\("([A-Z_]+)"', path.read_text()))
+    names |= {"SECRET_KEY"}
+    for path in [ROOT / "scripts" / "run.sh", ROOT / "Procfile"]:
+        names |= set(re.findall(r"\$\{?([A-Z][A-Z_]+)", path.read_text()))
+    return names
+
+
+def test_env_example_documents_every_variable():
+    documented = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
+    missing = _variables_read_by_the_code() - documented
+    assert not missing, f"not in .env.example: {sorted(missing)}"
+
+
+def _compose() -> dict:
+    return yaml.safe_load((ROOT / "docker" / "compose.yml").read_text())
+
+
+def test_compose_has_the_services_and_a_scalable_worker():
+    services = _compose()["services"]
+    assert {"postgres", "redis", "web", "worker"} <= set(services)
+    worker = services["worker"]
+    assert "container_name" not in worker and "ports" not in worker  # --scale worker=N needs both absent
+    assert worker["privileged"] is True
+    env = worker["environment"]
+    assert env["DATABASE_URL"].startswith("postgres://")
+    assert env["CELERY_BROKER_URL"].startswith("redis://")
+    assert "builds,matches,default" in worker["command"]
+
+
+def test_dockerfile_installs_the_jail():
+    assert "bubblewrap" in (ROOT / "docker" / "Dockerfile").read_text()
+
+
+def _has_docker_compose() -> bool:
+    if not shutil.which("docker"):
+        return False
+    return subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _has_docker_compose(), reason="the docker client here has no compose plugin")
+def test_docker_compose_accepts_the_file():
+    result = subprocess.run(
+        ["docker", "compose", "-f", "docker/compose.yml", "config", "--quiet"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin:/usr/local/bin", "SECRET_KEY": "x" * 40, "POSTGRES_PASSWORD": "pw"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_procfile_runs_web_and_worker():
+    lines = dict(line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
+    assert "gunicorn arbiter.wsgi" in lines["web"]
+    assert "celery -A arbiter worker" in lines["worker"]

@@ -1,0 +1,106 @@
+"""Fixtures shared by every app's tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+
+
+def database_url_of_test_db() -> str:
+    """A DATABASE_URL that points another process at the database these tests use."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    auth = quote(s["USER"] or "", safe="")
+    if s.get("PASSWORD"):
+        auth += ":" + quote(s["PASSWORD"], safe="")
+    host = s.get("HOST") or "localhost"
+    port = f":{s['PORT']}" if s.get("PORT") else ""
+    return f"postgres://{auth}@{host}{port}/{s['NAME']}"
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url_of_test_db(),
+        CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
+        ARBITER_VAR_DIR=str(settings.VAR_DIR),
+        MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        WORKER_HEARTBEAT_SECONDS="1",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+class WorkerProcess:
+    def __init__(self, proc: subprocess.Popen, hostname: str, log: Path) -> None:
+        self.proc = proc
+        self.hostname = hostname
+        self.log = log
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture
+def worker(transactional_db, tmp_path):
+    """A real Celery worker process (prefork pool), consuming every queue, on the test database."""
+    from judging.models import WorkerHeartbeat
+
+    hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                str(BIN / "celery"), "-A", "arbiter", "worker",
+                "--queues", ",".join(q.name for q in settings.CELERY_TASK_QUEUES),
+                "--concurrency", "1", "--hostname", hostname,
+                "--without-mingle", "--without-gossip", "--loglevel", "INFO",
+            ],
+            cwd=ROOT, env=child_env(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    handle = WorkerProcess(proc, hostname, log)
+    deadline = time.monotonic() + 60
+    while not WorkerHeartbeat.objects.filter(hostname=hostname).exists():
+        if proc.poll() is not None:
+            pytest.fail(f"the worker exited with {proc.returncode}:\n{handle.output()}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"the worker did not come up in 60 s:\n{handle.output()}")
+        time.sleep(0.1)
+    yield handle
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    with contextlib.suppress(ProcessLookupError):  # prefork children live in its session: none may outlive it
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(autouse=True)
+def _test_storage(settings, tmp_path):
+    """Uploaded files go to a folder of each test's own; pages are rendered without running
+    collectstatic first, so there is no manifest to look static names up in."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

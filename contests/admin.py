@@ -1,0 +1,86 @@
+from django.contrib import admin
+from django.db import models
+
+from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+
+
+class StageInline(admin.TabularInline):
+    model = Stage
+    extra = 0
+    fields = ("order", "name", "kind", "params", "status")
+
+
+@admin.register(Contest)
+class ContestAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "game", "is_public", "opens_at", "closes_at")
+    list_filter = ("game", "is_public")
+    search_fields = ("title", "slug")
+    prepopulated_fields = {"slug": ("title",)}
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    inlines = [StageInline]
+    fieldsets = (
+        (None, {"fields": ("title", "slug", "summary", "is_public")}),
+        ("Game", {"fields": ("game", "game_params", "clock")}),
+        ("Rules", {"fields": ("rules", "rules_source")}),
+        ("Schedule", {"fields": ("opens_at", "closes_at")}),
+        (
+            "Submission policy",
+            {
+                "fields": (
+                    "allowed_languages",
+                    "max_source_bytes",
+                    "max_submissions_per_day",
+                    "max_submissions_per_week",
+                    "entry_form",
+                )
+            },
+        ),
+    )
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "kind", "status", "started_at", "finished_at")
+    list_filter = ("kind", "status", "contest")
+
+
+class SubmissionInline(admin.TabularInline):
+    model = Submission
+    extra = 0
+    fields = ("number", "language", "filename", "size", "status", "is_active", "created_at")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ("name", "contest", "user", "status", "is_reference", "created_at")
+    list_filter = ("contest", "status", "is_reference")
+    search_fields = ("name", "user__username")
+    raw_id_fields = ("user",)
+    inlines = [SubmissionInline]
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "language", "size", "status", "is_active", "created_at")
+    list_filter = ("status", "language", "entry__contest")
+    search_fields = ("entry__name", "sha256")
+    readonly_fields = ("sha256", "size", "created_at", "built_at", "toolchain")
+    raw_id_fields = ("entry",)
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    fields = ("index", "entry", "submission", "points", "score", "status", "reason", "moves", "cpu_seconds")
+    raw_id_fields = ("entry", "submission")
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "stage", "round", "status", "attempts", "finished_at")
+    list_filter = ("status", "contest", "stage")
+    readonly_fields = ("created_at", "started_at", "finished_at", "attempts")
+    inlines = [MatchSeatInline]

@@ -1,0 +1,150 @@
+"""Demo data: accounts and the five contests Arbiter was built to host.
+
+The rules texts are our own short summaries; each contest links to the original page,
+which stays the specification (see ../shared/rules/ in the development checkout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    username: str
+    password: str
+    role: str
+    is_superuser: bool = False
+    is_judge: bool = False
+
+
+DEMO_USERS = [
+    DemoUser("admin", "arbiter-admin", "administrator", is_superuser=True),
+    DemoUser("judge", "arbiter-judge", "judge", is_judge=True),
+    DemoUser("alice", "arbiter-alice", "contestant"),
+    DemoUser("bob", "arbiter-bob", "contestant"),
+]
+
+
+@dataclass(frozen=True)
+class DemoContest:
+    slug: str
+    title: str
+    summary: str
+    game: str
+    game_params: dict[str, Any]
+    clock: dict[str, Any]
+    rules: str
+    stages: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    entry_form: list[dict[str, Any]] = field(default_factory=list)
+    max_source_bytes: int = 1024 * 1024
+
+
+DEMO_CONTESTS = [
+    DemoContest(
+        slug="chomp",
+        title="Chomp (POTM, summer 1995)",
+        summary="Eat cookies, leave the poison one to your opponent.",
+        game="chomp",
+        game_params={"rows": 5, "cols": 8},
+        clock={"cpu_average_per_move_s": 30, "wall_per_move_s": 60},
+        rules=(
+            "Two programs take turns on a grid of cookies with the poison cookie in the top-left corner. "
+            "A move picks a cookie and eats it and every cookie below and to the right of it. "
+            "Whoever eats the poison cookie loses.\n\n"
+            "Each move your program is run afresh as `prog ROWS COLS` (2 to 50 rows and columns), reads the grid "
+            "on standard input (X poison, O cookie, * eaten) and writes the grid after its chomp. "
+            "A match is two games on the same grid, each side starting once. "
+            "Ranking: wins, then cookies eaten in won games, then fewest chomps. "
+            "Your program may average at most 30 seconds of CPU per move over a game."
+        ),
+        stages=[
+            ("System test", "system_test", {"games": 2, "rows": 4, "cols": 5}),
+            ("Round robin", "round_robin", {"games_per_pairing": 2}),
+        ],
+    ),
+    DemoContest(
+        slug="hearts-and-flowers",
+        title="Hearts and Flowers (Oxford, 2003)",
+        summary="Slide pieces onto an n×n board; make a line of n.",
+        game="hearts_flowers",
+        game_params={"n": 5},
+        clock={"wall_per_move_s": 30},
+        rules=(
+            "Two players slide pieces onto an n×n board from any of its four sides, pushing the pieces in the way "
+            "along; a piece pushed off the edge is gone. A full line of n pieces in a row, a column or a main "
+            "diagonal wins, whoever's move made it; lines for both players at once are a draw, and so is a game "
+            "with no winner after each side has made 2n² moves.\n\n"
+            "Your program reads n and the board and prints one move such as W2. The referee swaps the pieces so "
+            "that your program always plays Hearts. It has 30 seconds per move and may keep files in its own "
+            "support/ folder between moves of a match. Submit an archive with a Makefile or build script and a runme."
+        ),
+        stages=[
+            ("System test", "system_test", {"games": 2, "n": 4}),
+            ("Round robin", "round_robin", {"games_per_pairing": 2}),
+        ],
+        max_source_bytes=5 * 1024 * 1024,
+    ),
+    DemoContest(
+        slug="codecup-sudoku",
+        title="CodeCup 2024: Sudoku",
+        summary="Take turns filling a sudoku; be first to claim it has one solution.",
+        game="sudoku",
+        game_params={},
+        clock={"time_limit": 30, "measure": "wall"},
+        rules=(
+            "Two programs fill an empty 9×9 sudoku in turns, one digit per move, and each move must strictly reduce "
+            "the number of solutions. A player who believes a single solution remains claims it with `!` (or with a "
+            "move followed by `!`). A correct claim wins 2-1; a false claim, an illegal move or a crash loses 0-2; a "
+            "move that leaves no solution, or that does not reduce their number, and running out of time lose 1-2.\n\n"
+            "One process per game, line protocol: the first player reads `Start`, then each reads the opponent's "
+            "move and answers with its own; `Quit` ends the game. Each program has 30 seconds for the whole game."
+        ),
+        stages=[
+            ("System test", "system_test", {"games": 2}),
+            ("Round robin", "round_robin", {"games_per_pairing": 2}),
+        ],
+    ),
+    DemoContest(
+        slug="solitaire-500",
+        title="The Solitaire 500: Wheels (TPJ)",
+        summary="A race of solitaire clients against one server: first to finish 500 decks wins.",
+        game="wheels",
+        game_params={"qualification_decks": 50, "race_decks": 500},
+        clock={"seconds_per_move_instruction": 1, "illegal_move_penalty_s": 1},
+        rules=(
+            "Wheels is a patience game of four piles: cover a card with a matching card to its right, discard four "
+            "of a kind, restack the piles in an order of your choosing, and go round until the deck is cleared.\n\n"
+            "Every program is a TCP client of the contest's game server, found through SWP_SERVERNAME, "
+            "SWP_SERVERPORT and SWP_PASSWORD. At most one move-containing instruction a second, and a one-second "
+            "penalty for each illegal move. Qualification: fewest rounds over 50 decks. The race: all qualifiers at "
+            "once, first to finish the last of 500 decks wins."
+        ),
+        stages=[
+            ("Qualification", "qualification", {"decks": 50, "qualifiers": 24}),
+            ("Race", "race", {"decks": 500}),
+        ],
+    ),
+    DemoContest(
+        slug="crossed-words",
+        title="Crossed Words Solitaire (MSO, December 2000)",
+        summary="Build the best-scoring crossword from a letter pool within the time limit.",
+        game="crossed_words",
+        game_params={},
+        clock={"seconds": 300},
+        rules=(
+            "A solitaire word game: draw letters from the pool, discard at a cost, and place words on the board for "
+            "points with letter and word bonuses.\n\n"
+            "Your program is run once with the letter pool, the dictionary and seconds.txt (the time limit) as input "
+            "files and must write output.txt, with its total score on the first line, before the time runs out. "
+            "Entries are ranked by the verified score; ties are broken by the MSO formula of programming time, "
+            "execution time and program size."
+        ),
+        stages=[("Final run", "batch", {})],
+        entry_form=[
+            {"name": "country", "label": "Country", "type": "text", "required": True},
+            {"name": "programming_hours", "label": "Hours spent programming", "type": "number", "required": True},
+        ],
+    ),
+]

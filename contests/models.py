@@ -1,0 +1,248 @@
+"""Contests, their stages, entries, submissions and matches.
+
+A match is a list of seats (``MatchSeat``), never a pair of columns: the game's returns
+decide how many seats there are and what each one scored.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+REPLAY_SCHEMA_VERSION = 1
+
+
+class Contest(models.Model):
+    slug = models.SlugField(max_length=60, unique=True)
+    title = models.CharField(max_length=200)
+    summary = models.CharField(max_length=300, blank=True, help_text="One line for the contest list.")
+    game = models.CharField(max_length=40, help_text="Short name of the game in the registry, e.g. chomp.")
+    game_params = models.JSONField(
+        default=dict, blank=True, help_text="Parameters of the game, as its rules name them."
+    )
+    clock = models.JSONField(
+        default=dict, blank=True, help_text="Time limits: per move, per game, as the contest's rules set them."
+    )
+    rules = models.TextField(blank=True, help_text="The rules as contestants read them.")
+    rules_source = models.URLField(blank=True, help_text="Where the original rules were published.")
+    is_public = models.BooleanField(default=True)
+    opens_at = models.DateTimeField(null=True, blank=True, help_text="Submissions accepted from.")
+    closes_at = models.DateTimeField(null=True, blank=True, help_text="Submission deadline.")
+    # Submission policy
+    allowed_languages = models.JSONField(
+        default=list, blank=True, help_text="Language keys; empty means every language the workers offer."
+    )
+    max_source_bytes = models.PositiveIntegerField(default=1024 * 1024)
+    max_submissions_per_day = models.PositiveIntegerField(null=True, blank=True)
+    max_submissions_per_week = models.PositiveIntegerField(null=True, blank=True)
+    entry_form = models.JSONField(
+        default=list, blank=True, help_text='Extra entry-form fields: [{"name", "label", "type", "required"}].'
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-opens_at", "title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("contests:detail", args=[self.slug])
+
+    def is_open(self, now: Any = None) -> bool:
+        now = now or timezone.now()
+        if self.opens_at and now < self.opens_at:
+            return False
+        return not (self.closes_at and now >= self.closes_at)
+
+
+class Stage(models.Model):
+    class Kind(models.TextChoices):
+        SYSTEM_TEST = "system_test", "System test"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss system"
+        QUALIFICATION = "qualification", "Qualification"
+        RACE = "race", "Race"
+        BATCH = "batch", "Batch run"
+        LADDER = "ladder", "Ladder"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField(default=1)
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    params = models.JSONField(
+        default=dict, blank=True, help_text="Parameters of this phase, e.g. rounds, games per pairing."
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["contest", "order"]
+        constraints = [models.UniqueConstraint(fields=["contest", "order"], name="stage_order_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.contest.slug}: {self.name}"
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries")
+    name = models.CharField(max_length=100, help_text="Shown in the standings.")
+    form_data = models.JSONField(default=dict, blank=True, help_text="Answers to the contest's entry form.")
+    is_reference = models.BooleanField(
+        default=False, help_text="A reference program of the organisers, not a contestant."
+    )
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
+    status_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["contest", "name"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["contest", "user", "name"], name="entry_user_name_unique"),
+        ]
+        permissions = [("disqualify_entry", "Can disqualify or reinstate an entry")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.contest.slug})"
+
+    @property
+    def active_submission(self) -> Submission | None:
+        return self.submissions.filter(is_active=True).first()
+
+
+def submission_upload_to(submission: Submission, filename: str) -> str:
+    return f"submissions/{submission.entry.contest.slug}/{submission.entry_id}/{submission.number}/{filename}"
+
+
+class Submission(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        BUILDING = "building", "Building"
+        BUILD_FAILED = "build_failed", "Build failed"
+        TESTING = "testing", "System test"
+        TEST_FAILED = "test_failed", "System test failed"
+        READY = "ready", "Ready"
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="submissions")
+    number = models.PositiveIntegerField(help_text="1 for the entry's first version, then 2, 3...")
+    language = models.CharField(max_length=20)
+    source = models.FileField(upload_to=submission_upload_to, max_length=300)
+    filename = models.CharField(max_length=200)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    size = models.PositiveIntegerField()
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.QUEUED)
+    is_active = models.BooleanField(default=False, help_text="The version that plays for the entry.")
+    toolchain = models.CharField(
+        max_length=200, blank=True, help_text="Compiler or interpreter version used for the build."
+    )
+    build_log = models.TextField(blank=True)
+    test_log = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["entry", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "number"], name="submission_number_unique"),
+            models.UniqueConstraint(
+                fields=["entry"], condition=models.Q(is_active=True), name="one_active_submission_per_entry"
+            ),
+        ]
+        permissions = [("view_any_source", "Can read any contestant's source, logs and stderr")]
+
+    def __str__(self) -> str:
+        return f"{self.entry.name} v{self.number}"
+
+
+def replay_upload_to(match: Match, filename: str) -> str:
+    return f"replays/{match.contest.slug}/{filename}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed (platform fault)"
+        CANCELLED = "cancelled", "Cancelled"
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="matches")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches", null=True, blank=True)
+    round = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(2**63 - 1)])
+    params = models.JSONField(default=dict, blank=True, help_text="Game parameters of this match.")
+    reason = models.TextField(blank=True, help_text="How the game ended, in words.")
+    error = models.TextField(blank=True, help_text="Platform fault, when the match failed.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    replay = models.FileField(upload_to=replay_upload_to, max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["contest", "status"]), models.Index(fields=["stage", "round"])]
+        permissions = [("rerun_match", "Can run or re-run matches and stages")]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.contest.slug})"
+
+    def save_replay(self, replay: dict[str, Any]) -> None:
+        """Store the replay as gzipped JSON and point this match at it."""
+        data = gzip.compress(json.dumps(replay, separators=(",", ":")).encode(), mtime=0)
+        if self.replay:
+            self.replay.delete(save=False)
+        self.replay.save(f"{self.pk}.json.gz", ContentFile(data), save=False)
+        self.save(update_fields=["replay"])
+
+    def load_replay(self) -> dict[str, Any] | None:
+        if not self.replay:
+            return None
+        with self.replay.open("rb") as f:
+            return json.loads(gzip.decompress(f.read()))
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(help_text="0 for the seat that moves first.")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="seats")
+    points = models.FloatField(null=True, blank=True, help_text="What the standings count: e.g. 2/1/0 or a win.")
+    score = models.FloatField(null=True, blank=True, help_text="The game's own measure: cookies eaten, rounds.")
+    status = models.CharField(max_length=32, blank=True, help_text="The seat's outcome as the game names it.")
+    reason = models.TextField(blank=True)
+    moves = models.PositiveIntegerField(default=0)
+    cpu_seconds = models.FloatField(default=0)
+    wall_seconds = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"

@@ -1,0 +1,58 @@
+"""Small factory functions for tests: each makes one valid row with sensible defaults."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+
+from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+
+_n = itertools.count(1)
+
+
+def make_user(username: str | None = None, **kwargs) -> User:
+    username = username or f"user{next(_n)}"
+    return User.objects.create_user(username=username, password=kwargs.pop("password", "pw-" + username), **kwargs)
+
+
+def make_contest(**kwargs) -> Contest:
+    n = next(_n)
+    kwargs.setdefault("slug", f"contest-{n}")
+    kwargs.setdefault("title", f"Contest {n}")
+    kwargs.setdefault("game", "chomp")
+    kwargs.setdefault("game_params", {"rows": 4, "cols": 5})
+    return Contest.objects.create(**kwargs)
+
+
+def make_stage(contest: Contest, **kwargs) -> Stage:
+    kwargs.setdefault("order", contest.stages.count() + 1)
+    kwargs.setdefault("name", "Round robin")
+    kwargs.setdefault("kind", Stage.Kind.ROUND_ROBIN)
+    return Stage.objects.create(contest=contest, **kwargs)
+
+
+def make_entry(contest: Contest, user: User | None = None, **kwargs) -> Entry:
+    user = user or make_user()
+    kwargs.setdefault("name", user.username)
+    return Entry.objects.create(contest=contest, user=user, **kwargs)
+
+
+def make_submission(entry: Entry, source: bytes = b"print('hello')\n", **kwargs) -> Submission:
+    kwargs.setdefault("number", entry.submissions.count() + 1)
+    kwargs.setdefault("language", "python3")
+    kwargs.setdefault("filename", "main.py")
+    submission = Submission(entry=entry, sha256=hashlib.sha256(source).hexdigest(), size=len(source), **kwargs)
+    submission.source.save(submission.filename, ContentFile(source), save=False)
+    submission.save()
+    return submission
+
+
+def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Match:
+    kwargs.setdefault("seed", 12345)
+    match = Match.objects.create(contest=contest, **kwargs)
+    for index, submission in enumerate(submissions):
+        MatchSeat.objects.create(match=match, index=index, entry=submission.entry, submission=submission)
+    return match

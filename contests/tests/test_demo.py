@@ -1,0 +1,47 @@
+import pytest
+from django.contrib.auth.models import User
+from django.core import serializers
+from django.core.management import call_command
+
+from contests.models import Contest, Stage
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot() -> str:
+    rows = [*User.objects.order_by("pk"), *Contest.objects.order_by("pk"), *Stage.objects.order_by("pk")]
+    return serializers.serialize("json", rows)
+
+
+def test_load_demo_creates_the_five_contests_and_the_logins(client):
+    call_command("load_demo", verbosity=0)
+    assert set(Contest.objects.values_list("game", flat=True)) == {
+        "chomp",
+        "hearts_flowers",
+        "sudoku",
+        "wheels",
+        "crossed_words",
+    }
+    assert Contest.objects.get(slug="chomp").game_params == {"rows": 5, "cols": 8}
+    assert Contest.objects.get(slug="hearts-and-flowers").game_params == {"n": 5}
+    assert Contest.objects.get(slug="codecup-sudoku").clock["time_limit"] == 30
+    for username, password in [("admin", "arbiter-admin"), ("judge", "arbiter-judge"), ("alice", "arbiter-alice")]:
+        assert client.login(username=username, password=password), username
+    assert User.objects.get(username="judge").groups.filter(name="judges").exists()
+    assert User.objects.get(username="admin").is_superuser
+
+
+def test_load_demo_a_second_time_changes_nothing(capsys):
+    call_command("load_demo")
+    before = _snapshot()
+    capsys.readouterr()
+    call_command("load_demo")
+    assert _snapshot() == before
+    assert "nothing changed" in capsys.readouterr().out
+
+
+def test_load_demo_leaves_a_judges_edit_alone():
+    call_command("load_demo", verbosity=0)
+    Contest.objects.filter(slug="chomp").update(title="Chomp, edited")
+    call_command("load_demo", verbosity=0)
+    assert Contest.objects.get(slug="chomp").title == "Chomp, edited"

@@ -1,0 +1,40 @@
+import pytest
+from django.contrib.auth.models import Group
+
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_public_contests(client):
+    make_contest(title="Public Chomp", summary="Eat cookies")
+    make_contest(title="Secret Sudoku", is_public=False)
+    page = client.get("/").content.decode()
+    assert "Public Chomp" in page
+    assert "Eat cookies" in page
+    assert "Secret Sudoku" not in page
+
+
+def test_contest_page_shows_rules_parameters_stages_and_entries(client):
+    contest = make_contest(slug="chomp", rules="Do not eat the poison cookie.", game_params={"rows": 7, "cols": 9})
+    make_stage(contest, name="Summer round robin")
+    make_entry(contest, name="Cookie Monster")
+    page = client.get("/contests/chomp/").content.decode()
+    for text in ["Do not eat the poison cookie.", "rows", "7", "Summer round robin", "Cookie Monster"]:
+        assert text in page
+
+
+def test_a_hidden_contest_is_a_404_except_for_judges(client):
+    make_contest(slug="hidden", is_public=False)
+    assert client.get("/contests/hidden/").status_code == 404
+    assert client.get("/contests/no-such-contest/").status_code == 404
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    client.force_login(judge)
+    assert client.get("/contests/hidden/").status_code == 200
+
+
+def test_pages_refuse_methods_they_do_not_serve(client):
+    make_contest(slug="chomp")
+    assert client.post("/contests/chomp/").status_code == 405
+    assert client.post("/").status_code == 405

@@ -1,0 +1,40 @@
+import pytest
+from django.contrib.auth.models import Group
+
+from contests.services import JUDGE_PERMISSIONS, ensure_judges_group, is_judge, visible_contests
+from contests.tests.factories import make_contest, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_migrate_creates_the_judges_group_with_its_permissions():
+    group = Group.objects.get(name="judges")
+    have = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
+    assert have == set(JUDGE_PERMISSIONS)
+
+
+def test_ensure_judges_group_restores_a_removed_permission():
+    group = Group.objects.get(name="judges")
+    group.permissions.clear()
+    ensure_judges_group()
+    assert group.permissions.count() == len(JUDGE_PERMISSIONS)
+
+
+def test_a_judge_may_rerun_and_disqualify_but_not_manage_users():
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    assert is_judge(judge)
+    assert judge.has_perm("contests.rerun_match")
+    assert judge.has_perm("contests.disqualify_entry")
+    assert judge.has_perm("contests.view_any_source")
+    assert not judge.has_perm("auth.change_user")
+    assert not judge.has_perm("contests.delete_contest")
+
+
+def test_hidden_contests_are_for_judges_only():
+    shown, hidden = make_contest(), make_contest(is_public=False)
+    contestant, judge = make_user(), make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    assert list(visible_contests(contestant)) == [shown]
+    assert set(visible_contests(judge)) == {shown, hidden}
+    assert not is_judge(contestant)

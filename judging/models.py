@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import models
+from django.utils import timezone
+
+
+class WorkerHeartbeat(models.Model):
+    """One row per Celery worker, refreshed while it runs; /health/ reads them."""
+
+    hostname = models.CharField(max_length=255, unique=True)
+    queues = models.JSONField(default=list)
+    concurrency = models.PositiveSmallIntegerField(default=1)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    last_seen = models.DateTimeField()
+    stopped_at = models.DateTimeField(null=True, blank=True)
+    sandbox_level = models.CharField(
+        max_length=40, blank=True, help_text="Isolation the sandbox self-check found on this host."
+    )
+
+    class Meta:
+        ordering = ["hostname"]
+
+    def __str__(self) -> str:
+        return self.hostname
+
+    def is_alive(self, stale_after: timedelta, now=None) -> bool:
+        now = now or timezone.now()
+        return self.stopped_at is None and now - self.last_seen <= stale_after
+
+
+class Ping(models.Model):
+    """A round trip through the broker: created by the web side, answered by a worker."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.CharField(max_length=255, blank=True)
+
+    def __str__(self) -> str:
+        return f"ping {self.pk}"

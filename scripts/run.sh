@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Prepare the database and demo data, then run the web server and a worker together in
+# the foreground until Ctrl-C, which stops them all (honcho signals each process group).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export PORT="${PORT:-8000}"
+export HOST="${HOST:-127.0.0.1}"
+export WEB_WORKERS="${WEB_WORKERS:-2}"
+export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
+bin=.venv/bin
+
+"$bin/python" manage.py migrate --noinput -v 0
+if [ "${LOAD_DEMO:-1}" = 1 ]; then
+    "$bin/python" manage.py load_demo
+fi
+"$bin/python" manage.py collectstatic --noinput -v 0
+
+cat <<BANNER
+
+  Arbiter is starting at http://$HOST:$PORT/
+  Demo logins (user / password):
+    admin / arbiter-admin   (administrator)
+    judge / arbiter-judge   (judge)
+    alice / arbiter-alice   (contestant)
+    bob   / arbiter-bob     (contestant)
+  Press Ctrl-C to stop the web server and the worker.
+
+BANNER
+
+exec "$bin/honcho" --no-colour start --procfile Procfile --app-root .

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the Debian packages Arbiter needs on this machine, or say exactly which to install.
+#   python3-venv  to create .venv (Debian splits venv/ensurepip out of python3)
+#   bubblewrap    the sandbox's jail (bwrap); without it untrusted programs do not run
+set -euo pipefail
+
+missing=()
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "arbiter: missing Debian packages; install them with:" >&2
+    echo "    sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "arbiter: installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null
