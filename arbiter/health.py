@@ -26,9 +26,10 @@ def check_database() -> dict[str, Any]:
 
 
 def check_broker() -> dict[str, Any]:
-    transport = settings.CELERY_BROKER_URL.split("://", 1)[0]
+    url = app.conf.broker_write_url  # the environment's CELERY_BROKER_URL wins, as in the worker
+    transport = url.split("://", 1)[0]
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(url) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             # Declaring the default queue proves the broker accepts work, not only a socket.
             conn.default_channel.queue_declare(queue=settings.CELERY_TASK_DEFAULT_QUEUE, passive=False)
