@@ -1,0 +1,123 @@
+"""What every game states once: its metadata and its rules, as pure functions of state.
+
+No I/O and no Django here or in any ``games/<name>/rules.py``: a referee feeds the rules
+what programs said and records what the rules answer. States are immutable values, so a
+replay is re-derived by applying its moves again from the initial state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+
+
+class ParamError(ValueError):
+    """A game parameter is unknown, of the wrong type or out of bounds."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: int
+    minimum: int
+    maximum: int
+    help: str = ""
+
+    def check(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ParamError(f"{self.name} must be a whole number, not {value!r}")
+        if not self.minimum <= value <= self.maximum:
+            raise ParamError(f"{self.name} must be between {self.minimum} and {self.maximum}, not {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str  # the short name in the registry
+    title: str
+    version: int  # bumped whenever a rule changes what a replay means
+    seats: int
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """A reply the rules refuse: a status of the seat that gave it, never an exception."""
+
+    reason: str
+    status: str = "illegal"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: one value per seat, in seat order."""
+
+    points: tuple[float, ...]  # what the standings add up
+    scores: tuple[float, ...]  # the game's own measure (cookies eaten, ...)
+    statuses: tuple[str, ...]  # each seat's result as the game names it
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "statuses": list(self.statuses),
+            "reason": self.reason,
+        }
+
+
+class Game(ABC, Generic[State, Move]):
+    info: GameInfo
+
+    def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, int]:
+        """The full parameter set: defaults filled in, every value checked, unknown names refused."""
+        params = dict(params or {})
+        known = {p.name: p for p in self.info.params}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise ParamError(
+                f"{self.info.name} has no parameter {', '.join(unknown)} (it has: {', '.join(known) or 'none'})"
+            )
+        return {name: p.check(params.get(name, p.default)) for name, p in known.items()}
+
+    @abstractmethod
+    def initial_state(self, params: Mapping[str, int], seed: int) -> State: ...
+
+    @abstractmethod
+    def to_move(self, state: State) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> list[Move]: ...
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Move | Illegal:
+        """A move in the game's canonical notation (as ``move_text`` writes it)."""
+
+    @abstractmethod
+    def move_text(self, state: State, move: Move) -> str: ...
+
+    @abstractmethod
+    def apply(self, state: State, move: Move) -> State:
+        """The state after the seat to move plays ``move``, which must be legal."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def forfeit(self, state: State, seat: int, status: str, reason: str) -> Outcome:
+        """The outcome when ``seat`` loses by its program's fault (illegal reply, timeout, crash)."""
+
+    @abstractmethod
+    def frame(self, state: State) -> dict[str, Any]:
+        """The state as JSON for the replay viewer."""
+
+    @abstractmethod
+    def max_moves(self, params: Mapping[str, int]) -> int:
+        """No game with these parameters is longer than this."""

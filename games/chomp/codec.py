@@ -1,0 +1,52 @@
+"""What a Chomp program reads and writes: `prog ROWS COLS`, the grid on standard input,
+the grid after its chomp on standard output (rules, section IV)."""
+
+from __future__ import annotations
+
+from games.base import Illegal
+from games.chomp.rules import Chomp, ChompState, Move, grid_lines
+
+
+def program_args(state: ChompState) -> list[str]:
+    return [str(state.rows), str(state.cols)]
+
+
+def program_input(state: ChompState) -> str:
+    return "".join(line + "\n" for line in grid_lines(state))
+
+
+def read_reply(game: Chomp, state: ChompState, output: str) -> Move | Illegal:
+    """The chomp that turns the input grid into ``output``.
+
+    Tolerated, as a person judging by eye would: a carriage return or spaces at the end of
+    a line, and blank lines after the grid. Anything else that is not exactly the input
+    grid with one chomp is an illegal reply, with the first row that differs.
+    """
+    lines = [line.rstrip() for line in output.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    want = grid_lines(state)
+    if len(lines) != state.rows:
+        return Illegal(f"output has {len(lines)} rows, not {state.rows}")
+    for r, line in enumerate(lines, start=1):
+        if len(line) != state.cols:
+            return Illegal(f"row {r} has {len(line)} characters, not {state.cols}")
+        bad = set(line) - {"X", "O", "*"}
+        if bad:
+            return Illegal(f"row {r} has {''.join(sorted(bad))!r}; only X, O and * may appear")
+    gone = [
+        (r, c)
+        for r in range(1, state.rows + 1)
+        for c in range(1, state.cols + 1)
+        if want[r - 1][c - 1] != lines[r - 1][c - 1]
+    ]
+    if not gone:
+        return Illegal("output is the input grid: no cookie was eaten")
+    move = (min(r for r, _ in gone), min(c for _, c in gone))
+    if not state.cookie_at(*move):
+        return Illegal(f"output is not the input grid with one chomp: row {move[0]} differs")
+    after = grid_lines(ChompState(state.rows, state.cols, game.eat(state, move)[0]))
+    for r, (got, expected) in enumerate(zip(lines, after, strict=True), start=1):
+        if got != expected:
+            return Illegal(f"output is not the input grid with one chomp: row {r} differs")
+    return move
