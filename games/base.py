@@ -8,7 +8,7 @@ replay is re-derived by applying its moves again from the initial state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -71,8 +71,62 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of one finished game, as the standings see it."""
+
+    points: float
+    score: float
+    status: str
+    moves: int
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the standings; the columns in order are the ranking and its tie-breaks."""
+
+    key: str
+    label: str
+    total: Callable[[Sequence[SeatRecord]], float]
+    higher_is_better: bool = True
+
+
+def total_points(seats: Sequence[SeatRecord]) -> float:
+    return sum(s.points for s in seats)
+
+
+def total_score(seats: Sequence[SeatRecord]) -> float:
+    return sum(s.score for s in seats)
+
+
+def total_moves(seats: Sequence[SeatRecord]) -> float:
+    return sum(s.moves for s in seats)
+
+
+def count_status(*statuses: str) -> Callable[[Sequence[SeatRecord]], float]:
+    def count(seats: Sequence[SeatRecord]) -> float:
+        return sum(1 for s in seats if s.status in statuses)
+
+    return count
+
+
+@dataclass(frozen=True)
+class ProcessPerMove:
+    """How a game whose program is started afresh for every move talks to it."""
+
+    args: Callable[[Any, int], list[str]]  # (state, seat) -> command-line arguments
+    stdin: Callable[[Any, int], str]  # (state, seat) -> what the program reads
+    read: Callable[[Any, int, str], Any]  # (state, seat, stdout) -> Move | Illegal
+    keep: str | None = None  # a folder the program may keep between its moves; None: a fresh folder every move
+
+
 class Game(ABC, Generic[State, Move]):
     info: GameInfo
+    interaction: ProcessPerMove | None = None
+    # The time limits of the original contest (see judging.clocks.Clock for the names).
+    default_clock: Mapping[str, float] = {}
+    # The standings: the first column ranks, the others break ties in order.
+    standings: tuple[Column, ...] = (Column("points", "Points", total_points),)
 
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, int]:
         """The full parameter set: defaults filled in, every value checked, unknown names refused."""

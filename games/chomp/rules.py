@@ -11,7 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import Game, GameInfo, Illegal, Outcome, Param
+from games.base import (
+    Column,
+    Game,
+    GameInfo,
+    Illegal,
+    Outcome,
+    Param,
+    ProcessPerMove,
+    count_status,
+    total_moves,
+    total_score,
+)
 
 Move = tuple[int, int]  # (row, column), both counted from 1 as the page counts them
 
@@ -45,6 +56,26 @@ class Chomp(Game[ChompState, Move]):
             Param("cols", 8, 2, 50, "columns of cookies (M, the program's second argument)"),
         ),
     )
+    # "no more than 30 seconds per move averaged over an entire large-size game" (sys+user);
+    # the wall limit only stops a program that waits instead of computing.
+    default_clock = {"cpu_average_per_move_s": 30, "wall_per_move_s": 120}
+    # Section III: most wins, then the highest total score, then the fewest chomps.
+    standings = (
+        Column("wins", "Wins", count_status("win")),
+        Column("score", "Cookies eaten in won games", total_score),
+        Column("chomps", "Chomps", total_moves, higher_is_better=False),
+    )
+
+    @property
+    def interaction(self) -> ProcessPerMove:
+        from games.chomp import codec
+
+        return ProcessPerMove(
+            args=lambda state, seat: codec.program_args(state),
+            stdin=lambda state, seat: codec.program_input(state),
+            read=lambda state, seat, output: codec.read_reply(self, state, output),
+            keep=None,  # "You may NOT attempt to record the moves": a fresh folder every move
+        )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> ChompState:
         params = self.resolve_params(params)

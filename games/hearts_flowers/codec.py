@@ -19,11 +19,13 @@ def program_input(state: HFState, seat: int) -> str:
 
 
 def read_reply(game: HeartsFlowers, state: HFState, output: str) -> Move | Illegal:
-    """The move in the program's one line. Blank lines and surrounding spaces are forgiven;
-    a second non-blank line is not (the rules allow one line and nothing else)."""
+    """The move in the program's one line. Forgiven: blank lines, spaces around the move and
+    between its side and number (``W 2``), a carriage return, a missing final newline. Not
+    forgiven: a second non-blank line (the rules allow one line and nothing else), a side in
+    lower case, anything that is not a side and a number."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if not lines:
         return Illegal("no move on standard output")
     if len(lines) > 1:
         return Illegal(f"{len(lines)} lines on standard output; the rules allow one")
-    return game.parse_move(state, lines[0])
+    return game.parse_move(state, "".join(lines[0].split()))

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import Game, GameInfo, Illegal, Outcome, Param
+from games.base import Column, Game, GameInfo, Illegal, Outcome, Param, ProcessPerMove, count_status, total_points
 
 PIECES = ("H", "F")
 EMPTY = "."
@@ -78,6 +78,25 @@ class HeartsFlowers(Game[HFState, Move]):
         seats=2,
         params=(Param("n", 5, 3, 12, "the board is n by n; a line of n wins"),),
     )
+    # "Your program will have 30 seconds to decide on each move."
+    default_clock = {"cpu_per_move_s": 30, "wall_per_move_s": 30}
+    # The page names no points: a win is worth two, a draw one, and the count of wins breaks ties.
+    standings = (
+        Column("points", "Points", total_points),
+        Column("wins", "Wins", count_status("win")),
+        Column("draws", "Draws", count_status("draw")),
+    )
+
+    @property
+    def interaction(self) -> ProcessPerMove:
+        from games.hearts_flowers import codec
+
+        return ProcessPerMove(
+            args=lambda state, seat: [],
+            stdin=codec.program_input,
+            read=lambda state, seat, output: codec.read_reply(self, state, output),
+            keep="support",  # "your program may read and write files you have put in the support subdirectory"
+        )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> HFState:
         n = self.resolve_params(params)["n"]

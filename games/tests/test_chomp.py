@@ -68,10 +68,22 @@ def test_a_forfeit_gives_the_other_seat_the_win_and_its_cookies():
     assert outcome.scores == (4.0, 0.0)
 
 
-def test_a_carriage_return_and_trailing_blank_lines_are_forgiven():
-    state = state_from(PAGE_4x7)
-    output = "XOOOOOO\r\nOO*****\r\nOO*****\r\nOO*****\r\n\n\n"
-    assert codec.read_reply(game, state, output) == (2, 3)
+@pytest.mark.parametrize(
+    "output",
+    [
+        "XOOOOOO\r\nOO*****\r\nOO*****\r\nOO*****\r\n",  # CRLF
+        "XOOOOOO  \nOO*****\t\nOO*****\nOO*****\n",  # trailing spaces
+        "XOOOOOO\nOO*****\nOO*****\nOO*****",  # no final newline
+        "XOOOOOO\nOO*****\nOO*****\nOO*****\n\n\n",  # blank lines after the grid
+    ],
+)
+def test_whitespace_at_line_ends_and_after_the_grid_is_forgiven(output):
+    assert codec.read_reply(game, state_from(PAGE_4x7), output) == (2, 3)
+
+
+def test_chomping_an_eaten_cell_changes_nothing_and_is_illegal():
+    result = codec.read_reply(game, state_from(PAGE_4x7), "\n".join(PAGE_4x7) + "\n")
+    assert isinstance(result, Illegal) and "no cookie was eaten" in result.reason
 
 
 @pytest.mark.parametrize(
@@ -79,12 +91,15 @@ def test_a_carriage_return_and_trailing_blank_lines_are_forgiven():
     [
         ("", "output has 0 rows, not 4"),
         ("XOOOOOO\nOOOO***\nOOOO***\n", "output has 3 rows, not 4"),
+        ("XOOOOOO\nOO*****\nOO*****\nOO*****\nXOOOOOO\n", "output has 5 rows, not 4"),  # an extra line
+        (" XOOOOOO\nOO*****\nOO*****\nOO*****\n", "row 1 has 8 characters, not 7"),  # leading space
         ("XOOOOOO\nOOOO**\nOOOO***\nOO*****\n", "row 2 has 6 characters, not 7"),
         ("XOOOOOO\nOOOO***\nOOOO?**\nOO*****\n", "row 3 has '?'"),
         ("\n".join(PAGE_4x7), "no cookie was eaten"),
         ("XOOOOO*\nOOOO***\nOOO****\nOO*****\n", "not the input grid with one chomp: row 1 differs"),
         ("XOOOOOO\nOOO****\nOOOO***\nOO*****\n", "not the input grid with one chomp: row 3 differs"),
         ("XOOOOOO\nOOOOO**\nOOOO***\nO******\n", "row 2 differs"),
+        ("XOOOOO*\nOO*****\nOO*****\nOO*****\n", "row 1 differs"),  # two chomps at once
         ("XOOOOOO\nOOOO***\nOOOO***\nOOO****\n", "row 4 differs"),
     ],
 )

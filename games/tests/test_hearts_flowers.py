@@ -95,5 +95,6 @@ def test_bad_replies_are_illegal(output, reason):
     assert reason in result.reason
 
 
-def test_blank_lines_and_spaces_around_the_move_are_forgiven():
-    assert codec.read_reply(game, game.initial_state({"n": 4}, 0), "\n  W2 \r\n\n") == ("W", 2)
+@pytest.mark.parametrize("output", ["W2\n", "W2", "W2\r\n", "\n  W2 \r\n\n", "W 2\n", "W\t2"])
+def test_whitespace_around_and_inside_the_move_is_forgiven(output):
+    assert codec.read_reply(game, game.initial_state({"n": 4}, 0), output) == ("W", 2)

@@ -1,0 +1,121 @@
+// The replay viewer: reads a match's replay JSON and steps through it. Each game adds a
+// renderer with Arbiter.register(name, {render(frame, element, replay)}). Nothing else
+// is read: the viewer works the same on a saved replay file.
+"use strict";
+
+const Arbiter = (() => {
+  const renderers = {};
+
+  function text(tag, content, cls) {
+    const el = document.createElement(tag);
+    el.textContent = content;
+    if (cls) el.className = cls;
+    return el;
+  }
+
+  function positionFromHash(max) {
+    const m = /move=(\d+)/.exec(location.hash);
+    return m ? Math.min(parseInt(m[1], 10), max) : max;
+  }
+
+  function mount(root, replay) {
+    const renderer = renderers[replay.game];
+    const board = root.querySelector("#board");
+    const scrub = root.querySelector("#scrub");
+    const jump = root.querySelector("#jump");
+    const info = root.querySelector("#move-info");
+    const list = root.querySelector("#move-list");
+    const link = root.querySelector("#link");
+    const playButton = root.querySelector('[data-act="play"]');
+    const moves = replay.moves || [];
+    const last = moves.length;
+    const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || `seat ${i}`;
+    let position = 0;
+    let timer = null;
+
+    root.querySelector("#total").textContent = last;
+    scrub.max = last;
+    jump.max = last;
+    moves.forEach((move, i) => {
+      const item = text("li", `${seatName(move.seat)}: ${move.move || move.status || "?"}`);
+      item.dataset.position = i + 1;
+      item.addEventListener("click", () => show(i + 1));
+      list.appendChild(item);
+    });
+
+    function show(p) {
+      position = Math.max(0, Math.min(last, p));
+      const frame = replay.frames[Math.min(position, replay.frames.length - 1)];
+      board.replaceChildren();
+      if (renderer) renderer.render(frame, board, replay);
+      else board.appendChild(text("pre", JSON.stringify(frame, null, 1)));
+      scrub.value = position;
+      jump.value = position;
+      link.href = `#move=${position}`;
+      history.replaceState(null, "", `#move=${position}`);
+      info.replaceChildren();
+      if (position === 0) {
+        info.appendChild(text("p", "The start of the game."));
+      } else {
+        const move = moves[position - 1];
+        info.appendChild(text("p", `Move ${move.n}: ${seatName(move.seat)} played ${move.move || "no legal move"}`, "move-title"));
+        info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
+        if (move.status) info.appendChild(text("p", `Status: ${move.status}`, "status"));
+        if (move.output !== undefined) info.appendChild(text("pre", move.output, "output"));
+        if (move.stderr !== undefined) {
+          info.appendChild(text("h4", "stderr"));
+          info.appendChild(text("pre", move.stderr || "(nothing)", "stderr"));
+        }
+      }
+      if (position === last && replay.result) info.appendChild(text("p", `Result: ${replay.result.reason}`, "result"));
+      for (const item of list.children) item.classList.toggle("current", Number(item.dataset.position) === position);
+    }
+
+    function toggle() {
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+        playButton.textContent = "Play";
+        return;
+      }
+      if (position === last) show(0);
+      playButton.textContent = "Pause";
+      timer = setInterval(() => {
+        if (position >= last) return toggle();
+        show(position + 1);
+      }, 600);
+    }
+
+    const actions = {
+      first: () => show(0),
+      prev: () => show(position - 1),
+      next: () => show(position + 1),
+      last: () => show(last),
+      play: toggle,
+    };
+    root.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => actions[b.dataset.act]()));
+    scrub.addEventListener("input", () => show(parseInt(scrub.value, 10)));
+    jump.addEventListener("change", () => show(parseInt(jump.value, 10) || 0));
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
+      const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key];
+      if (key) {
+        e.preventDefault();
+        actions[key]();
+      }
+    });
+    show(positionFromHash(last));
+    root.dataset.ready = "1";
+  }
+
+  async function start(root) {
+    const response = await fetch(root.dataset.replay, { credentials: "same-origin" });
+    if (!response.ok) {
+      root.replaceChildren(text("p", `The replay could not be loaded (${response.status}).`, "message error"));
+      return;
+    }
+    mount(root, await response.json());
+  }
+
+  return { register: (name, renderer) => (renderers[name] = renderer), start, mount };
+})();

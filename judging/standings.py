@@ -1,0 +1,66 @@
+"""Standings: a stage's or a contest's finished games, ranked by the game's own columns.
+
+Returns data; templates and the API render it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from contests.models import Contest, Entry, Match, MatchSeat, Stage
+from games import registry
+from games.base import Column, SeatRecord
+
+
+@dataclass
+class Row:
+    rank: int
+    entry: Entry
+    games: int
+    values: dict[str, float] = field(default_factory=dict)
+
+    cells: list[float] = field(default_factory=list)  # the values in column order, for templates
+
+    def ordered(self, columns: tuple[Column, ...]) -> list[float]:
+        return [self.values[c.key] for c in columns]
+
+
+@dataclass
+class Standings:
+    columns: tuple[Column, ...]
+    rows: list[Row]
+    finished: int  # games played
+    total: int  # games scheduled (cancelled ones not counted)
+
+
+def _sort_key(values: dict[str, float], columns: tuple[Column, ...]) -> tuple[float, ...]:
+    return tuple(-values[c.key] if c.higher_is_better else values[c.key] for c in columns)
+
+
+def compute(contest: Contest, stage: Stage | None = None) -> Standings:
+    game = registry.get(contest.game)
+    columns = game.standings
+    matches = Match.objects.filter(contest=contest)
+    if stage is not None:
+        matches = matches.filter(stage=stage)
+    seats = MatchSeat.objects.filter(match__in=matches.filter(status=Match.Status.FINISHED)).select_related("entry")
+    records: dict[int, list[SeatRecord]] = defaultdict(list)
+    entries: dict[int, Entry] = {}
+    for seat in seats:
+        entries[seat.entry_id] = seat.entry
+        records[seat.entry_id].append(SeatRecord(seat.points or 0.0, seat.score or 0.0, seat.status, seat.moves))
+    rows = [
+        Row(rank=0, entry=entries[eid], games=len(recs), values={c.key: c.total(recs) for c in columns})
+        for eid, recs in records.items()
+    ]
+    for row in rows:
+        row.cells = row.ordered(columns)
+    rows.sort(key=lambda r: (_sort_key(r.values, columns), r.entry.name.lower()))
+    previous = None
+    for position, row in enumerate(rows, start=1):
+        key = _sort_key(row.values, columns)
+        row.rank = rows[position - 2].rank if key == previous else position  # equal on every column: shared rank
+        previous = key
+    scheduled = matches.exclude(status=Match.Status.CANCELLED)
+    return Standings(columns, rows, scheduled.filter(status=Match.Status.FINISHED).count(), scheduled.count())

@@ -1,0 +1,65 @@
+"""Standings with each game's own tie-breaks, checked against hand-computed tables."""
+
+import pytest
+
+from contests.models import Match
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from judging import standings
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(contest, stage, results, status=Match.Status.FINISHED):
+    """results: [(submission, points, score, status, moves), ...] in seat order."""
+    match = make_match(contest, [r[0] for r in results], stage=stage, status=status)
+    for seat, (_, points, score, seat_status, moves) in zip(match.seats.all(), results, strict=True):
+        seat.points, seat.score, seat.status, seat.moves = points, score, seat_status, moves
+        seat.save()
+    return match
+
+
+def test_chomp_ranks_by_wins_then_cookies_then_fewest_chomps():
+    contest = make_contest(game="chomp")
+    stage = make_stage(contest)
+    a, b, c = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea", "Cid"))
+    _game(contest, stage, [(a, 1, 10, "win", 4), (b, 0, 0, "loss", 4)])
+    _game(contest, stage, [(b, 1, 12, "win", 5), (a, 0, 0, "loss", 5)])
+    _game(contest, stage, [(a, 1, 7, "win", 3), (c, 0, 0, "loss", 3)])
+    _game(contest, stage, [(c, 1, 7, "win", 2), (a, 0, 0, "illegal", 2)])
+    _game(contest, stage, [(b, 1, 5, "win", 6), (c, 0, 0, "loss", 6)])
+    _game(contest, stage, [(c, 1, 10, "win", 6), (b, 0, 0, "timeout", 5)])
+    _game(contest, stage, [(a, 0, 0, "loss", 1), (b, 0, 0, "loss", 1)], status=Match.Status.QUEUED)  # not played yet
+    table = standings.compute(contest, stage)
+    assert [c.key for c in table.columns] == ["wins", "score", "chomps"]
+    # Each has 2 wins and 17 cookies; chomps: Ann 4+5+3+2, Cid 3+2+6+6, Bea 4+5+6+5.
+    got = [(r.rank, r.entry.name, r.games, r.ordered(table.columns)) for r in table.rows]
+    assert got == [
+        (1, "Ann", 4, [2, 17, 14]),
+        (2, "Cid", 4, [2, 17, 17]),
+        (3, "Bea", 4, [2, 17, 20]),
+    ]
+    assert (table.finished, table.total) == (6, 7)
+
+
+def test_equal_on_every_column_shares_a_rank():
+    contest = make_contest(game="hearts_flowers", game_params={"n": 4})
+    a, b, c = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea", "Cid"))
+    _game(contest, None, [(a, 1, 1, "draw", 10), (b, 1, 1, "draw", 10)])
+    _game(contest, None, [(c, 2, 2, "win", 3), (a, 0, 0, "loss", 3)])
+    _game(contest, None, [(b, 0, 0, "crash", 1), (c, 2, 2, "win", 1)])
+    table = standings.compute(contest)
+    assert [(r.rank, r.entry.name, r.ordered(table.columns)) for r in table.rows] == [
+        (1, "Cid", [4, 2, 0]),
+        (2, "Ann", [1, 0, 1]),
+        (2, "Bea", [1, 0, 1]),
+    ]
+
+
+def test_a_cancelled_match_is_not_counted_as_scheduled():
+    contest = make_contest()
+    a, b = (make_submission(make_entry(contest)) for _ in range(2))
+    _game(contest, None, [(a, 1, 3, "win", 2), (b, 0, 0, "loss", 2)])
+    _game(contest, None, [(a, 1, 3, "win", 2), (b, 0, 0, "loss", 2)], status=Match.Status.CANCELLED)
+    table = standings.compute(contest)
+    assert (table.finished, table.total) == (1, 1)
+    assert table.rows[0].values["wins"] == 1
