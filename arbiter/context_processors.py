@@ -1,5 +1,15 @@
 from django.conf import settings
 
+from judging.models import WorkerHeartbeat
+
 
 def site(request):
-    return {"site_name": settings.SITE_NAME}
+    warnings = []
+    if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX:
+        warnings.append(
+            "ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX is on: contestants' programs may run without full isolation."
+        )
+    weak = WorkerHeartbeat.objects.filter(stopped_at__isnull=True).exclude(sandbox_level__in=["", "full"])
+    for worker in weak.only("hostname", "sandbox_level")[:5]:
+        warnings.append(f"Worker {worker.hostname} runs programs with {worker.sandbox_level} isolation.")
+    return {"site_name": settings.SITE_NAME, "sandbox_warnings": warnings}

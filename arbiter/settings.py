@@ -169,6 +169,14 @@ CELERY_WORKER_SEND_TASK_EVENTS = False
 CELERY_TASK_TIME_LIMIT = env_int("TASK_TIME_LIMIT", 3600, minimum=10)
 WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 15, minimum=1)
 
+# --- Sandbox (see docs/security.md) -----------------------------------------------------
+SANDBOX_ROOT = Path(env_str("SANDBOX_ROOT", "/tmp/arbiter-sandbox"))  # work folders, slot locks
+SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache")))
+SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", 4, minimum=1, maximum=256)
+# Development only: run untrusted code even where the jail fails part of its self-check.
+# Every page and every worker log says so while it is on.
+ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX = env_bool("ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX", False)
+
 # --- REST framework -------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -16,11 +16,12 @@ def stale_after() -> timedelta:
     return timedelta(seconds=4 * settings.WORKER_HEARTBEAT_SECONDS)
 
 
-def beat(hostname: str, *, queues: list[str], concurrency: int, pid: int, started_at) -> None:
+def beat(hostname: str, *, queues: list[str], concurrency: int, pid: int, started_at, sandbox_level: str = "") -> None:
     now = timezone.now()
     WorkerHeartbeat.objects.update_or_create(
         hostname=hostname,
         defaults={
+            "sandbox_level": sandbox_level,
             "queues": queues,
             "concurrency": concurrency,
             "pid": pid,

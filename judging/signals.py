@@ -15,6 +15,31 @@ log = logging.getLogger(__name__)
 _stop = threading.Event()
 
 
+def sandbox_self_check() -> str:
+    """Run the sandbox's hostile self-check once at start and say loudly what it found."""
+    from sandbox import run_selfcheck
+    from sandbox.conf import get_settings
+
+    try:
+        report = run_selfcheck()
+    except Exception:
+        log.exception("sandbox self-check could not run: untrusted programs will not run on this worker")
+        return "none"
+    if report.level == "full":
+        log.info("sandbox self-check: full isolation (%d checks passed)", len(report.passed))
+    elif report.level == "degraded" and get_settings().allow_degraded:
+        log.error(
+            "INSECURE: sandbox is DEGRADED and ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX is on; failed: %s", report.failed
+        )
+    else:
+        log.error(
+            "sandbox self-check: %s isolation, untrusted programs will not run here; failed: %s",
+            report.level,
+            report.failed,
+        )
+    return report.level
+
+
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
     from judging import services
@@ -23,12 +48,20 @@ def start_heartbeat(sender, **kwargs) -> None:
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
     concurrency = sender.controller.concurrency if sender.controller else 1
     started_at = timezone.now()
+    level = sandbox_self_check()
 
     def loop() -> None:
         while True:
             try:
                 close_old_connections()
-                services.beat(hostname, queues=queues, concurrency=concurrency, pid=os.getpid(), started_at=started_at)
+                services.beat(
+                    hostname,
+                    queues=queues,
+                    concurrency=concurrency,
+                    pid=os.getpid(),
+                    started_at=started_at,
+                    sandbox_level=level,
+                )
             except Exception:  # the database may be briefly away; the next beat retries
                 log.exception("heartbeat of %s failed", hostname)
             if _stop.wait(settings.WORKER_HEARTBEAT_SECONDS):

@@ -3,3 +3,4 @@ from django.apps import AppConfig
 
 class SandboxConfig(AppConfig):
     name = "sandbox"
+    verbose_name = "Sandbox"

@@ -1,0 +1,329 @@
+"""Control groups: the handle on every process of a run, for limits, accounting and killing.
+
+Works with cgroup v2 where its controllers are available, with v1 hierarchies otherwise, and
+with the common hybrid (controllers on v1, a bare v2 mount used only for freezing and killing,
+which is 20× faster to freeze than the v1 freezer).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import SandboxError, SandboxUnavailable
+
+REQUIRED = ("cpu", "memory", "pids", "freezer")
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    mount: Path
+    version: int
+    controllers: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which hierarchy serves which purpose on this host."""
+
+    cpu: Hierarchy | None
+    memory: Hierarchy | None
+    pids: Hierarchy | None
+    freezer: Hierarchy | None
+    can_kill: bool  # cgroup.kill on the freezer's v2 hierarchy
+    parent: str
+
+    def missing(self) -> list[str]:
+        return [name for name in REQUIRED if getattr(self, name) is None]
+
+    def describe(self) -> dict[str, str]:
+        out = {}
+        for name in REQUIRED:
+            h: Hierarchy | None = getattr(self, name)
+            out[name] = f"v{h.version} {h.mount}" if h else "missing"
+        out["kill"] = "cgroup.kill" if self.can_kill else "freeze and signal"
+        return out
+
+
+def _mounts() -> list[tuple[str, Path, set[str]]]:
+    found = []
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 4 and parts[2] in ("cgroup", "cgroup2"):
+                found.append((parts[2], Path(parts[1]), set(parts[3].split(","))))
+    return found
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="ascii").strip()
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w", encoding="ascii") as f:
+        f.write(value)
+
+
+def discover(parent: str = "arbiter-sandbox") -> Layout:
+    """Find usable hierarchies and create the parent folder in each."""
+    v1: dict[str, Hierarchy] = {}
+    v2: Hierarchy | None = None
+    for kind, mount, options in _mounts():
+        if not os.access(mount, os.W_OK):
+            continue
+        if kind == "cgroup2" and v2 is None:
+            try:
+                controllers = frozenset(_read(mount / "cgroup.controllers").split())
+            except OSError:
+                continue
+            v2 = Hierarchy(mount, 2, controllers)
+        elif kind == "cgroup":
+            for name in ("cpuacct", "memory", "pids", "freezer"):
+                if name in options and name not in v1:
+                    v1[name] = Hierarchy(mount, 1, frozenset({name}))
+
+    def pick(v2_name: str | None, v1_name: str) -> Hierarchy | None:
+        usable = v2 is not None and (v2_name is None or (v2_name in v2.controllers and _enable_v2(v2, parent, v2_name)))
+        return v2 if usable else v1.get(v1_name)
+
+    # cpu.stat's usage is always there on v2, but v1 cpuacct gives nanoseconds, cheaper.
+    cpu = v1.get("cpuacct") or (v2 if v2 else None)
+    memory = pick("memory", "memory")
+    pids = pick("pids", "pids")
+    freezer: Hierarchy | None = None
+    can_kill = False
+    if v2 is not None and _ensure_dir(v2.mount / parent) and (v2.mount / parent / "cgroup.freeze").exists():
+        freezer = v2
+        can_kill = (v2.mount / parent / "cgroup.kill").exists()
+    elif "freezer" in v1:
+        freezer = v1["freezer"]
+    for h in {cpu, memory, pids, freezer} - {None}:
+        assert h is not None
+        if not _ensure_dir(h.mount / parent):
+            return Layout(None, None, None, None, False, parent)
+    return Layout(cpu, memory, pids, freezer, can_kill, parent)
+
+
+def _ensure_dir(path: Path) -> bool:
+    try:
+        path.mkdir(exist_ok=True)
+        return True
+    except OSError:
+        return False
+
+
+def _enable_v2(h: Hierarchy, parent: str, controller: str) -> bool:
+    """Enable a v2 controller for children of the parent folder."""
+    try:
+        for folder in (h.mount, h.mount / parent):
+            folder.mkdir(exist_ok=True)
+            enabled = _read(folder / "cgroup.subtree_control").split()
+            if controller not in enabled:
+                _write(folder / "cgroup.subtree_control", f"+{controller}")
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class Cgroup:
+    """One cgroup (a folder in each hierarchy in use) holding every process of one jail."""
+
+    layout: Layout
+    name: str
+    folders: list[Path] = field(default_factory=list)
+    _cpu_fd: int = -1
+    _freeze_fd: int = -1
+    _peak_seen: int = 0
+
+    @classmethod
+    def create(cls, layout: Layout, name: str) -> Cgroup:
+        missing = layout.missing()
+        if missing:
+            raise SandboxUnavailable(f"cgroup controllers missing: {', '.join(missing)}")
+        cg = cls(layout, name)
+        try:
+            for h in cg._hierarchies():
+                folder = h.mount / layout.parent / name
+                folder.mkdir()
+                cg.folders.append(folder)
+            cg._cpu_fd = os.open(cg._cpu_file(), os.O_RDONLY | os.O_CLOEXEC)
+            cg._freeze_fd = os.open(cg._freeze_file(), os.O_WRONLY | os.O_CLOEXEC)
+        except OSError as e:
+            cg.remove()
+            raise SandboxError(f"cannot create cgroup {name}: {e}") from e
+        return cg
+
+    @classmethod
+    def leftovers(cls, layout: Layout, prefix: str) -> list[Cgroup]:
+        """Cgroups named `prefix`* left by a crashed worker, opened for kill() and remove()."""
+        found: dict[str, Cgroup] = {}
+        probe = cls(layout, "")
+        for h in probe._hierarchies():
+            parent = h.mount / layout.parent
+            if not parent.is_dir():
+                continue
+            for folder in parent.iterdir():
+                if folder.is_dir() and folder.name.startswith(prefix):
+                    cg = found.setdefault(folder.name, cls(layout, folder.name))
+                    cg.folders.append(folder)
+        for cg in found.values():
+            with contextlib.suppress(OSError):
+                cg._freeze_fd = os.open(cg._freeze_file(), os.O_WRONLY | os.O_CLOEXEC)
+        return list(found.values())
+
+    def _hierarchies(self) -> list[Hierarchy]:
+        seen: list[Hierarchy] = []
+        for h in (self.layout.cpu, self.layout.memory, self.layout.pids, self.layout.freezer):
+            if h is not None and h not in seen:
+                seen.append(h)
+        return seen
+
+    def _dir(self, h: Hierarchy | None) -> Path:
+        assert h is not None
+        return h.mount / self.layout.parent / self.name
+
+    def _cpu_file(self) -> Path:
+        h = self.layout.cpu
+        assert h is not None
+        return self._dir(h) / ("cpu.stat" if h.version == 2 else "cpuacct.usage")
+
+    def _freeze_file(self) -> Path:
+        h = self.layout.freezer
+        assert h is not None
+        return self._dir(h) / ("cgroup.freeze" if h.version == 2 else "freezer.state")
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def procs_files(self) -> list[str]:
+        """Files a new process writes its pid into (in the child, before exec)."""
+        return [str(folder / "cgroup.procs") for folder in self.folders]
+
+    def set_limits(self, memory_bytes: int, pids: int) -> None:
+        mem, pid = self._dir(self.layout.memory), self._dir(self.layout.pids)
+        try:
+            if self.layout.memory and self.layout.memory.version == 2:
+                _write(mem / "memory.max", str(memory_bytes))
+                if (mem / "memory.swap.max").exists():
+                    _write(mem / "memory.swap.max", "0")
+            else:
+                _write(mem / "memory.limit_in_bytes", str(memory_bytes))
+                if (mem / "memory.memsw.limit_in_bytes").exists():
+                    _write(mem / "memory.memsw.limit_in_bytes", str(memory_bytes))
+            _write(pid / "pids.max", str(pids))
+        except OSError as e:
+            raise SandboxError(f"cannot set cgroup limits: {e}") from e
+
+    # -- measuring --------------------------------------------------------------------------
+
+    def cpu_ns(self) -> int:
+        data = os.pread(self._cpu_fd, 4096, 0)
+        if self.layout.cpu is not None and self.layout.cpu.version == 2:
+            for line in data.split(b"\n"):
+                if line.startswith(b"usage_usec "):
+                    return int(line.split()[1]) * 1000
+            return 0
+        return int(data)
+
+    def memory_bytes(self) -> int:
+        h = self.layout.memory
+        name = "memory.current" if h and h.version == 2 else "memory.usage_in_bytes"
+        value = int(_read(self._dir(h) / name))
+        self._peak_seen = max(self._peak_seen, value)
+        return value
+
+    def memory_peak(self) -> int:
+        h = self.layout.memory
+        folder = self._dir(h)
+        if h and h.version == 1:
+            return int(_read(folder / "memory.max_usage_in_bytes"))
+        try:
+            return int(_read(folder / "memory.peak"))
+        except OSError:
+            return max(self._peak_seen, self.memory_bytes())
+
+    def reset_peak(self) -> None:
+        h = self.layout.memory
+        self._peak_seen = 0
+        if h and h.version == 1:
+            _write(self._dir(h) / "memory.max_usage_in_bytes", "0")
+
+    def oom_kills(self) -> int:
+        h = self.layout.memory
+        name = "memory.events" if h and h.version == 2 else "memory.oom_control"
+        for line in _read(self._dir(h) / name).splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def pids_limit_hits(self) -> int:
+        try:
+            text = _read(self._dir(self.layout.pids) / "pids.events")
+        except OSError:
+            return 0
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "max":
+                return int(value)
+        return 0
+
+    def pids(self) -> set[int]:
+        text = _read(self._dir(self.layout.freezer) / "cgroup.procs")
+        return {int(p) for p in text.split()}
+
+    # -- controlling ------------------------------------------------------------------------
+
+    def freeze(self) -> None:
+        v2 = self.layout.freezer is not None and self.layout.freezer.version == 2
+        os.write(self._freeze_fd, b"1" if v2 else b"FROZEN")
+
+    def thaw(self) -> None:
+        v2 = self.layout.freezer is not None and self.layout.freezer.version == 2
+        os.write(self._freeze_fd, b"0" if v2 else b"THAWED")
+
+    def kill(self, spare: Iterable[int] = (), timeout: float = 5.0) -> None:
+        """SIGKILL every process in the cgroup except `spare`, and wait until they are gone.
+
+        Frozen processes cannot fork, so one frozen snapshot of the list is complete."""
+        spare = set(spare)
+        deadline = time.monotonic() + timeout
+        if not spare and self.layout.can_kill:
+            _write(self._dir(self.layout.freezer) / "cgroup.kill", "1")
+        while True:
+            victims = self.pids() - spare
+            if not victims:
+                return
+            if time.monotonic() > deadline:
+                raise SandboxError(f"processes {sorted(victims)} of cgroup {self.name} survive SIGKILL")
+            self.freeze()
+            for pid in self.pids() - spare:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            self.thaw()
+            time.sleep(0.001)
+
+    def remove(self, timeout: float = 5.0) -> None:
+        for fd in (self._cpu_fd, self._freeze_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._cpu_fd = self._freeze_fd = -1
+        deadline = time.monotonic() + timeout
+        for folder in self.folders:
+            while True:
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as e:
+                    if e.errno != errno.EBUSY or time.monotonic() > deadline:
+                        raise SandboxError(f"cannot remove cgroup {folder}: {e}") from e
+                    time.sleep(0.005)
+        self.folders = []

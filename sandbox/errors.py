@@ -1,0 +1,18 @@
+"""Exceptions of the sandbox.
+
+A contestant's program that crashes, loops or floods its output is *not* an exception: it is
+a verdict in a :class:`~sandbox.result.RunResult`. Exceptions here mean the platform itself
+could not judge (retry the task elsewhere or fail it as an infrastructure fault).
+"""
+
+
+class SandboxError(Exception):
+    """The platform could not run or measure the program (an infrastructure fault)."""
+
+
+class SandboxUnavailable(SandboxError):
+    """This host cannot give the isolation that untrusted code requires."""
+
+
+class UnsafeArchive(Exception):
+    """An uploaded archive was refused (path escape, link, device, bomb). The author's fault."""

@@ -1,0 +1,180 @@
+"""A live program for a referee: write a line, read a reply by a deadline, CPU per move.
+
+The program is frozen (cgroup freezer) whenever it is not its turn, so it cannot think on
+its opponent's time; its turn starts when the referee sends it something (or asks it for a
+line) and ends when its reply arrives.
+
+    with Jail(limits) as jail:
+        session = jail.start_session(["./prog"])
+        session.send_line("Start")
+        reply = session.read_line(wall_s=5, cpu_s=1)
+        if reply.line is None: ...            # reply.verdict says why
+        result = session.close()              # stderr, totals
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .limits import Limits
+from .monitor import POLL_S, Monitor
+from .result import RunResult, Verdict
+
+if TYPE_CHECKING:
+    from .jail import Jail
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One move: the line (without newline) or None, and what the move cost."""
+
+    line: str | None
+    verdict: Verdict
+    cpu_s: float
+    wall_s: float
+    note: str = ""
+
+
+class Session:
+    def __init__(self, jail: Jail, argv: Sequence[str], env: Mapping[str, str] | None, limits: Limits) -> None:
+        self.jail = jail
+        self.limits = limits
+        self.monitor = Monitor(jail, limits)
+        in_w, out_r, err_r, error = jail.spawn(argv, env)
+        self.monitor.attach(in_w, out_r, err_r)
+        self.monitor.feed_stdin(b"", close_after=False)
+        self.cgroup = self.monitor.cgroup
+        self.cgroup.freeze()
+        self.frozen = True
+        self.error = error
+        self.cpu_total = 0.0
+        self.moves = 0
+        self._turn_cpu0 = 0
+        self._turn_t0 = 0.0
+        self._closed: RunResult | None = None
+        if error is not None:
+            self.monitor.status = {"exit_code": None, "signal": None}
+            self.monitor.note = error
+
+    # -- turns ------------------------------------------------------------------------------
+
+    def _begin_turn(self) -> None:
+        if self.frozen:
+            self._turn_cpu0 = self.cgroup.cpu_ns()
+            self._turn_t0 = time.monotonic()
+            self.cgroup.thaw()
+            self.frozen = False
+
+    def _end_turn(self) -> tuple[float, float]:
+        if not self.frozen:
+            self.cgroup.freeze()
+            self.frozen = True
+        cpu = (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9
+        self.cpu_total += cpu
+        self.moves += 1
+        return cpu, time.monotonic() - self._turn_t0
+
+    @property
+    def alive(self) -> bool:
+        return not self.monitor.ended and self.monitor.stopped is None
+
+    def send_line(self, line: str | bytes, timeout_s: float = 1.0) -> bool:
+        """Give the program a line; its turn starts now. False if it cannot take it (it has
+        ended, closed its input, or left it full for `timeout_s`)."""
+        if not self.alive or self.monitor.stdin_fd < 0:
+            return False
+        data = line.encode() if isinstance(line, str) else line
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        self._begin_turn()
+        deadline = time.monotonic() + timeout_s
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.monitor.stdin_fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                return False
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            select.select([], [self.monitor.stdin_fd], [], min(remaining, POLL_S))
+            self.monitor.pump(0)
+        return True
+
+    def read_line(self, *, wall_s: float, cpu_s: float | None = None) -> Reply:
+        """Wait for the program's next line, for at most `wall_s` seconds of its turn and
+        `cpu_s` seconds of CPU in this turn (default: the session's cpu limit)."""
+        cpu_limit = self.limits.cpu_s if cpu_s is None else cpu_s
+        monitor = self.monitor
+        line = monitor.stdout.take_line()
+        if line is not None:
+            return self._reply(line, Verdict.OK)
+        if not self.alive:
+            return self._ended_reply()
+        self._begin_turn()
+        deadline = self._turn_t0 + wall_s
+        while True:
+            monitor.pump(min(POLL_S, max(0.0, deadline - time.monotonic())))
+            line = monitor.stdout.take_line()
+            if line is not None:
+                return self._reply(line, Verdict.OK)
+            if monitor.stdout.truncated:
+                return self._stop(Verdict.OUTPUT_LIMIT, "line too long")
+            if monitor.ended:
+                return self._ended_reply()
+            if (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9 >= cpu_limit:
+                return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move")
+            if time.monotonic() >= deadline:
+                return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s")
+
+    def _reply(self, line: bytes, verdict: Verdict, note: str = "") -> Reply:
+        cpu, wall = self._end_turn()
+        return Reply(line.decode("utf-8", errors="replace"), verdict, cpu, wall, note)
+
+    def _stop(self, verdict: Verdict, note: str) -> Reply:
+        cpu, wall = self._end_turn()
+        self.monitor.stop(verdict, note)
+        return Reply(None, verdict, cpu, wall, note)
+
+    def _ended_reply(self) -> Reply:
+        cpu, wall = self._end_turn() if not self.frozen else (0.0, 0.0)
+        result = self.close()
+        verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
+        return Reply(None, verdict, cpu, wall, result.note or "the program ended")
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def close(self, grace_s: float = 0.5) -> RunResult:
+        """End the session: close the program's input, let it exit for `grace_s` seconds, kill
+        what remains. The result has the totals and the captured stderr."""
+        if self._closed is not None:
+            return self._closed
+        monitor = self.monitor
+        monitor.close_stdin()
+        if self.frozen:
+            self.cgroup.thaw()
+            self.frozen = False
+        until = time.monotonic() + grace_s
+        while not monitor.ended and monitor.stopped is None and time.monotonic() < until:
+            monitor.pump(min(POLL_S, until - time.monotonic()))
+        killed_at_close = not monitor.ended and monitor.stopped is None
+        if killed_at_close:
+            monitor.t_end = time.monotonic()
+            self.jail.kill_programs()
+        monitor.cpu_end = self.cpu_total
+        # CPU limits of a session are per move, judged in read_line, not on the total.
+        monitor.limits = monitor.limits.but(cpu_s=float("inf"))
+        result = monitor.finish()
+        if killed_at_close and result.verdict is Verdict.RUNTIME_ERROR and result.signal == 9:
+            result.verdict, result.note = Verdict.OK, "still running at the end of the session: killed"
+        result.extra["moves"] = self.moves
+        self._closed = result
+        return result

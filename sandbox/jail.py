@@ -1,0 +1,506 @@
+"""The jail: bubblewrap + cgroups + seccomp, with a trusted runner as its pid 1.
+
+A :class:`Jail` is started once (per run, or per match) and runs one program at a time in it:
+
+    with Jail(Limits(cpu_s=1, memory_mb=256)) as jail:
+        jail.work.write_file("input.txt", b"...")
+        result = jail.run(["./prog"], stdin=b"3 4\\n")
+
+bubblewrap is started as the slot's unprivileged host uid (so the program is that uid on the
+host too, not a remapped root), in the slot's cgroup, with rlimits set, and it gets its
+arguments, the seccomp program and the runner through file descriptors.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import json
+import os
+import resource
+import select
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import seccomp
+from .cgroups import Cgroup, Layout, discover
+from .conf import SandboxSettings, get_settings
+from .errors import SandboxError, SandboxUnavailable
+from .limits import MB, Limits
+from .result import RunResult
+from .slots import Slot, acquire_slot
+from .workdir import WorkDir, mount
+
+if TYPE_CHECKING:
+    from .interactive import Session
+
+RUNNER_PATH = "/.arbiter/runner.py"
+ENDPOINT_PATH = "/run/arbiter/endpoint.sock"
+JAIL_PYTHON = "/usr/bin/python3"
+OVERHEAD_PIDS = 2  # bwrap outside and the runner inside
+CLONE_NEWNS = 0x00020000
+MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
+
+BASE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/work",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+}
+# Read-only from the host, when present; toolchains add their own with Bind.
+SYSTEM_BINDS = ("/usr", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+
+
+@dataclass(frozen=True)
+class Bind:
+    """A host folder shown read-only at `dst` in the jail."""
+
+    src: Path
+    dst: str
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """The one TCP endpoint a program may reach: 127.0.0.1:`port` inside the jail is relayed to
+    the referee's Unix socket `socket` on the host."""
+
+    port: int
+    socket: Path
+
+
+@functools.cache
+def bwrap_path() -> str:
+    path = shutil.which("bwrap")
+    if path is None:
+        raise SandboxUnavailable("bubblewrap (bwrap) is not installed")
+    return path
+
+
+@functools.cache
+def bwrap_version() -> tuple[int, ...]:
+    out = subprocess.run([bwrap_path(), "--version"], capture_output=True, text=True, check=False).stdout
+    try:
+        return tuple(int(x) for x in out.split()[-1].split("."))
+    except (IndexError, ValueError):
+        return (0,)
+
+
+@functools.cache
+def cgroup_layout(parent: str) -> Layout:
+    return discover(parent)
+
+
+@functools.cache
+def _runner_source() -> bytes:
+    return (Path(__file__).parent / "jailrunner.py").read_bytes()
+
+
+def _accessible_to_others(path: Path) -> bool:
+    """Whether a uid with no special rights can reach `path` (every ancestor o+x)."""
+    for folder in [path, *path.parents]:
+        try:
+            if not os.stat(folder).st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _pipe_with(data: bytes) -> int:
+    """A pipe's read end already holding `data` (must fit the pipe buffer)."""
+    r, w = os.pipe2(os.O_CLOEXEC)
+    try:
+        if len(data) > 60000:
+            raise SandboxError("bwrap payload too large for a pipe")
+        os.write(w, data)
+    finally:
+        os.close(w)
+    return r
+
+
+class Jail:
+    """One jail: a work folder, a cgroup, and bubblewrap running the trusted runner."""
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        binds: Sequence[Bind] = (),
+        endpoint: Endpoint | None = None,
+        settings: SandboxSettings | None = None,
+        _trusted_check: bool = False,
+    ) -> None:
+        self.limits = limits or Limits()
+        self._trusted_check = _trusted_check  # the self-check's own jail skips the gate
+        self.binds = tuple(binds)
+        self.endpoint = endpoint
+        self.settings = settings or get_settings()
+        self.id = uuid.uuid4().hex[:12]
+        self.slot: Slot | None = None
+        self.work: WorkDir | None = None  # type: ignore[assignment]
+        self.cgroup: Cgroup | None = None
+        self._bwrap: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._spare: set[int] = set()
+        self._private_mounts: list[tuple[str, str]] = []
+        self.runner_lost = False
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    def __enter__(self) -> Jail:
+        if self.cgroup is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> Jail:
+        s = self.settings
+        if not self._trusted_check:
+            from .selfcheck import require_isolation
+
+            require_isolation(s)
+        try:
+            self.slot = acquire_slot(s)
+            name = f"{self.slot.number}-{self.id}"
+            root = s.root / "work"
+            root.mkdir(parents=True, exist_ok=True)
+            os.chmod(s.root, 0o711)
+            os.chmod(root, 0o711)
+            _reclaim(root, cgroup_layout(s.cgroup_parent), self.slot.number)
+            self.work = WorkDir(root / name, self.slot.uid, self.limits.work_mb)
+            self.work.create()
+            self.cgroup = Cgroup.create(cgroup_layout(s.cgroup_parent), name)
+            self.cgroup.set_limits(self.limits.memory_mb * MB, self.limits.pids + OVERHEAD_PIDS)
+            self._launch()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def close(self) -> None:
+        """Kill everything in the jail and remove its cgroup and work folder."""
+        errors: list[str] = []
+        if self.cgroup is not None:
+            try:
+                # Inside first, so that bwrap reaps its child and exits; then whatever is left.
+                self.cgroup.kill(spare={self._bwrap.pid} if self._bwrap else ())
+            except (SandboxError, OSError) as e:
+                errors.append(str(e))
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        if self._bwrap is not None:
+            try:
+                self._bwrap.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._bwrap.kill()
+                self._bwrap.wait()
+            if self._bwrap.stderr:
+                self._bwrap.stderr.close()
+            self._bwrap = None
+        if self.cgroup is not None:
+            try:
+                self.cgroup.kill()
+                self.cgroup.remove()
+            except (SandboxError, OSError) as e:
+                errors.append(str(e))
+            self.cgroup = None
+        if self.work is not None:
+            try:
+                self.work.destroy()
+            except (SandboxError, OSError) as e:
+                errors.append(str(e))
+            self.work = None
+        if self.slot is not None:
+            self.slot.release()
+            self.slot = None
+        if errors:
+            raise SandboxError("; ".join(errors))
+
+    # -- starting bubblewrap ----------------------------------------------------------------
+
+    def _bwrap_args(self, seccomp_fd: int, runner_fd: int, control_fd: int) -> list[str]:
+        assert self.slot is not None and self.work is not None
+        uid = str(self.slot.uid)
+        args = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session"]
+        if bwrap_version() >= (0, 8):
+            args.append("--disable-userns")
+        args += ["--uid", uid, "--gid", uid, "--hostname", "arbiter"]
+        for src in SYSTEM_BINDS:
+            if os.path.exists(src):
+                args += ["--ro-bind", src, src]
+        for top in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+            host = Path("/", top)
+            if host.is_symlink():
+                args += ["--symlink", os.readlink(host), str(host)]
+            elif host.is_dir():
+                args += ["--ro-bind", str(host), str(host)]
+        self._private_mounts = []
+        for i, bind in enumerate(self.binds):
+            args += ["--ro-bind", self._reachable(bind.src, f"{i}"), bind.dst]
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--size", str(self.limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/dev/shm"]
+        args += ["--remount-ro", "/dev"]
+        args += ["--size", str(self.limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp"]
+        args += ["--bind", str(self.work.path), "/work"]
+        args += ["--ro-bind-data", str(runner_fd), RUNNER_PATH]
+        if self.endpoint is not None:
+            args += ["--bind", self._reachable(self.endpoint.socket, "endpoint"), ENDPOINT_PATH]
+        args += ["--remount-ro", "/", "--chdir", "/work"]
+        args += ["--clearenv", "--setenv", "PATH", BASE_ENV["PATH"], "--seccomp", str(seccomp_fd)]
+        return args
+
+    def _reachable(self, src: Path, tag: str) -> str:
+        """`src` itself if the slot's uid can reach it; else a stand-in onto which bwrap's
+        parent binds it in its own private mount namespace (see _child_setup), so toolchains
+        under /root or a referee's socket in a private folder can be shown in the jail."""
+        assert self.slot is not None
+        if _accessible_to_others(src.parent) and (src.is_dir() or _accessible_to_others(src)):
+            return str(src)
+        stage_root = self.settings.root / "mnt"
+        stage_root.mkdir(parents=True, exist_ok=True)
+        os.chmod(stage_root, 0o711)
+        stage = stage_root / f"{self.slot.number}-{tag}"
+        if src.is_dir():
+            stage.mkdir(exist_ok=True)
+        else:
+            stage.touch(exist_ok=True)
+        self._private_mounts.append((str(src), str(stage)))
+        return str(stage)
+
+    def _runner_command(self, control_fd: int) -> list[str]:
+        # Only options go through --args; bwrap wants the command on its command line, which
+        # shows no host path and none of the program's arguments.
+        command = ["--", JAIL_PYTHON, "-I", "-S", RUNNER_PATH, "--control", str(control_fd)]
+        if self.endpoint is not None:
+            command += ["--forward", str(self.endpoint.port), ENDPOINT_PATH]
+        return command
+
+    def _launch(self) -> None:
+        assert self.cgroup is not None and self.slot is not None
+        if not os.path.exists(JAIL_PYTHON):
+            raise SandboxUnavailable(f"{JAIL_PYTHON} is needed inside the jail for its runner")
+        if self.endpoint is not None:
+            os.chmod(self.endpoint.socket, 0o666)
+        parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        seccomp_fd = _pipe_with(seccomp.compiled_filter())
+        runner_fd = _pipe_with(_runner_source())
+        fds = [seccomp_fd, runner_fd, child_end.fileno()]
+        args_fd = _pipe_with(b"".join(a.encode() + b"\0" for a in self._bwrap_args(*fds)))
+        fds.append(args_fd)
+        setup = functools.partial(
+            _child_setup,
+            procs_files=self.cgroup.procs_files(),
+            rlimits=_rlimits(self.limits),
+            uid=self.slot.uid,
+            private_mounts=list(self._private_mounts),
+        )
+        try:
+            self._bwrap = subprocess.Popen(
+                [bwrap_path(), "--args", str(args_fd), *self._runner_command(child_end.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env={},
+                pass_fds=fds,
+                preexec_fn=setup,
+                cwd="/",
+            )
+        except (OSError, subprocess.SubprocessError) as e:
+            raise SandboxError(f"cannot start bwrap: {e}") from e
+        finally:
+            for fd in fds:
+                os.close(fd)
+            child_end.detach()
+        self._control = parent_end
+        ready = self._receive(time.monotonic() + 10.0)
+        if ready != {"ready": True}:
+            err = b""
+            try:
+                self._bwrap.wait(timeout=1)
+                err = self._bwrap.stderr.read() if self._bwrap.stderr else b""
+            except subprocess.TimeoutExpired:
+                pass
+            raise SandboxError(f"jail did not start: {err.decode(errors='replace').strip() or ready}")
+        # Right now the cgroup holds bwrap and the runner only: those are spared between moves.
+        self._spare = self.cgroup.pids()
+        self.runner_lost = False
+
+    def _receive(self, deadline: float) -> dict[str, object] | None:
+        """The runner's next message, or None if it is gone or silent until `deadline`."""
+        assert self._control is not None
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self._control], [], [], remaining)
+            if ready:
+                try:
+                    data = self._control.recv(1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.runner_lost = True
+                    return None
+                return json.loads(data)
+
+    def _poll_message(self) -> dict[str, object] | None:
+        """The runner's next message if one is waiting (sets runner_lost at end of file)."""
+        if self._control is None:
+            return None
+        try:
+            data = self._control.recv(1 << 16, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return None
+        except OSError:
+            data = b""
+        if not data:
+            self.runner_lost = True
+            return None
+        return json.loads(data)
+
+    def _ensure_runner(self) -> None:
+        """A program can end its own jail (e.g. run out of pids); start a fresh runner then,
+        keeping the work folder, so a match goes on."""
+        if self.cgroup is None:
+            raise SandboxError("jail is not started")
+        if not self.runner_lost and self._bwrap is not None and self._bwrap.poll() is None:
+            return
+        self.cgroup.kill()
+        if self._control is not None:
+            self._control.close()
+        if self._bwrap is not None:
+            self._bwrap.wait()
+        self._launch()
+
+    # -- running ----------------------------------------------------------------------------
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[int, int, int, str | None]:
+        """Start `argv` in the jail; returns the host ends of its (stdin, stdout, stderr) and an
+        error text if it could not be started."""
+        self._ensure_runner()
+        assert self._control is not None
+        child_env = dict(BASE_ENV)
+        child_env.update(env or {})
+        in_r, in_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        request = json.dumps({"argv": list(argv), "env": child_env}).encode()
+        try:
+            socket.send_fds(self._control, [request], [in_r, out_w, err_w])
+        except OSError as e:
+            for fd in (in_w, out_r, err_r):
+                os.close(fd)
+            raise SandboxError(f"cannot reach the jail's runner: {e}") from e
+        finally:
+            for fd in (in_r, out_w, err_w):
+                os.close(fd)
+        reply = self._receive(time.monotonic() + 5.0)
+        if reply is None:
+            for fd in (in_w, out_r, err_r):
+                os.close(fd)
+            raise SandboxError("the jail's runner did not answer")
+        error = str(reply["error"]) if "error" in reply else None
+        return in_w, out_r, err_r, error
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        stdin: bytes = b"",
+        env: Mapping[str, str] | None = None,
+        limits: Limits | None = None,
+    ) -> RunResult:
+        """Run one program to its end (or its limits) and judge it."""
+        from .monitor import Monitor
+
+        limits = limits or self.limits
+        assert self.cgroup is not None
+        monitor = Monitor(self, limits)
+        in_w, out_r, err_r, error = self.spawn(argv, env)
+        if error is not None:
+            for fd in (in_w, out_r, err_r):
+                os.close(fd)
+            return monitor.finish_error(error)
+        return monitor.run_to_end(in_w, out_r, err_r, stdin)
+
+    def start_session(
+        self, argv: Sequence[str], *, env: Mapping[str, str] | None = None, limits: Limits | None = None
+    ) -> Session:
+        """Start a program for a referee to talk to line by line (see interactive.py)."""
+        from .interactive import Session
+
+        return Session(self, argv, env, limits or self.limits)
+
+    def reset_work(self, files: Path) -> None:
+        """A fresh work folder holding only ``files`` (the program's build), for games whose
+        program must not carry anything from one move to the next."""
+        assert self.work is not None
+        self.kill_programs()
+        self.work.clear()
+        self.work.copy_in(files)
+
+    def kill_programs(self) -> None:
+        """Kill everything in the jail except bwrap and the runner."""
+        assert self.cgroup is not None
+        self.cgroup.kill(spare=self._spare)
+
+
+def _reclaim(work_root: Path, layout: Layout, slot: int) -> None:
+    """Remove what a crashed worker left in this slot (we hold the slot's lock)."""
+    prefix = f"{slot}-"
+    for folder in work_root.iterdir():
+        if folder.name.startswith(prefix):
+            work = WorkDir(folder, 0, 0)
+            work.capped = os.path.ismount(folder)
+            work.destroy()
+    for leftover in Cgroup.leftovers(layout, prefix):
+        leftover.kill()
+        leftover.remove()
+
+
+def _rlimits(limits: Limits) -> list[tuple[int, int]]:
+    stack = (limits.stack_mb or limits.memory_mb) * MB
+    return [
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * MB),
+        (resource.RLIMIT_NOFILE, max(limits.open_files, 16)),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_STACK, stack),
+        (resource.RLIMIT_MSGQUEUE, 0),
+    ]
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _child_setup(
+    procs_files: list[str], rlimits: list[tuple[int, int]], uid: int, private_mounts: list[tuple[str, str]]
+) -> None:
+    """In the forked child, before exec of bwrap: join the cgroup, stage root-only toolchain
+    folders, set rlimits, and drop to the slot's uid for good."""
+    pid = str(os.getpid()).encode()
+    for path in procs_files:
+        fd = os.open(path, os.O_WRONLY)
+        os.write(fd, pid)
+        os.close(fd)
+    if private_mounts:
+        if _libc.unshare(CLONE_NEWNS) != 0:
+            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+        mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+        for src, dst in private_mounts:
+            mount(src, dst, None, MS_BIND | MS_REC, None)
+    for which, value in rlimits:
+        resource.setrlimit(which, (value, value))
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)

@@ -1,0 +1,48 @@
+"""Resource limits of a jail and of one run in it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for one run. Jail-wide fields (memory, pids, files, folders) are fixed when a jail
+    starts; time and output fields may differ for every run in a match-long jail."""
+
+    cpu_s: float = 1.0
+    wall_s: float | None = None  # None: 2 × cpu_s + 1 s
+    memory_mb: int = 256
+    pids: int = 64
+    file_size_mb: int = 64
+    open_files: int = 64
+    stack_mb: int | None = None  # None: as large as memory_mb
+    stdout_bytes: int = 16 * MB
+    stderr_bytes: int = 64 * 1024
+    line_bytes: int = 1 * MB
+    work_mb: int = 128
+    tmp_mb: int = 64
+
+    @property
+    def wall(self) -> float:
+        return self.wall_s if self.wall_s is not None else 2 * self.cpu_s + 1.0
+
+    def but(self, **changes: object) -> Limits:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+BUILD_LIMITS = Limits(
+    cpu_s=30.0,
+    wall_s=60.0,
+    memory_mb=1536,
+    pids=128,
+    file_size_mb=128,
+    open_files=256,
+    stdout_bytes=256 * 1024,
+    stderr_bytes=256 * 1024,
+    line_bytes=64 * 1024,
+    work_mb=512,
+    tmp_mb=256,
+)

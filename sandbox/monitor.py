@@ -1,0 +1,231 @@
+"""Watching one program in a jail: feed its stdin, capture its output, sample its CPU time,
+stop it at its limits, and judge it."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import select
+import time
+from typing import TYPE_CHECKING
+
+from .capture import Capture
+from .limits import MB, Limits
+from .result import RunResult, Verdict
+
+if TYPE_CHECKING:
+    from .jail import Jail
+
+POLL_S = 0.003  # CPU time is sampled at least this often while the program runs
+DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
+
+
+class Monitor:
+    def __init__(self, jail: Jail, limits: Limits) -> None:
+        assert jail.cgroup is not None
+        self.jail = jail
+        self.cgroup = jail.cgroup
+        self.limits = limits
+        self.cgroup.reset_peak()
+        self.cpu0 = self.cgroup.cpu_ns()
+        self.oom0 = self.cgroup.oom_kills()
+        self.pids0 = self.cgroup.pids_limit_hits()
+        self.t0 = time.monotonic()
+        self.t_end: float | None = None
+        self.cpu_end: float | None = None
+        self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
+        self.stderr = Capture(limits.stderr_bytes, limits.line_bytes)
+        self.status: dict[str, object] | None = None
+        self.stopped: Verdict | None = None
+        self.note = ""
+        self.poller = select.poll()
+        self.reading: dict[int, Capture] = {}
+        self.stdin_fd = -1
+        self._stdin_data = memoryview(b"")
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def attach(self, in_w: int, out_r: int, err_r: int) -> None:
+        for fd in (in_w, out_r, err_r):
+            os.set_blocking(fd, False)
+        self.stdin_fd = in_w
+        self.reading = {out_r: self.stdout, err_r: self.stderr}
+        for fd in (out_r, err_r):
+            self.poller.register(fd, select.POLLIN)
+        assert self.jail._control is not None
+        self.poller.register(self.jail._control.fileno(), select.POLLIN)
+
+    def feed_stdin(self, data: bytes, close_after: bool) -> None:
+        self._stdin_data = memoryview(data)
+        self._close_stdin_after = close_after
+        if data:
+            self.poller.register(self.stdin_fd, select.POLLOUT)
+        elif close_after:
+            self.close_stdin()
+
+    def close_stdin(self) -> None:
+        if self.stdin_fd >= 0:
+            with contextlib.suppress(KeyError):
+                self.poller.unregister(self.stdin_fd)
+            os.close(self.stdin_fd)
+            self.stdin_fd = -1
+
+    def pump(self, timeout: float) -> None:
+        """Wait up to `timeout` seconds for something to happen and handle it."""
+        control = self.jail._control.fileno() if self.jail._control else -1
+        for fd, _event in self.poller.poll(max(0.0, timeout) * 1000):
+            if fd == self.stdin_fd:
+                self._write_stdin()
+            elif fd in self.reading:
+                try:
+                    data = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if data:
+                    self.reading[fd].feed(data)
+                else:
+                    self.poller.unregister(fd)
+                    os.close(fd)
+                    del self.reading[fd]
+            elif fd == control:
+                self._read_control()
+
+    def _write_stdin(self) -> None:
+        try:
+            n = os.write(self.stdin_fd, self._stdin_data[: 1 << 16])
+        except BlockingIOError:
+            return
+        except OSError as e:
+            if e.errno != errno.EPIPE:
+                raise
+            self._stdin_data = memoryview(b"")
+            self.close_stdin()
+            return
+        self._stdin_data = self._stdin_data[n:]
+        if not self._stdin_data:
+            if self._close_stdin_after:
+                self.close_stdin()
+            else:
+                self.poller.unregister(self.stdin_fd)
+
+    def _read_control(self) -> None:
+        message = self.jail._poll_message()
+        if message is None:
+            if self.jail.runner_lost and self.jail._control is not None:
+                self.poller.unregister(self.jail._control.fileno())
+            return
+        if "exit_code" in message:
+            self.status = message
+            self.t_end = self.t_end or time.monotonic()
+
+    @property
+    def ended(self) -> bool:
+        return self.status is not None or self.jail.runner_lost
+
+    def cpu_s(self) -> float:
+        return (self.cgroup.cpu_ns() - self.cpu0) / 1e9
+
+    # -- stopping and judging ---------------------------------------------------------------
+
+    def stop(self, verdict: Verdict, note: str) -> None:
+        """Freeze at once (no more CPU), then kill the program and all it started."""
+        self.cgroup.freeze()
+        self.t_end = time.monotonic()
+        self.cpu_end = self.cpu_s()
+        self.stopped = verdict
+        self.note = note
+        self.jail.kill_programs()
+
+    def check(self, cpu_limit: float, deadline: float) -> bool:
+        """Stop the program if it is over a limit; True if it was stopped."""
+        if self.stdout.truncated:
+            self.stop(Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)")
+        elif self.cpu_s() >= cpu_limit:
+            self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
+        elif time.monotonic() >= deadline:
+            self.stop(Verdict.WALL_LIMIT, f"wall time limit of {deadline - self.t0:g} s exceeded")
+        else:
+            return False
+        return True
+
+    def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
+        self.attach(in_w, out_r, err_r)
+        self.feed_stdin(stdin, close_after=True)
+        deadline = self.t0 + self.limits.wall
+        while not self.ended:
+            self.pump(min(POLL_S, deadline - time.monotonic()))
+            if not self.ended and self.check(self.limits.cpu_s, deadline):
+                break
+        return self.finish()
+
+    def finish(self) -> RunResult:
+        """After the end or a stop: collect the status and the last output, then judge."""
+        if self.t_end is None:
+            self.t_end = time.monotonic()
+        if self.cpu_end is None:
+            self.cpu_end = self.cpu_s()
+        until = time.monotonic() + DRAIN_S + 2.0
+        while self.status is None and not self.jail.runner_lost and time.monotonic() < until:
+            self.pump(0.05)
+        self.close_stdin()
+        until = time.monotonic() + DRAIN_S
+        while self.reading and time.monotonic() < until:
+            self.pump(0.05)
+        if self.reading:  # a writer survived the runner's kill(-1): kill by cgroup
+            self.jail.kill_programs()
+            while self.reading and time.monotonic() < until + DRAIN_S:
+                self.pump(0.05)
+        for fd in list(self.reading):
+            os.close(fd)
+        self.reading = {}
+        if self.jail._control is not None and not self.jail.runner_lost:
+            with contextlib.suppress(KeyError):
+                self.poller.unregister(self.jail._control.fileno())
+        return self.judge()
+
+    def judge(self) -> RunResult:
+        assert self.cpu_end is not None and self.t_end is not None
+        cpu, wall = self.cpu_end, self.t_end - self.t0
+        exit_code = signal = None
+        if self.status is not None:
+            exit_code = self.status.get("exit_code")  # type: ignore[assignment]
+            signal = self.status.get("signal")  # type: ignore[assignment]
+        oom = self.cgroup.oom_kills() - self.oom0
+        note = self.note
+        if self.stopped is not None:
+            verdict = self.stopped
+        elif cpu > self.limits.cpu_s:
+            verdict, note = Verdict.TIME_LIMIT, f"CPU time limit of {self.limits.cpu_s:g} s exceeded"
+        elif oom > 0:
+            verdict, note = Verdict.MEMORY_LIMIT, f"memory limit of {self.limits.memory_mb} MB exceeded"
+        elif self.status is None:
+            verdict, note = Verdict.RUNTIME_ERROR, "the program brought down its jail"
+        elif signal is not None or exit_code != 0:
+            verdict = Verdict.RUNTIME_ERROR
+            note = f"killed by signal {signal}" if signal is not None else f"exit code {exit_code}"
+        else:
+            verdict = Verdict.OK
+        if self.cgroup.pids_limit_hits() > self.pids0:
+            note = (note + "; " if note else "") + f"process limit of {self.limits.pids} reached"
+        return RunResult(
+            verdict=verdict,
+            exit_code=exit_code if isinstance(exit_code, int) else None,
+            signal=signal if isinstance(signal, int) else None,
+            cpu_s=cpu,
+            wall_s=wall,
+            peak_memory_mb=self.cgroup.memory_peak() / MB,
+            stdout=self.stdout.getvalue(),
+            stderr=self.stderr.getvalue(),
+            stdout_truncated=self.stdout.truncated,
+            stderr_truncated=self.stderr.truncated,
+            note=note,
+        )
+
+    def finish_error(self, error: str) -> RunResult:
+        self.t_end = time.monotonic()
+        self.cpu_end = self.cpu_s()
+        result = self.judge()
+        result.verdict = Verdict.RUNTIME_ERROR
+        result.note = error
+        return result

@@ -1,0 +1,244 @@
+"""Building entries (in the jail, cached) and running them: the sandbox's front door.
+
+build = build_program(source_bytes, "main.cpp")        # or language="cpp"
+if not build.ok: show(build.log)
+result = run_program(build.program, stdin=b"...", limits=Limits(cpu_s=1))
+
+with open_jail(build.program, limits) as jail:         # one jail for a whole match
+    move = jail.run(build.program.argv(limits), stdin=board)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import archive
+from .conf import SandboxSettings, get_settings
+from .errors import SandboxUnavailable, UnsafeArchive
+from .jail import Bind, Endpoint, Jail
+from .languages import LANGUAGES, Language, Toolchain, java_class, language_for
+from .limits import BUILD_LIMITS, Limits
+from .result import RunResult, Verdict
+from .selfcheck import require_isolation
+
+CACHE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Program:
+    """A built entry: files to put in the work folder and the command that runs it."""
+
+    language: str
+    toolchain: str
+    files: Path  # folder in the build cache
+    command: tuple[str, ...]
+    binds: tuple[Bind, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+    def argv(self, limits: Limits, args: Sequence[str] = ()) -> list[str]:
+        lang = LANGUAGES[self.language]
+        options = lang.run_options(limits)
+        return [self.command[0], *options, *self.command[1:], *args]
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    language: str
+    toolchain: str
+    log: str
+    program: Program | None = None
+    cached: bool = False
+    run: RunResult | None = None  # the compiler's run, when it ran now
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def cache_key(source: bytes, language: str, toolchain: str) -> str:
+    digest = hashlib.sha256()
+    for part in (str(CACHE_FORMAT).encode(), hashlib.sha256(source).digest(), language.encode(), toolchain.encode()):
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+def _toolchain(lang: Language) -> Toolchain:
+    toolchain = lang.toolchain()
+    if toolchain is None:
+        raise SandboxUnavailable(f"this host has no toolchain for {lang.title}")
+    return toolchain
+
+
+def build_program(
+    source: bytes,
+    filename: str = "",
+    *,
+    language: str | None = None,
+    limits: Limits = BUILD_LIMITS,
+    settings: SandboxSettings | None = None,
+) -> BuildResult:
+    """Build a source (or archive, or executable) in the jail, or take it from the cache."""
+    settings = settings or get_settings()
+    lang = LANGUAGES[language] if language else language_for(filename, source)
+    toolchain = _toolchain(lang)
+    key = cache_key(source, lang.name, toolchain.version)
+    final = settings.cache_dir / key
+    cached = _load(final, lang, toolchain)
+    if cached is not None:
+        cached.cached = True
+        return cached
+    require_isolation(settings)
+    settings.cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    staging = settings.cache_dir / f".tmp-{uuid.uuid4().hex}"
+    staging.mkdir(mode=0o700)
+    try:
+        result = _build(source, lang, toolchain, limits, settings, staging)
+        (staging / "build.json").write_text(json.dumps(_meta(result)), encoding="utf-8")
+        try:
+            os.rename(staging, final)
+        except OSError:  # another worker built it first: theirs is as good
+            shutil.rmtree(staging)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    loaded = _load(final, lang, toolchain)
+    assert loaded is not None
+    loaded.run = result.run
+    return loaded
+
+
+def _meta(result: BuildResult) -> dict[str, object]:
+    program = result.program
+    return {
+        "ok": result.ok,
+        "language": result.language,
+        "toolchain": result.toolchain,
+        "log": result.log,
+        "command": list(program.command) if program else None,
+    }
+
+
+def _load(folder: Path, lang: Language, toolchain: Toolchain) -> BuildResult | None:
+    try:
+        meta = json.loads((folder / "build.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    program = None
+    if meta["ok"]:
+        program = Program(
+            lang.name, toolchain.version, folder / "files", tuple(meta["command"]), toolchain.binds, toolchain.env
+        )
+    return BuildResult(meta["ok"], lang.name, toolchain.version, meta["log"], program)
+
+
+def _build(
+    source: bytes, lang: Language, toolchain: Toolchain, limits: Limits, settings: SandboxSettings, staging: Path
+) -> BuildResult:
+    files = staging / "files"
+    command = lang.run
+    build_argv = lang.build
+    fail = BuildResult(False, lang.name, toolchain.version, "")
+    with Jail(limits, binds=toolchain.binds, settings=settings) as jail:
+        assert jail.work is not None
+        if lang.name == "archive":
+            try:
+                archive.extract(source, jail.work)
+            except UnsafeArchive as e:
+                fail.log = f"archive refused: {e}"
+                return fail
+            build_argv = _archive_build_command(jail)
+        elif lang.name == "static":
+            if not source.startswith(b"\x7fELF"):
+                fail.log = "not a Linux executable (no ELF header)"
+                return fail
+            jail.work.write_file(lang.source_name, source, 0o755)
+        elif lang.name == "java":
+            name = java_class(source)
+            jail.work.write_file(f"{name}.java", source)
+            build_argv = tuple(f"{name}.java" if a == "Main.java" else a for a in build_argv or ())
+            command = tuple(name if a == "Main" else a for a in command)
+        else:
+            jail.work.write_file(lang.source_name, source)
+        run = None
+        if build_argv:
+            run = jail.run(build_argv, env=dict(toolchain.env))
+            log = (run.stdout + run.stderr).decode("utf-8", errors="replace")
+            if run.verdict is not Verdict.OK:
+                fail.log = f"{log}\nbuild failed: {run.verdict.value}{': ' + run.note if run.note else ''}".strip()
+                fail.run = run
+                return fail
+        else:
+            log = ""
+        for needed in (*lang.outputs, *(["runme"] if lang.name == "archive" else [])):
+            try:
+                jail.work.read_file(needed, max_bytes=limits.file_size_mb << 20)
+            except (OSError, ValueError) as e:
+                fail.log = f"{log}\nbuild left no usable {needed}: {e}".strip()
+                fail.run = run
+                return fail
+        jail.work.copy_out(files, max_bytes=limits.work_mb << 20)
+        if lang.name == "archive":
+            os.chmod(files / "runme", 0o755)
+    program = Program(lang.name, toolchain.version, files, tuple(command), toolchain.binds, toolchain.env)
+    return BuildResult(True, lang.name, toolchain.version, log, program, run=run)
+
+
+def _archive_build_command(jail: Jail) -> tuple[str, ...] | None:
+    assert jail.work is not None
+    present = {p.name for p in jail.work.path.iterdir()}
+    if "build" in present:
+        return ("sh", "./build")
+    if "Makefile" in present or "makefile" in present:
+        return ("make",)
+    if "runme" not in present and (jail.work.path / "src" / "Makefile").is_file():
+        return ("sh", "-c", "make -C src && cp src/runme runme")
+    return None
+
+
+def open_jail(
+    program: Program, limits: Limits, *, endpoint: Endpoint | None = None, settings: SandboxSettings | None = None
+) -> Jail:
+    """A started jail holding `program`'s files in its work folder (close it, or use `with`)."""
+    jail = Jail(limits, binds=program.binds, endpoint=endpoint, settings=settings)
+    jail.start()
+    try:
+        assert jail.work is not None
+        jail.work.copy_in(program.files)
+    except BaseException:
+        jail.close()
+        raise
+    return jail
+
+
+def run_program(
+    program: Program,
+    *,
+    stdin: bytes = b"",
+    args: Sequence[str] = (),
+    limits: Limits | None = None,
+    files: dict[str, bytes] | None = None,
+    endpoint: Endpoint | None = None,
+    settings: SandboxSettings | None = None,
+) -> RunResult:
+    """Run a built program once in a fresh jail."""
+    limits = limits or Limits()
+    with open_jail(program, limits, endpoint=endpoint, settings=settings) as jail:
+        assert jail.work is not None
+        for name, data in (files or {}).items():
+            jail.work.write_file(name, data)
+        result = jail.run(program.argv(limits, args), stdin=stdin, env=dict(program.env))
+        return judge_language(program, result, limits)
+
+
+def judge_language(program: Program, result: RunResult, limits: Limits) -> RunResult:
+    """Runtimes that fail an allocation themselves (JVM, Python, node) did hit the memory limit."""
+    marker = LANGUAGES[program.language].memory_marker
+    if marker and result.verdict is Verdict.RUNTIME_ERROR and (marker in result.stderr or marker in result.stdout):
+        result.verdict = Verdict.MEMORY_LIMIT
+        result.note = f"memory limit of {limits.memory_mb} MB exceeded ({marker.decode()})"
+    return result

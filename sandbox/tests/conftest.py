@@ -1,0 +1,91 @@
+"""Fixtures for the sandbox tests: real programs in real jails (root and bubblewrap needed)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sandbox.conf import SandboxSettings
+from sandbox.limits import BUILD_LIMITS, Limits
+from sandbox.programs import Program, build_program, run_program
+from sandbox.result import RunResult
+
+PROGRAMS = Path(__file__).parent / "programs"
+TEST_ROOT = Path("/tmp/arbiter-sandbox-tests")
+
+if os.geteuid() != 0 or shutil.which("bwrap") is None:
+    pytest.skip("the sandbox tests need root and bubblewrap", allow_module_level=True)
+
+
+@pytest.fixture(scope="session")
+def sandbox_settings(tmp_path_factory: pytest.TempPathFactory) -> SandboxSettings:
+    return SandboxSettings(
+        root=TEST_ROOT,
+        cache_dir=tmp_path_factory.mktemp("build-cache"),
+        slots=4,
+        uid_base=60000,
+        cgroup_parent="arbiter-sandbox-tests",
+    )
+
+
+def sandbox_processes(settings: SandboxSettings) -> list[str]:
+    """Host processes running as any slot uid."""
+    uids = {settings.uid(n) for n in range(settings.slots)}
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                status = f.read()
+        except OSError:
+            continue
+        uid_line = next((line for line in status.splitlines() if line.startswith("Uid:")), "")
+        if uid_line and int(uid_line.split()[1]) in uids:
+            name = status.splitlines()[0]
+            found.append(f"{entry} {name}")
+    return found
+
+
+def leftover_cgroups(settings: SandboxSettings) -> list[str]:
+    found = []
+    for parent in Path("/sys/fs/cgroup").glob(f"*/{settings.cgroup_parent}"):
+        found += [str(p) for p in parent.iterdir() if p.is_dir()]
+    return found
+
+
+def leftover_mounts() -> list[str]:
+    with open("/proc/mounts") as f:
+        return [line for line in f if str(TEST_ROOT) in line]
+
+
+@pytest.fixture(autouse=True)
+def host_unaffected(sandbox_settings: SandboxSettings) -> Iterator[None]:
+    """Every test: nothing of the sandbox is left running, mounted or in a cgroup after it."""
+    yield
+    assert sandbox_processes(sandbox_settings) == []
+    assert leftover_cgroups(sandbox_settings) == []
+    assert leftover_mounts() == []
+
+
+class Builder:
+    def __init__(self, settings: SandboxSettings) -> None:
+        self.settings = settings
+
+    def build(self, name: str, limits: Limits = BUILD_LIMITS) -> Program:
+        result = build_program((PROGRAMS / name).read_bytes(), name, limits=limits, settings=self.settings)
+        assert result.ok, result.log
+        assert result.program is not None
+        return result.program
+
+    def run(self, name: str, limits: Limits | None = None, **kwargs: object) -> RunResult:
+        return run_program(self.build(name), limits=limits or Limits(), settings=self.settings, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def programs(sandbox_settings: SandboxSettings) -> Builder:
+    return Builder(sandbox_settings)

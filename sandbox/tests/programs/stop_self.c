@@ -1,0 +1,2 @@
+#include <signal.h>
+int main(void) { raise(SIGSTOP); return 0; }

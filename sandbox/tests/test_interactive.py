@@ -1,0 +1,182 @@
+"""Referee use: a live session with a line protocol, and a match-long jail with a fresh
+process per move. Hostile acts happen in the middle of a game."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sandbox.conf import SandboxSettings
+from sandbox.interactive import Session
+from sandbox.jail import Endpoint, Jail
+from sandbox.limits import Limits
+from sandbox.programs import open_jail
+from sandbox.result import Verdict
+
+from .conftest import Builder
+
+LIMITS = Limits(cpu_s=1, wall_s=30, memory_mb=128, pids=32, stdout_bytes=1 << 20, line_bytes=64 << 10)
+
+
+def start_hostile(programs: Builder, sandbox_settings: SandboxSettings) -> tuple[Jail, Session]:
+    program = programs.build("interactive_hostile.py")
+    jail = open_jail(program, LIMITS, settings=sandbox_settings)
+    return jail, jail.start_session(program.argv(LIMITS))
+
+
+def test_line_protocol_and_cpu_per_move(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    program = programs.build("echo_lines.c")
+    with open_jail(program, LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(program.argv(LIMITS))
+        for n in range(50):
+            assert session.send_line(f"move {n}")
+            reply = session.read_line(wall_s=1)
+            assert (reply.line, reply.verdict) == (f"echo move {n}", Verdict.OK)
+            assert reply.cpu_s < 0.01
+        assert session.send_line("quit")
+        result = session.close()
+        assert result.verdict is Verdict.OK and result.exit_code == 0
+        assert result.extra["moves"] == 50
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("spin", Verdict.TIME_LIMIT),
+        ("memory", Verdict.MEMORY_LIMIT),
+        ("forkbomb", Verdict.TIME_LIMIT),
+        ("flood", Verdict.OUTPUT_LIMIT),
+        ("sleep", Verdict.WALL_LIMIT),
+        ("closeout", Verdict.TIME_LIMIT),
+    ],
+)
+def test_hostile_move_in_a_session(
+    programs: Builder, sandbox_settings: SandboxSettings, command: str, verdict: Verdict
+) -> None:
+    jail, session = start_hostile(programs, sandbox_settings)
+    with jail:
+        session.send_line("ping")
+        assert session.read_line(wall_s=5).line == "pong"
+        session.send_line(command)
+        reply = session.read_line(wall_s=1.5, cpu_s=0.5)
+        assert reply.line is None
+        assert reply.verdict is verdict, reply
+        if verdict is Verdict.TIME_LIMIT:
+            assert 0.5 <= reply.cpu_s <= 0.55
+        assert not session.alive
+        session.close()
+        assert jail.cgroup is not None and jail.cgroup.pids() == jail._spare  # only bwrap and the runner
+
+
+def test_frozen_between_turns(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    jail, session = start_hostile(programs, sandbox_settings)
+    with jail:
+        session.send_line("background")
+        assert session.read_line(wall_s=5).line == "thinking in the background"
+        assert jail.cgroup is not None
+        before = jail.cgroup.cpu_ns()
+        time.sleep(0.5)  # the opponent's turn
+        assert jail.cgroup.cpu_ns() - before < 1_000_000
+        session.send_line("ping")
+        reply = session.read_line(wall_s=5)
+        assert reply.line == "pong"
+        assert reply.cpu_s < 0.2  # the background thread ran only during this short turn
+        session.close()
+
+
+def test_kill_all_in_a_session_spares_the_jail(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    jail, session = start_hostile(programs, sandbox_settings)
+    with jail:
+        session.send_line("killall")
+        assert session.read_line(wall_s=5).line == "still here"
+        session.send_line("daemon")
+        assert session.read_line(wall_s=5).line == "daemon started"
+        session.close()
+        time.sleep(0.7)
+        assert jail.work is not None
+        with pytest.raises(FileNotFoundError):
+            jail.work.read_file("leaked.txt")
+        again = jail.run(["sh", "-c", "echo next"], limits=LIMITS)  # the jail still serves
+        assert again.stdout == b"next\n"
+
+
+def test_match_long_jail_process_per_move(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    kill_tricks = programs.build("kill_tricks.c")
+    daemon = programs.build("daemon.c")
+    with open_jail(kill_tricks, LIMITS, settings=sandbox_settings) as jail:
+        assert jail.work is not None
+        jail.work.write_file("daemon", (daemon.files / "prog").read_bytes(), 0o755)
+        costs = []
+        for move in range(20):
+            start = time.perf_counter()
+            result = jail.run(
+                ["sh", "-c", f"mkdir -p support && echo {move} >> support/memory && wc -l < support/memory"]
+            )
+            costs.append(time.perf_counter() - start)
+            assert result.verdict is Verdict.OK
+            assert result.stdout_text.strip() == str(move + 1)  # files persist between moves
+        assert sorted(costs)[10] < 0.05
+        assert jail.run(["./prog"]).stdout_text.strip() == "alive 0"
+        assert jail.run(["./daemon"]).stdout_text == "parent done\n"
+        time.sleep(1.3)  # the daemon would write now, had it survived its move
+        with pytest.raises(FileNotFoundError):
+            jail.work.read_file("leaked.txt")
+        spin = jail.run(["sh", "-c", "while :; do :; done"], limits=LIMITS.but(cpu_s=0.3))
+        assert spin.verdict is Verdict.TIME_LIMIT and 0.3 <= spin.cpu_s <= 0.35
+        after = jail.run(["sh", "-c", "echo fine"])
+        assert after.verdict is Verdict.OK and after.stdout == b"fine\n"
+
+
+def test_links_left_for_the_referee_are_not_followed(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    program = programs.build("link_tricks.sh")
+    with open_jail(program, LIMITS, settings=sandbox_settings) as jail:
+        result = jail.run(program.argv(LIMITS))
+        assert result.verdict is Verdict.OK
+        assert "hard link refused" in result.stdout_text
+        assert jail.work is not None
+        for name in ("output.txt", "env.txt", "fifo.txt", "sub/up/etc/passwd", "parent/x"):
+            with pytest.raises((ValueError, OSError)):
+                jail.work.read_file(name)
+        with pytest.raises(ValueError):
+            jail.work.read_file("../etc/passwd")
+        passwd = Path("/etc/passwd").read_bytes()
+        jail.work.write_file("output.txt", b"referee's own")  # replaces the link, not its target
+        assert jail.work.read_file("output.txt") == b"referee's own"
+        assert Path("/etc/passwd").read_bytes() == passwd
+
+
+def test_one_granted_endpoint(sandbox_settings: SandboxSettings, tmp_path: Path) -> None:
+    path = tmp_path / "game.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        conn.sendall(b"hello from the game server\n")
+        conn.sendall(b"you said " + conn.recv(100))
+        conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    client = (
+        "import socket\n"
+        "s = socket.create_connection(('127.0.0.1', 7777)); f = s.makefile('rb')\n"
+        "print(f.readline().decode().strip()); s.sendall(b'move 1\\n'); print(f.readline().decode().strip())\n"
+        "for port in (7778, 80):\n"
+        "    try:\n        socket.create_connection(('127.0.0.1', port), timeout=1); print('CONNECTED', port)\n"
+        "    except OSError as e:\n        print(port, e.strerror)\n"
+    )
+    with Jail(LIMITS, endpoint=Endpoint(7777, path), settings=sandbox_settings) as jail:
+        result = jail.run(["python3", "-I", "-c", client], limits=LIMITS.but(cpu_s=3))
+    server.close()
+    assert result.verdict is Verdict.OK, result
+    assert result.stdout_text.splitlines() == [
+        "hello from the game server",
+        "you said move 1",
+        "7778 Connection refused",
+        "80 Connection refused",
+    ]

@@ -1,0 +1,258 @@
+"""The jail's writable work folder, as the host sees it.
+
+Where the host allows it, the folder is its own size-capped tmpfs. Everything the host does
+inside it (reading a program's output file, copying files in and out) goes through file
+descriptors opened without following links, so a program cannot make the referee read or
+write anything outside the folder with symlinks, hard links or FIFOs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import os
+import stat
+from pathlib import Path
+
+from .errors import SandboxError
+
+MS_NOSUID, MS_NODEV = 0x2, 0x4
+MNT_DETACH = 0x2
+O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+    rc = _libc.mount(
+        source.encode(),
+        target.encode(),
+        fstype.encode() if fstype else None,
+        ctypes.c_ulong(flags),
+        data.encode() if data else None,
+    )
+    if rc != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount {target}: {os.strerror(err)}")
+
+
+def umount(target: str) -> None:
+    if _libc.umount2(target.encode(), MNT_DETACH) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"umount {target}: {os.strerror(err)}")
+
+
+class WorkDir:
+    """A folder owned by the jail's uid, ideally a tmpfs of `size_mb`."""
+
+    def __init__(self, path: Path, uid: int, size_mb: int) -> None:
+        self.path = path
+        self.uid = uid
+        self.size_mb = size_mb
+        self.capped = False
+
+    def create(self) -> None:
+        self.path.mkdir(mode=0o755, parents=False)
+        inodes = max(1024, self.size_mb * 64)
+        try:
+            mount(
+                "arbiter-work",
+                str(self.path),
+                "tmpfs",
+                MS_NOSUID | MS_NODEV,
+                f"size={self.size_mb}m,nr_inodes={inodes},mode=0755,uid={self.uid},gid={self.uid}",
+            )
+            self.capped = True
+        except OSError:
+            os.chown(self.path, self.uid, self.uid)
+
+    def destroy(self) -> None:
+        if self.capped:
+            try:
+                umount(str(self.path))
+            except OSError as e:
+                raise SandboxError(f"cannot unmount work folder {self.path}: {e}") from e
+            self.capped = False
+        if self.path.exists():
+            _remove_tree(self.path)
+
+    # -- safe host-side access --------------------------------------------------------------
+
+    def _open_parent(self, relpath: str, create: bool = False) -> tuple[int, str]:
+        parts = [p for p in Path(relpath).parts if p not in ("", ".")]
+        if not parts or any(p == ".." or p.startswith("/") for p in parts):
+            raise ValueError(f"bad path in work folder: {relpath!r}")
+        fd = os.open(self.path, O_DIR)
+        try:
+            for part in parts[:-1]:
+                if create:
+                    try:
+                        os.mkdir(part, 0o755, dir_fd=fd)
+                        os.chown(part, self.uid, self.uid, dir_fd=fd, follow_symlinks=False)
+                    except FileExistsError:
+                        pass
+                new = os.open(part, O_DIR, dir_fd=fd)
+                os.close(fd)
+                fd = new
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, parts[-1]
+
+    def read_file(self, relpath: str, max_bytes: int = 64 << 20) -> bytes:
+        """Read a regular, singly linked file the program left, never following links.
+
+        Raises FileNotFoundError, or ValueError for anything that is not a plain file."""
+        dirfd, name = self._open_parent(relpath)
+        try:
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
+            except OSError as e:
+                if e.errno == errno.ELOOP:
+                    raise ValueError(f"{relpath} is a symbolic link") from e
+                raise
+        finally:
+            os.close(dirfd)
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise ValueError(f"{relpath} is not a regular file")
+            if st.st_nlink != 1:
+                raise ValueError(f"{relpath} has {st.st_nlink} hard links")
+            if st.st_size > max_bytes:
+                raise ValueError(f"{relpath} is larger than {max_bytes} bytes")
+            return f.read(max_bytes + 1)[:max_bytes]
+
+    def write_file(self, relpath: str, data: bytes, mode: int = 0o644) -> None:
+        """Create or replace a file for the program (replacing, never writing through, a link)."""
+        dirfd, name = self._open_parent(relpath, create=True)
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=dirfd)
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dirfd)
+        finally:
+            os.close(dirfd)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            os.fchown(f.fileno(), self.uid, self.uid)
+            os.fchmod(f.fileno(), mode)
+
+    def mkdir(self, relpath: str) -> None:
+        dirfd, name = self._open_parent(relpath, create=True)
+        try:
+            os.mkdir(name, 0o755, dir_fd=dirfd)
+            os.chown(name, self.uid, self.uid, dir_fd=dirfd, follow_symlinks=False)
+        except FileExistsError:
+            os.close(os.open(name, O_DIR, dir_fd=dirfd))  # must be a real folder, not a link
+        finally:
+            os.close(dirfd)
+
+    def symlink(self, relpath: str, target: str) -> None:
+        dirfd, name = self._open_parent(relpath, create=True)
+        try:
+            os.symlink(target, name, dir_fd=dirfd)
+            os.chown(name, self.uid, self.uid, dir_fd=dirfd, follow_symlinks=False)
+        finally:
+            os.close(dirfd)
+
+    def copy_in(self, source: Path) -> None:
+        """Copy a trusted tree (a build from the cache) into the folder, owned by the jail."""
+        fd = os.open(self.path, O_DIR)
+        try:
+            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20)
+        finally:
+            os.close(fd)
+
+    def clear(self) -> None:
+        """Remove everything in the folder (links are removed, never followed)."""
+        import shutil
+
+        fd = os.open(self.path, O_DIR)
+        try:
+            for entry in os.scandir(fd):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.name, dir_fd=fd)
+                else:
+                    os.unlink(entry.name, dir_fd=fd)
+        finally:
+            os.close(fd)
+
+    def copy_out(self, dest: Path, max_bytes: int) -> None:
+        """Copy what the program left (untrusted) to `dest`: folders, regular files and
+        symlinks (as links, never followed); anything else is skipped."""
+        src = os.open(self.path, O_DIR)
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+            _copy_fd_tree(src, dest, max_bytes, [0])
+        finally:
+            os.close(src)
+
+
+def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int]) -> None:
+    for entry in os.scandir(src_fd):
+        st = entry.stat(follow_symlinks=False)
+        target = dest / entry.name
+        if stat.S_ISDIR(st.st_mode):
+            target.mkdir(mode=0o755)
+            sub = os.open(entry.name, O_DIR, dir_fd=src_fd)
+            try:
+                _copy_fd_tree(sub, target, max_bytes, total)
+            finally:
+                os.close(sub)
+        elif stat.S_ISLNK(st.st_mode):
+            os.symlink(os.readlink(entry.name, dir_fd=src_fd), target)
+        elif stat.S_ISREG(st.st_mode):
+            total[0] += st.st_size
+            if total[0] > max_bytes:
+                raise ValueError(f"build output is larger than {max_bytes} bytes")
+            fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=src_fd)
+            with os.fdopen(fd, "rb") as fin, open(target, "xb") as fout:
+                if not stat.S_ISREG(os.fstat(fin.fileno()).st_mode):
+                    continue
+                while chunk := fin.read(1 << 20):
+                    fout.write(chunk)
+            os.chmod(target, 0o755 if st.st_mode & 0o111 else 0o644)
+
+
+def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int) -> None:
+    """Copy a trusted host tree into an open folder, chowning to `uid`."""
+    total = 0
+    for entry in os.scandir(source):
+        st = entry.stat(follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode):
+            os.mkdir(entry.name, 0o755, dir_fd=dest_fd)
+            sub = os.open(entry.name, O_DIR, dir_fd=dest_fd)
+            try:
+                os.fchown(sub, uid, uid)
+                copy_tree(Path(entry.path), sub, uid, max_bytes)
+            finally:
+                os.close(sub)
+        elif stat.S_ISLNK(st.st_mode):
+            os.symlink(os.readlink(entry.path), entry.name, dir_fd=dest_fd)
+            os.chown(entry.name, uid, uid, dir_fd=dest_fd, follow_symlinks=False)
+        elif stat.S_ISREG(st.st_mode):
+            total += st.st_size
+            if total > max_bytes:
+                raise SandboxError(f"{source} does not fit in the work folder")
+            fd = os.open(
+                entry.name,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                st.st_mode & 0o755,
+                dir_fd=dest_fd,
+            )
+            with open(entry.path, "rb") as fin, os.fdopen(fd, "wb") as fout:
+                while chunk := fin.read(1 << 20):
+                    fout.write(chunk)
+                os.fchown(fout.fileno(), uid, uid)
+                os.fchmod(fout.fileno(), st.st_mode & 0o755)
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a folder a program wrote into, without following its links."""
+    import shutil
+
+    if not shutil.rmtree.avoids_symlink_attacks:  # pragma: no cover - Linux has it
+        raise SandboxError("refusing to remove an untrusted tree without fd-based rmtree")
+    shutil.rmtree(path)
