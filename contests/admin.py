@@ -29,6 +29,8 @@ class ContestAdmin(admin.ModelAdmin):
                 "fields": (
                     "allowed_languages",
                     "max_source_bytes",
+                    "max_executable_bytes",
+                    "max_entries_per_user",
                     "max_submissions_per_day",
                     "max_submissions_per_week",
                     "entry_form",

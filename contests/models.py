@@ -41,6 +41,10 @@ class Contest(models.Model):
         default=list, blank=True, help_text="Language keys; empty means every language the workers offer."
     )
     max_source_bytes = models.PositiveIntegerField(default=1024 * 1024)
+    max_executable_bytes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Largest built program accepted."
+    )
+    max_entries_per_user = models.PositiveIntegerField(default=1, help_text="Programs one contestant may enter.")
     max_submissions_per_day = models.PositiveIntegerField(null=True, blank=True)
     max_submissions_per_week = models.PositiveIntegerField(null=True, blank=True)
     entry_form = models.JSONField(

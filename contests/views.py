@@ -1,15 +1,131 @@
-from django.http import Http404
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Contest pages: each view translates HTTP to a service call and renders the answer."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import services
+from contests.forms import SubmissionForm
+from contests.models import Contest, Entry, Match, Submission
+from judging import standings as standings_service
+
+
+def _contest(request, slug: str) -> Contest:
+    contest = services.visible_contests(request.user).filter(slug=slug).first()
+    if contest is None:
+        raise Http404("No such contest.")
+    return contest
 
 
 @require_GET
 def contest_detail(request, slug: str):
-    contest = services.visible_contests(request.user).filter(slug=slug).first()
-    if contest is None:
-        raise Http404("No such contest.")
-    stages = contest.stages.all()
-    entries = contest.entries.filter(status="active").order_by("name")
-    return render(request, "contests/detail.html", {"contest": contest, "stages": stages, "entries": entries})
+    contest = _contest(request, slug)
+    stages = list(contest.stages.all())
+    for stage in stages:
+        total = stage.matches.exclude(status=Match.Status.CANCELLED).count()
+        stage.progress = (stage.matches.filter(status=Match.Status.FINISHED).count(), total)
+    entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
+    mine = (
+        contest.entries.filter(user=request.user).prefetch_related("submissions")
+        if request.user.is_authenticated
+        else []
+    )
+    context = {"contest": contest, "stages": stages, "entries": entries, "mine": mine}
+    if request.user.is_authenticated and contest.is_open():
+        context["form"] = SubmissionForm(contest=contest, languages=services.offered_languages(contest), new_entry=True)
+    return render(request, "contests/detail.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def submit(request, slug: str, entry_id: int | None = None):
+    """A new entry with its first program, or (with ``entry_id``) a new version."""
+    contest = _contest(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, contest=contest, user=request.user) if entry_id else None
+    form = SubmissionForm(
+        request.POST,
+        request.FILES,
+        contest=contest,
+        languages=services.offered_languages(contest),
+        new_entry=entry is None,
+    )
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else field
+            messages.error(request, f"{label}: {' '.join(errors)}")
+        return redirect(contest)
+    upload = form.cleaned_data["source"]
+    if upload.size > contest.max_source_bytes:
+        messages.error(
+            request, f"The file is {upload.size:,} bytes; {contest.title} accepts at most {contest.max_source_bytes:,}."
+        )
+        return redirect(contest)
+    try:
+        if entry is None:
+            entry = services.create_entry(contest, request.user, form.cleaned_data["name"], form.entry_form_data())
+        submission = services.submit(
+            entry, filename=upload.name, data=upload.read(), language=form.cleaned_data["language"] or None
+        )
+    except services.Refused as e:
+        messages.error(request, str(e))
+        return redirect(contest)
+    messages.success(
+        request, f"Received {submission.filename} as version {submission.number} of {entry.name}; it is being built."
+    )
+    return redirect("contests:submission", pk=submission.pk)
+
+
+@login_required
+@require_GET
+def submission_detail(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        return HttpResponseForbidden("This is another contestant's submission.")
+    matches = Match.objects.filter(seats__submission=submission).distinct().select_related("stage")[:50]
+    return render(request, "contests/submission.html", {"submission": submission, "matches": matches})
+
+
+@require_GET
+def standings(request, slug: str):
+    contest = _contest(request, slug)
+    stage = None
+    if request.GET.get("stage"):
+        stage = get_object_or_404(contest.stages, pk=request.GET["stage"])
+    table = standings_service.compute(contest, stage)
+    return render(request, "contests/standings.html", {"contest": contest, "stage": stage, "table": table})
+
+
+@require_GET
+def match_list(request, slug: str):
+    contest = _contest(request, slug)
+    matches = contest.matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
+    if request.GET.get("stage"):
+        matches = matches.filter(stage_id=request.GET["stage"])
+    if request.GET.get("entry"):
+        matches = matches.filter(seats__entry_id=request.GET["entry"])
+    return render(request, "contests/matches.html", {"contest": contest, "matches": matches[:200]})
+
+
+def _match(request, pk: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("contest", "stage"), pk=pk)
+    _contest(request, match.contest.slug)  # a hidden contest's matches are hidden too
+    return match
+
+
+@require_GET
+def match_detail(request, pk: int):
+    match = _match(request, pk)
+    seats = match.seats.select_related("entry").order_by("index")
+    return render(request, "contests/match.html", {"match": match, "contest": match.contest, "seats": seats})
+
+
+@require_GET
+def match_replay(request, pk: int):
+    replay = services.replay_for(request.user, _match(request, pk))
+    if replay is None:
+        raise Http404("This match has no replay yet.")
+    return JsonResponse(replay)

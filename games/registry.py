@@ -9,7 +9,7 @@ from games.hearts_flowers.rules import HeartsFlowers
 GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), HeartsFlowers())}
 
 
-class UnknownGame(KeyError):
+class UnknownGame(LookupError):
     pass
 
 

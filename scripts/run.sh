@@ -12,7 +12,7 @@ bin=.venv/bin
 
 "$bin/python" manage.py migrate --noinput -v 0
 if [ "${LOAD_DEMO:-1}" = 1 ]; then
-    "$bin/python" manage.py load_demo
+    "$bin/python" manage.py load_demo --play
 fi
 "$bin/python" manage.py collectstatic --noinput -v 0
 

@@ -39,6 +39,11 @@ class DemoContest:
     stages: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     entry_form: list[dict[str, Any]] = field(default_factory=list)
     max_source_bytes: int = 1024 * 1024
+    max_executable_bytes: int | None = None
+    max_submissions_per_week: int | None = None
+    max_entries_per_user: int = 1
+    # Reference programs entered by the organisers: (entry name, path from the repository root).
+    references: list[tuple[str, str]] = field(default_factory=list)
 
 
 DEMO_CONTESTS = [
@@ -47,7 +52,7 @@ DEMO_CONTESTS = [
         title="Chomp (POTM, summer 1995)",
         summary="Eat cookies, leave the poison one to your opponent.",
         game="chomp",
-        game_params={"rows": 5, "cols": 8},
+        game_params={"rows": 7, "cols": 9},
         clock={"cpu_average_per_move_s": 30, "wall_per_move_s": 60},
         rules=(
             "Two programs take turns on a grid of cookies with the poison cookie in the top-left corner. "
@@ -60,8 +65,16 @@ DEMO_CONTESTS = [
             "Your program may average at most 30 seconds of CPU per move over a game."
         ),
         stages=[
-            ("System test", "system_test", {"games": 2, "rows": 4, "cols": 5}),
+            ("System test", "system_test", {"games": 2, "rows": 4, "cols": 5, "opponent": "Random (C)"}),
             ("Round robin", "round_robin", {"games_per_pairing": 2}),
+        ],
+        # "25K max source size", "Maximum size of executable is 1 Megabyte", "no more than two a week"
+        max_source_bytes=25_000,
+        max_executable_bytes=1024 * 1024,
+        max_submissions_per_week=2,
+        references=[
+            ("Random (C)", "games/chomp/players/random_player.c"),
+            ("Perfect on small boards (Python)", "games/chomp/players/perfect.py"),
         ],
     ),
     DemoContest(
@@ -81,10 +94,18 @@ DEMO_CONTESTS = [
             "support/ folder between moves of a match. Submit an archive with a Makefile or build script and a runme."
         ),
         stages=[
-            ("System test", "system_test", {"games": 2, "n": 4}),
-            ("Round robin", "round_robin", {"games_per_pairing": 2}),
+            ("System test", "system_test", {"games": 2, "n": 4, "opponent": "Random (Python)"}),
+            ("Round robin, n = 4", "round_robin", {"games_per_pairing": 2, "n": 4}),
+            ("Round robin, n = 5", "round_robin", {"games_per_pairing": 2, "n": 5}),
         ],
         max_source_bytes=5 * 1024 * 1024,
+        # "Contestants may submit more than one program, but only the highest-scoring program
+        # from each contestant will be allowed to proceed beyond the first round."
+        max_entries_per_user=3,
+        references=[
+            ("Random (Python)", "games/hearts_flowers/players/random_player.py"),
+            ("Alpha-beta (C)", "games/hearts_flowers/players/minimax.c"),
+        ],
     ),
     DemoContest(
         slug="codecup-sudoku",

@@ -1,11 +1,18 @@
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from contests.demo import DEMO_CONTESTS, DEMO_USERS
-from contests.models import Contest, Stage
+from contests.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
+from contests.models import Contest, Entry, Match, Stage, Submission
 from contests.services import ensure_judges_group
+
+log = logging.getLogger(__name__)
+ORGANISER = "arbiter"  # owns the reference programs; cannot log in
 
 
 @transaction.atomic
@@ -26,6 +33,10 @@ def load_demo() -> list[str]:
         if spec.is_judge:
             user.groups.add(judges)
         created.append(f"user {spec.username}")
+    organiser, made = User.objects.get_or_create(username=ORGANISER, defaults={"first_name": "Arbiter organisers"})
+    if made:
+        organiser.set_unusable_password()
+        organiser.save()
     for spec in DEMO_CONTESTS:
         contest, made = Contest.objects.get_or_create(
             slug=spec.slug,
@@ -38,6 +49,9 @@ def load_demo() -> list[str]:
                 "rules": spec.rules,
                 "entry_form": spec.entry_form,
                 "max_source_bytes": spec.max_source_bytes,
+                "max_executable_bytes": spec.max_executable_bytes,
+                "max_submissions_per_week": spec.max_submissions_per_week,
+                "max_entries_per_user": spec.max_entries_per_user,
             },
         )
         if not made:
@@ -45,4 +59,49 @@ def load_demo() -> list[str]:
         created.append(f"contest {spec.slug}")
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
             Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
+        _enter_references(contest, spec, organiser)
     return created
+
+
+def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> None:
+    import hashlib
+
+    from django.core.files.base import ContentFile
+
+    from sandbox.languages import language_for
+
+    for name, path in spec.references:
+        data = (Path(settings.BASE_DIR) / path).read_bytes()
+        entry = Entry.objects.create(contest=contest, user=organiser, name=name, is_reference=True)
+        submission = Submission(
+            entry=entry,
+            number=1,
+            language=language_for(path, data).name,
+            filename=Path(path).name,
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+        )
+        submission.source.save(submission.filename, ContentFile(data), save=False)
+        submission.save()
+
+
+def play_demo() -> list[str]:
+    """Build the demo's reference programs and play its round robins here and now, with the
+    real sandbox, so that a newcomer sees standings and replays at once. Only stages that
+    have not been scheduled yet are played, so a second run changes nothing."""
+    from judging import builds, matches, tournaments
+
+    done = []
+    for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
+        builds.build_submission(submission.pk)
+        done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
+    for spec in DEMO_CONTESTS:
+        stages = Stage.objects.filter(contest__slug=spec.slug, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.PENDING)
+        for stage in stages:
+            if len(tournaments.contenders(stage)) < 2:
+                continue
+            for match in tournaments.schedule_round_robin(stage):
+                matches.play_match(match.pk)
+            finished = stage.matches.filter(status=Match.Status.FINISHED).count()
+            done.append(f"played {stage}: {finished} games")
+    return done

@@ -22,7 +22,7 @@ def test_load_demo_creates_the_five_contests_and_the_logins(client):
         "wheels",
         "crossed_words",
     }
-    assert Contest.objects.get(slug="chomp").game_params == {"rows": 5, "cols": 8}
+    assert Contest.objects.get(slug="chomp").game_params == {"rows": 7, "cols": 9}  # not square
     assert Contest.objects.get(slug="hearts-and-flowers").game_params == {"n": 5}
     assert Contest.objects.get(slug="codecup-sudoku").clock["time_limit"] == 30
     for username, password in [("admin", "arbiter-admin"), ("judge", "arbiter-judge"), ("alice", "arbiter-alice")]:

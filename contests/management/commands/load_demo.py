@@ -1,15 +1,21 @@
 from django.core.management.base import BaseCommand
 
-from contests.demo.load import load_demo
+from contests.demo.load import load_demo, play_demo
 
 
 class Command(BaseCommand):
     help = "Create the demo accounts and contests. Safe to run again: what exists is left as it is."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--play", action="store_true", help="also build the reference programs and play the demo round robins now"
+        )
+
     def handle(self, *args, **options) -> None:
-        created = load_demo()
-        if created:
-            for line in created:
-                self.stdout.write(f"created {line}")
-        else:
+        lines = load_demo()
+        if options["play"]:
+            lines += play_demo()
+        for line in lines:
+            self.stdout.write(line)
+        if not lines:
             self.stdout.write("demo data already present; nothing changed")

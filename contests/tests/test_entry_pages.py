@@ -1,0 +1,140 @@
+"""Entering, submitting and reading results through the pages."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from contests.models import Entry, Submission
+from contests.services import replay_for
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    sent = []
+    monkeypatch.setattr("judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(pk))
+    return sent
+
+
+def test_a_contestant_enters_with_a_file_and_lands_on_the_build_page(client, queued):
+    make_contest(slug="chomp", entry_form=[{"name": "country", "label": "Country", "required": True}])
+    client.force_login(make_user("ann"))
+    page = client.get("/contests/chomp/").content.decode()
+    assert 'id="entry-form"' in page and "Country" in page
+    response = client.post(
+        "/contests/chomp/submit/",
+        {
+            "name": "Muncher",
+            "form_country": "NL",
+            "language": "",
+            "source": SimpleUploadedFile("m.c", b"int main(){return 0;}"),
+        },
+    )
+    submission = Submission.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/submissions/{submission.pk}/"
+    assert submission.entry.form_data == {"country": "NL"} and submission.language == "c"
+    assert queued == [submission.pk]
+    page = client.get(response["Location"]).content.decode()
+    assert "Muncher, version 1" in page and "Queued" in page
+
+
+def test_a_refusal_comes_back_as_a_message_and_saves_nothing(client, queued):
+    make_contest(slug="chomp", max_source_bytes=10)
+    client.force_login(make_user())
+    response = client.post(
+        "/contests/chomp/submit/",
+        {"name": "Big", "source": SimpleUploadedFile("m.c", b"int main(){return 0;}")},
+        follow=True,
+    )
+    assert "accepts at most 10" in response.content.decode()
+    assert not Submission.objects.exists() and not Entry.objects.exists()
+
+
+def test_a_new_version_goes_to_the_same_entry(client, queued):
+    contest = make_contest(slug="chomp")
+    user = make_user()
+    entry = make_entry(contest, user)
+    client.force_login(user)
+    client.post(f"/contests/chomp/entries/{entry.pk}/submit/", {"source": SimpleUploadedFile("a.py", b"print(1)\n")})
+    client.post(f"/contests/chomp/entries/{entry.pk}/submit/", {"source": SimpleUploadedFile("b.py", b"print(2)\n")})
+    assert list(entry.submissions.order_by("number").values_list("filename", flat=True)) == ["a.py", "b.py"]
+
+
+def test_nobody_submits_to_someone_elses_entry(client, queued):
+    contest = make_contest(slug="chomp")
+    entry = make_entry(contest)
+    client.force_login(make_user())
+    response = client.post(f"/contests/chomp/entries/{entry.pk}/submit/", {"source": SimpleUploadedFile("a.py", b"1")})
+    assert response.status_code == 404
+    assert not Submission.objects.exists()
+
+
+def test_submitting_needs_a_login(client):
+    make_contest(slug="chomp")
+    response = client.post("/contests/chomp/submit/", {})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_submission_page_is_for_its_owner_and_the_judges(client):
+    submission = make_submission(make_entry(make_contest()), build_log="main.c:1: error: expected ';'")
+    client.force_login(make_user())
+    assert client.get(f"/submissions/{submission.pk}/").status_code == 403
+    client.force_login(submission.entry.user)
+    assert "expected &#x27;;&#x27;" in client.get(f"/submissions/{submission.pk}/").content.decode()
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    client.force_login(judge)
+    assert client.get(f"/submissions/{submission.pk}/").status_code == 200
+
+
+def _replayed_match():
+    contest = make_contest()
+    mine, theirs = make_submission(make_entry(contest)), make_submission(make_entry(contest))
+    match = make_match(contest, [mine, theirs], stage=make_stage(contest), status="finished")
+    match.save_replay(
+        {
+            "game": "chomp",
+            "seats": [{"name": "a"}, {"name": "b"}],
+            "moves": [
+                {"n": 1, "seat": 0, "move": "2,2", "stderr": "my secret plan", "cpu_s": 0.1, "wall_s": 0.1},
+                {"n": 2, "seat": 1, "move": "1,2", "stderr": "their secret plan", "cpu_s": 0.1, "wall_s": 0.1},
+            ],
+            "frames": [{}, {}, {}],
+        }
+    )
+    return match, mine.entry.user
+
+
+def test_the_replay_shows_only_my_programs_stderr(client):
+    match, me = _replayed_match()
+    client.force_login(me)
+    replay = client.get(f"/matches/{match.pk}/replay.json").json()
+    assert [m.get("stderr") for m in replay["moves"]] == ["my secret plan", None]
+    assert replay["visible_seats"] == [0]
+    client.logout()
+    replay = client.get(f"/matches/{match.pk}/replay.json").json()
+    assert [m.get("stderr") for m in replay["moves"]] == [None, None]
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    assert [m.get("stderr") for m in replay_for(judge, match)["moves"]] == ["my secret plan", "their secret plan"]
+
+
+def test_match_and_standings_pages_render(client):
+    match, _ = _replayed_match()
+    seat = match.seats.get(index=0)
+    seat.points, seat.score, seat.status, seat.moves = 1, 5, "win", 1
+    seat.save()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="viewer"' in page and "games/chomp.js" in page
+    page = client.get(f"/contests/{match.contest.slug}/standings/").content.decode()
+    assert "Cookies eaten in won games" in page and "1 of 1 matches played" in page
+    assert client.get(f"/contests/{match.contest.slug}/matches/").status_code == 200
+
+
+def test_a_match_without_a_replay_has_no_viewer_and_its_json_is_404(client):
+    contest = make_contest()
+    match = make_match(contest, [make_submission(make_entry(contest))])
+    assert 'id="viewer"' not in client.get(f"/matches/{match.pk}/").content.decode()
+    assert client.get(f"/matches/{match.pk}/replay.json").status_code == 404

@@ -1,0 +1,68 @@
+"""The clocks a contest sets, and what each one leaves a program for its next move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+class ClockError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Time limits of a contest; None means no such limit.
+
+    cpu_per_move_s           CPU a program may use for one move
+    wall_per_move_s          real time for one move (a program that sleeps or waits)
+    cpu_average_per_move_s   CPU averaged over the moves of a game (Chomp: 30 s)
+    cpu_total_s              CPU for a whole game
+    memory_mb                memory of a program
+    """
+
+    cpu_per_move_s: float | None = None
+    wall_per_move_s: float | None = None
+    cpu_average_per_move_s: float | None = None
+    cpu_total_s: float | None = None
+    memory_mb: int = 256
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Clock:
+        data = dict(data or {})
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ClockError(f"unknown clock setting {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+        for name, value in data.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+                raise ClockError(f"{name} must be a positive number of seconds (or megabytes), not {value!r}")
+        return cls(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+
+    def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
+        """CPU the program may use on its next move, given its moves and CPU so far this game."""
+        budget = [60.0] if self.cpu_per_move_s is None else [self.cpu_per_move_s]
+        if self.cpu_average_per_move_s is not None:
+            budget.append(self.cpu_average_per_move_s * (moves_made + 1) - cpu_used)
+        if self.cpu_total_s is not None:
+            budget.append(self.cpu_total_s - cpu_used)
+        return max(min(budget), 0.0)
+
+    def wall_for_move(self, cpu_s: float) -> float:
+        if self.wall_per_move_s is not None:
+            return self.wall_per_move_s
+        return 2 * cpu_s + 1.0
+
+    def over(self, moves_made: int, cpu_used: float, cpu_this_move: float) -> str | None:
+        """Why the program is out of time after a move it finished, or None."""
+        if self.cpu_per_move_s is not None and cpu_this_move > self.cpu_per_move_s:
+            return f"{cpu_this_move:.2f} s of CPU, over the {self.cpu_per_move_s:g} s limit per move"
+        if self.cpu_average_per_move_s is not None and cpu_used > self.cpu_average_per_move_s * moves_made:
+            average = cpu_used / moves_made
+            return f"{average:.2f} s of CPU per move on average, over the {self.cpu_average_per_move_s:g} s limit"
+        if self.cpu_total_s is not None and cpu_used > self.cpu_total_s:
+            return f"{cpu_used:.2f} s of CPU in the game, over the {self.cpu_total_s:g} s limit"
+        return None

@@ -1,0 +1,116 @@
+"""Play one match locally with the production referee and sandbox: no database, no worker.
+
+python manage.py play chomp my_player.c games/chomp/players/random_player.c --param rows=7 --param cols=9
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import registry
+from games.base import ParamError
+from judging.clocks import Clock, ClockError
+from judging.referee import Player, play_process_per_move
+from sandbox.errors import SandboxError
+from sandbox.programs import build_program
+
+
+def _pairs(items: list[str], what: str) -> dict[str, float]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CommandError(f"--{what} {item!r}: write it as NAME=VALUE")
+        try:
+            number = float(value)
+        except ValueError:
+            raise CommandError(f"--{what} {item!r}: {value!r} is not a number") from None
+        out[key.strip()] = int(number) if number.is_integer() else number
+    return out
+
+
+class Command(BaseCommand):
+    help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("game", help=f"one of: {', '.join(sorted(registry.GAMES))}")
+        parser.add_argument(
+            "programs", nargs="+", metavar="PROGRAM", help="source files, archives or executables, seat 0 first"
+        )
+        parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter")
+        parser.add_argument(
+            "--clock",
+            action="append",
+            default=[],
+            metavar="NAME=SECONDS",
+            help="a time limit (default: the original contest's)",
+        )
+        parser.add_argument(
+            "--lang",
+            action="append",
+            default=[],
+            metavar="LANG",
+            help="language of each program, in order (default: by extension)",
+        )
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
+
+    def handle(self, *args, **options) -> None:
+        try:
+            game = registry.get(options["game"])
+        except registry.UnknownGame as e:
+            raise CommandError(str(e)) from None
+        try:
+            params = game.resolve_params(_pairs(options["param"], "param"))
+            clock = Clock.from_json({**game.default_clock, **_pairs(options["clock"], "clock")})
+        except (ParamError, ClockError) as e:
+            raise CommandError(str(e)) from None
+        langs = options["lang"] + [None] * len(options["programs"])
+        players = []
+        for path, lang in zip(options["programs"], langs, strict=False):
+            source = Path(path)
+            try:
+                data = source.read_bytes()
+            except OSError as e:
+                raise CommandError(f"{path}: {e.strerror}") from None
+            try:
+                build = build_program(data, source.name, language=lang)
+            except (ValueError, KeyError) as e:
+                raise CommandError(f"{path}: {e}") from None
+            except SandboxError as e:
+                raise CommandError(f"the sandbox cannot run programs here: {e}") from None
+            if not build.ok:
+                raise CommandError(f"{path} did not build:\n{build.log}")
+            players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
+        try:
+            record = play_process_per_move(game, params, options["seed"], players, clock)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        except SandboxError as e:
+            raise CommandError(f"the sandbox failed: {e}") from None
+        if options["replay"]:
+            Path(options["replay"]).write_text(json.dumps(record.replay, indent=1))
+        outcome = record.outcome
+        summary = {
+            "game": game.info.name,
+            "params": params,
+            "seats": [
+                {
+                    "program": options["programs"][i],
+                    "points": outcome.points[i],
+                    "score": outcome.scores[i],
+                    "status": outcome.statuses[i],
+                    "reason": outcome.reason if outcome.statuses[i] not in ("win", "draw") else "",
+                    "moves": record.seats[i].moves,
+                    "cpu_s": round(record.seats[i].cpu_s, 3),
+                }
+                for i in range(len(players))
+            ],
+            "moves": len(record.replay["moves"]),
+            "reason": outcome.reason,
+            "replay": options["replay"],
+        }
+        self.stdout.write(json.dumps(summary, indent=1))

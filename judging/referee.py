@@ -1,0 +1,161 @@
+"""The referee for games that start a program afresh for every move (Chomp, Hearts and
+Flowers): one jail per seat for the whole match, one run per move, the game's rules judging
+every reply. Plain Python over the sandbox and the games: no Django here."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import Game, Illegal, Outcome
+from judging.clocks import Clock
+from sandbox.limits import Limits
+from sandbox.programs import Program, judge_language, open_jail
+from sandbox.result import RunResult, Verdict
+
+REPLAY_SCHEMA = 1
+STDERR_PER_MOVE = 4096  # bytes of a program's stderr kept in the replay for each move
+OUTPUT_EXCERPT = 200
+
+
+@dataclass
+class Player:
+    name: str
+    program: Program
+    submission: dict[str, Any] = field(default_factory=dict)  # id, sha256, language: for the replay
+
+
+@dataclass
+class SeatTotals:
+    moves: int = 0
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+
+
+@dataclass
+class MatchRecord:
+    outcome: Outcome
+    seats: list[SeatTotals]
+    replay: dict[str, Any]
+
+
+def _tail(data: bytes, limit: int = STDERR_PER_MOVE) -> str:
+    text = data[-limit:].decode("utf-8", errors="replace")
+    return ("…" + text) if len(data) > limit else text
+
+
+def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
+    """(status, reason) for a run that did not end normally."""
+    where = f"move {move_no}"
+    if result.verdict is Verdict.TIME_LIMIT:
+        return "timeout", f"{where}: {result.cpu_s:.2f} s of CPU, over the {limits.cpu_s:g} s it had"
+    if result.verdict is Verdict.WALL_LIMIT:
+        return "timeout", f"{where}: no answer within {limits.wall:g} s"
+    if result.verdict is Verdict.MEMORY_LIMIT:
+        return "crash", f"{where}: over the memory limit of {limits.memory_mb} MB"
+    if result.verdict is Verdict.OUTPUT_LIMIT:
+        return "illegal", f"{where}: {result.note or 'too much output'}"
+    if result.signal:
+        name = (
+            signal.Signals(result.signal).name
+            if result.signal in signal.Signals._value2member_map_
+            else str(result.signal)
+        )
+        return "crash", f"{where}: killed by {name}"
+    if result.exit_code is not None:
+        return "crash", f"{where}: exited with code {result.exit_code}"
+    return "crash", f"{where}: {result.note or 'did not run'}"
+
+
+def play_process_per_move(
+    game: Game,
+    params: dict[str, int],
+    seed: int,
+    players: list[Player],
+    clock: Clock,
+) -> MatchRecord:
+    interaction = game.interaction
+    if interaction is None:
+        raise ValueError(f"{game.info.name} is not a process-per-move game")
+    if len(players) != game.info.seats:
+        raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
+    params = game.resolve_params(params)
+    state = game.initial_state(params, seed)
+    totals = [SeatTotals() for _ in players]
+    moves: list[dict[str, Any]] = []
+    frames = [game.frame(state)]
+    outcome: Outcome | None = None
+    jail_limits = Limits(cpu_s=clock.cpu_for_move(0, 0.0), memory_mb=clock.memory_mb)
+    with contextlib.ExitStack() as stack:
+        jails = [stack.enter_context(open_jail(p.program, jail_limits)) for p in players]
+        while (seat := game.to_move(state)) is not None:
+            if len(moves) >= game.max_moves(params):
+                raise RuntimeError(f"{game.info.name} went past its maximum length")  # a rules bug, not a player's
+            player, jail, seat_totals = players[seat], jails[seat], totals[seat]
+            move_no = len(moves) + 1
+            cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
+            limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu))
+            if interaction.keep is None:
+                jail.reset_work(player.program.files)
+            argv = player.program.argv(limits, interaction.args(state, seat))
+            result = jail.run(
+                argv, stdin=interaction.stdin(state, seat).encode(), env=dict(player.program.env), limits=limits
+            )
+            result = judge_language(player.program, result, limits)
+            seat_totals.moves += 1
+            seat_totals.cpu_s += result.cpu_s
+            seat_totals.wall_s += result.wall_s
+            record: dict[str, Any] = {
+                "n": move_no,
+                "seat": seat,
+                "cpu_s": round(result.cpu_s, 4),
+                "wall_s": round(result.wall_s, 4),
+                "stderr": _tail(result.stderr),
+            }
+            moves.append(record)
+            if not result.ok:
+                status, reason = _fault(move_no, result, limits)
+                record["status"] = status
+                outcome = game.forfeit(state, seat, status, reason)
+                break
+            late = clock.over(seat_totals.moves, seat_totals.cpu_s, result.cpu_s)
+            if late:
+                record["status"] = "timeout"
+                outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
+                break
+            move = interaction.read(state, seat, result.stdout_text)
+            if isinstance(move, Illegal):
+                record["status"] = move.status
+                record["output"] = result.stdout_text[:OUTPUT_EXCERPT]
+                outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}")
+                break
+            record["move"] = game.move_text(state, move)
+            state = game.apply(state, move)
+            frames.append(game.frame(state))
+    outcome = outcome or game.outcome(state)
+    assert outcome is not None
+    replay = {
+        "schema": REPLAY_SCHEMA,
+        "game": game.info.name,
+        "version": game.info.version,
+        "params": params,
+        "seed": seed,
+        "clock": clock.to_json(),
+        "seats": [
+            {
+                "index": i,
+                "name": p.name,
+                **p.submission,
+                "moves": t.moves,
+                "cpu_s": round(t.cpu_s, 4),
+                "wall_s": round(t.wall_s, 4),
+            }
+            for i, (p, t) in enumerate(zip(players, totals, strict=True))
+        ],
+        "moves": moves,
+        "frames": frames,
+        "result": outcome.to_json(),
+    }
+    return MatchRecord(outcome, totals, replay)

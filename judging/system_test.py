@@ -1,0 +1,102 @@
+"""The system test: a few games of every new submission against a reference player, as the
+Chomp rules promise ("system tests will be played against a random-move opponent to
+determine whether the program conforms to the rules"). Passing makes the submission the
+entry's active version; failing leaves the previous one active."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from contests.models import Entry, Match, MatchSeat, Stage, Submission
+from judging.tournaments import stage_params
+
+FAULTS = {"illegal", "crash", "timeout"}
+
+
+def system_test_stage(contest) -> Stage | None:
+    return contest.stages.filter(kind=Stage.Kind.SYSTEM_TEST).order_by("order").first()
+
+
+def _opponent(stage: Stage) -> tuple[Entry, Submission] | None:
+    entries = stage.contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE)
+    if stage.params.get("opponent"):
+        entries = entries.filter(name=stage.params["opponent"])
+    for entry in entries.order_by("pk"):
+        submission = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
+        if submission is not None:
+            return entry, submission
+    return None
+
+
+def activate(submission: Submission) -> None:
+    Submission.objects.filter(entry_id=submission.entry_id, is_active=True).exclude(pk=submission.pk).update(
+        is_active=False
+    )
+    Submission.objects.filter(pk=submission.pk).update(is_active=True, status=Submission.Status.READY)
+
+
+@transaction.atomic
+def start(submission: Submission) -> bool:
+    """Schedule the system test of a freshly built submission; False when the contest has
+    none to run (no such stage, or no reference player ready), and the submission is then
+    made active at once."""
+    stage = system_test_stage(submission.entry.contest)
+    opponent = _opponent(stage) if stage else None
+    if stage is None or opponent is None or submission.entry.is_reference:
+        activate(submission)
+        return False
+    Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TESTING, test_log="")
+    params = stage_params(stage)
+    from judging.tasks import play_match
+
+    for game in range(int(stage.params.get("games", 2))):
+        match = Match.objects.create(
+            contest=stage.contest, stage=stage, round=submission.number, seed=submission.pk * 1000 + game, params=params
+        )
+        seats = [(submission.entry, submission), opponent]
+        if game % 2:
+            seats.reverse()
+        for index, (entry, sub) in enumerate(seats):
+            MatchSeat.objects.create(match=match, index=index, entry=entry, submission=sub)
+        play_match.delay_on_commit(match.pk)
+    return True
+
+
+def conclude(match: Match) -> None:
+    """After a system-test match ends: once all of the submission's test games have, pass or
+    fail it, with a line per game for its author."""
+    seat = match.seats.select_related("submission").filter(entry__is_reference=False).first()
+    if seat is None:
+        return
+    submission = seat.submission
+    seats = (
+        MatchSeat.objects.filter(submission=submission, match__stage=match.stage, match__round=submission.number)
+        .select_related("match")
+        .order_by("match_id")
+    )
+    if any(s.match.status in (Match.Status.QUEUED, Match.Status.RUNNING) for s in seats):
+        return
+    lines, failed = [], False
+    for number, s in enumerate(seats, start=1):
+        m = s.match
+        if m.status != Match.Status.FINISHED:
+            lines.append(f"game {number} (match {m.pk}): not played ({m.get_status_display().lower()})")
+            failed = True
+            continue
+        average = s.cpu_seconds / s.moves if s.moves else 0.0
+        side = "first" if s.index == 0 else "second"
+        lines.append(
+            f"game {number} (match {m.pk}), moving {side}: {s.status}, {s.moves} moves, "
+            f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
+        )
+        failed |= s.status in FAULTS
+    verdict = "failed: a program must play every game by the rules" if failed else "passed"
+    log = "\n".join([*lines, f"system test {verdict}"])
+    with transaction.atomic():
+        updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(test_log=log)
+        if not updated:
+            return
+        if failed:
+            Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TEST_FAILED)
+        else:
+            activate(submission)

@@ -1,0 +1,79 @@
+"""Tournament formats: who plays whom, as Match rows ready for the workers."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from django.db import transaction
+from django.utils import timezone
+
+from contests.models import Entry, Match, MatchSeat, Stage, Submission
+
+
+class StageError(Exception):
+    """The stage cannot be run as asked; the message is for the judge."""
+
+
+def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int, int]]:
+    """Seat orders (first, second) of a round robin among ``count`` players: every pair
+    plays ``games_per_pairing`` games, the first seat alternating between the two."""
+    games = []
+    for a, b in combinations(range(count), 2):
+        for g in range(games_per_pairing):
+            games.append((a, b) if g % 2 == 0 else (b, a))
+    return games
+
+
+def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
+    """The active entries of the stage's contest with a ready, active submission."""
+    pairs = []
+    entries = stage.contest.entries.filter(status=Entry.Status.ACTIVE).order_by("pk")
+    for entry in entries:
+        submission = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
+        if submission is not None:
+            pairs.append((entry, submission))
+    return pairs
+
+
+def stage_params(stage: Stage) -> dict:
+    """The game parameters of this stage's matches: the contest's, overridden by the stage's."""
+    from games import registry
+
+    game = registry.get(stage.contest.game)
+    names = {p.name for p in game.info.params}
+    params = dict(stage.contest.game_params)
+    params.update({k: v for k, v in stage.params.items() if k in names})
+    return game.resolve_params(params)
+
+
+@transaction.atomic
+def schedule_round_robin(stage: Stage) -> list[Match]:
+    """Create the matches of a round-robin stage once; a second call creates nothing."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind != Stage.Kind.ROUND_ROBIN:
+        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a round robin")
+    if stage.matches.exists():
+        return []
+    players = contenders(stage)
+    if len(players) < 2:
+        raise StageError(f"a round robin needs two entries with a ready program; {stage.contest} has {len(players)}")
+    games_per_pairing = int(stage.params.get("games_per_pairing", 2))
+    params = stage_params(stage)
+    rng = random.Random(f"{stage.contest.slug}/{stage.pk}")  # the same stage re-created draws the same seeds
+    matches = []
+    for first, second in round_robin_pairs(len(players), games_per_pairing):
+        match = Match.objects.create(
+            contest=stage.contest, stage=stage, round=1, seed=rng.randrange(2**62), params=params
+        )
+        for index, (entry, submission) in enumerate((players[first], players[second])):
+            MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
+        matches.append(match)
+    stage.status = Stage.Status.RUNNING
+    stage.started_at = timezone.now()
+    stage.save(update_fields=["status", "started_at"])
+    from judging.tasks import play_match
+
+    for match in matches:
+        play_match.delay_on_commit(match.pk)
+    return matches
