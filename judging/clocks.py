@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+UNLIMITED_CPU_S = 60.0  # what a move may take when the contest sets no CPU limit at all
+
 
 class ClockError(ValueError):
     pass
@@ -44,12 +46,12 @@ class Clock:
 
     def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
         """CPU the program may use on its next move, given its moves and CPU so far this game."""
-        budget = [60.0] if self.cpu_per_move_s is None else [self.cpu_per_move_s]
+        budget = [] if self.cpu_per_move_s is None else [self.cpu_per_move_s]
         if self.cpu_average_per_move_s is not None:
             budget.append(self.cpu_average_per_move_s * (moves_made + 1) - cpu_used)
         if self.cpu_total_s is not None:
             budget.append(self.cpu_total_s - cpu_used)
-        return max(min(budget), 0.0)
+        return max(min(budget), 0.0) if budget else UNLIMITED_CPU_S
 
     def wall_for_move(self, cpu_s: float) -> float:
         if self.wall_per_move_s is not None:

@@ -1,0 +1,98 @@
+"""The replay viewer in a real Chromium, on the committed sample replays."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from contests.tests.factories import make_contest, make_entry, make_match, make_submission, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SAMPLES = Path(__file__).resolve().parents[2] / "games" / "tests" / "samples"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def matches(transactional_db):
+    """A finished match per game with the sample replay; alice owns seat 0 of each."""
+    alice = make_user("alice", password="a-long-pass-phrase")
+    made = {}
+    for game in ("chomp", "hearts_flowers"):
+        replay = json.loads((SAMPLES / f"{game}.json").read_text())
+        contest = make_contest(game=game, game_params=replay["params"])
+        subs = [make_submission(make_entry(contest, alice if i == 0 else None)) for i in range(2)]
+        match = make_match(contest, subs, status="finished", params=replay["params"])
+        match.save_replay(replay)
+        made[game] = (match, replay)
+    return made
+
+
+@pytest.fixture
+def page(live_server, matches):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+        browser.close()
+
+
+def _login(page, live_server):
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "a-long-pass-phrase")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
+
+
+def test_stepping_through_a_chomp_replay(page, live_server, matches):
+    match, replay = matches["chomp"]
+    _login(page, live_server)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    last = len(replay["moves"])
+    assert page.locator("#total").inner_text() == str(last)
+    assert page.locator("#jump").input_value() == str(last)  # opens on the final position
+
+    page.get_by_title("First (Home)").click()
+    assert page.locator(".chomp-grid .eaten").count() == 0
+    assert page.locator(".chomp-grid .poison").count() == 1
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#jump").input_value() == "1"
+    first = replay["frames"][1]["grid"]
+    assert page.locator(".chomp-grid .eaten").count() == sum(row.count("*") for row in first)
+    info = page.locator("#move-info").inner_text()
+    assert f"played {replay['moves'][0]['move']}" in info and "CPU" in info
+    assert replay["moves"][0]["stderr"].strip() in info  # alice's own program: stderr shown
+    page.keyboard.press("ArrowRight")
+    assert "stderr" not in page.locator("#move-info").inner_text()  # the opponent's: hidden
+    assert page.url.endswith("#move=2")
+
+    page.fill("#jump", "4")
+    page.locator("#jump").dispatch_event("change")
+    assert page.url.endswith("#move=4")
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=3")
+    page.reload()
+    page.wait_for_selector("#viewer[data-ready='1']")
+    assert page.locator("#jump").input_value() == "3"  # a link to a move opens that move
+    page.keyboard.press("End")
+    assert replay["result"]["reason"] in page.locator("#move-info").inner_text()
+
+
+def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
+    match, replay = matches["hearts_flowers"]
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=0")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    assert page.locator(".hf-grid .heart").count() == 0
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.querySelector('#jump').value === '2'")
+    page.get_by_role("button", name="Pause").click()
+    board = replay["frames"][int(page.locator("#jump").input_value())]["board"]
+    assert page.locator(".hf-grid .heart").count() == sum(row.count("H") for row in board)
+    assert page.locator(".hf-grid .flower").count() == sum(row.count("F") for row in board)
+    page.locator(".move-list li").nth(len(replay["moves"]) - 1).click()
+    assert page.locator("#jump").input_value() == str(len(replay["moves"]))
+    assert "stderr" not in page.locator("#move-info").inner_text()  # not logged in: nobody's stderr

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Chomp test player that never answers.
+exec sleep 1000

@@ -1,0 +1,102 @@
+"""The process-per-move referee with real programs in the real sandbox."""
+
+import pytest
+
+from games import registry
+from judging.clocks import Clock
+from judging.referee import Player, play_process_per_move
+
+chomp = registry.get("chomp")
+hf = registry.get("hearts_flowers")
+
+
+def play(game, names, program, params=None, clock=None, seed=0):
+    players = [Player(name=n, program=program(n), submission={"language": "test"}) for n in names]
+    return play_process_per_move(game, params or {}, seed, players, clock or Clock.from_json(game.default_clock))
+
+
+def test_a_whole_chomp_game_is_recorded_and_re_derives(program):
+    record = play(chomp, ["chomp_last.c", "chomp/players/perfect.py"], program, {"rows": 3, "cols": 4})
+    replay = record.replay
+    assert replay["game"] == "chomp" and replay["params"] == {"rows": 3, "cols": 4}
+    assert [s["name"] for s in replay["seats"]] == ["chomp_last.c", "chomp/players/perfect.py"]
+    assert record.outcome.statuses == ("loss", "win")  # 3x4: perfect play wins from either seat here
+    assert sum(t.moves for t in record.seats) == len(replay["moves"])
+    for move in replay["moves"]:
+        assert move["cpu_s"] >= 0 and move["wall_s"] > 0 and "move" in move
+    assert "chomp at row" in replay["moves"][1]["stderr"]  # perfect.py explains itself on stderr
+    state = chomp.initial_state(replay["params"], replay["seed"])
+    for move, frame in zip(replay["moves"], replay["frames"], strict=False):
+        assert chomp.frame(state) == frame
+        state = chomp.apply(state, chomp.parse_move(state, move["move"]))
+    assert chomp.outcome(state) == record.outcome
+
+
+def test_a_crash_loses_with_the_move_and_the_signal(program):
+    record = play(chomp, ["chomp/players/random_player.c", "chomp_crash.c"], program, {"rows": 3, "cols": 3})
+    assert record.outcome.statuses == ("win", "crash")
+    assert record.outcome.reason == "move 2: killed by SIGSEGV"
+
+
+def test_an_unchanged_grid_is_illegal_and_the_output_is_kept(program):
+    record = play(chomp, ["chomp_unchanged.py", "chomp_last.c"], program, {"rows": 2, "cols": 2})
+    assert record.outcome.statuses == ("illegal", "win")
+    assert record.outcome.reason == "move 1: output is the input grid: no cookie was eaten"
+    assert record.replay["moves"][0]["output"] == "XO\nOO\n"
+
+
+def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
+    clock = Clock(cpu_per_move_s=1, wall_per_move_s=1.5)
+    record = play(chomp, ["chomp_last.c", "chomp_sleep.sh"], program, {"rows": 2, "cols": 2}, clock)
+    assert record.outcome.statuses == ("win", "timeout")
+    assert record.outcome.reason == "move 2: no answer within 1.5 s"
+    assert 1.4 < record.seats[1].wall_s < 3
+
+
+def test_a_program_that_computes_too_long_times_out_on_cpu(program):
+    clock = Clock(cpu_average_per_move_s=0.5, wall_per_move_s=5)
+    record = play(chomp, ["chomp_spin.c", "chomp_last.c"], program, {"rows": 2, "cols": 2}, clock)
+    assert record.outcome.statuses == ("timeout", "win")
+    assert record.outcome.reason.startswith("move 1: 0.5")
+    assert "over the 0.5 s it had" in record.outcome.reason
+    assert 0.5 <= record.seats[0].cpu_s < 0.6
+
+
+def test_the_average_cpu_clock_counts_the_whole_game():
+    clock = Clock(cpu_average_per_move_s=30)
+    assert clock.cpu_for_move(0, 0.0) == 30  # the first move may take the whole average
+    assert clock.cpu_for_move(3, 10.0) == 110  # unused time carries over
+    assert clock.over(4, 121.0, 5.0) == "30.25 s of CPU per move on average, over the 30 s limit"
+    assert clock.over(4, 119.0, 5.0) is None
+
+
+def test_chomp_programs_get_a_fresh_folder_every_move(program):
+    record = play(chomp, ["chomp_remember.py", "chomp_last.c"], program, {"rows": 3, "cols": 3})
+    mine = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
+    assert len(mine) >= 2
+    assert set(mine) == {"fresh folder"}
+
+
+def test_hearts_and_flowers_keeps_support_between_moves_and_not_between_matches(program):
+    names = ["hearts_flowers/players/random_player.py", "hf_support.py"]
+    for _ in range(2):
+        record = play(hf, names[::-1], program, {"n": 3})
+        counts = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
+        assert counts[:3] == ["move 1 of this match", "move 2 of this match", "move 3 of this match"]
+
+
+def test_flowers_reads_the_board_with_the_pieces_swapped(program):
+    record = play(hf, ["hf_support.py", "hf_support.py"], program, {"n": 3})
+    first_two = [m["move"] for m in record.replay["moves"][:2]]
+    assert first_two == ["W1", "W1"]
+    assert record.replay["frames"][2]["board"][0] == "FH."  # seat 1 played a flower
+    assert record.outcome.statuses == ("draw", "draw")  # both always play W1: no line in 36 moves
+    assert len(record.replay["moves"]) == 36
+
+
+@pytest.mark.parametrize("clock", [{"cpu_per_move_s": -1}, {"cpu_per_move_s": "fast"}, {"tempo": 3}])
+def test_bad_clock_settings_are_refused(clock):
+    from judging.clocks import ClockError
+
+    with pytest.raises(ClockError):
+        Clock.from_json(clock)

@@ -1,0 +1,99 @@
+"""A whole contest through a real Celery worker: submissions are built and system-tested,
+a round robin is played, and the standings come out as worked out by hand."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from contests.models import Entry, Match, Stage, Submission
+from contests.services import submit
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from judging import standings, tournaments
+from judging.tests.conftest import PLAYERS, PROGRAMS
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+
+
+def wait_for(condition, timeout=120, worker=None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    pytest.fail(f"timed out; worker log:\n{worker.output()[-4000:] if worker else ''}")
+
+
+def enter(contest, name, path: Path, reference=False):
+    entry = make_entry(contest, make_user(), name=name, is_reference=reference)
+    return submit(entry, filename=path.name, data=path.read_bytes())
+
+
+def test_a_round_robin_of_four_programs_in_three_languages(worker):
+    contest = make_contest(game="chomp", game_params={"rows": 2, "cols": 3})
+    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, params={"games_per_pairing": 2})
+    subs = [
+        enter(contest, "Perfect", PLAYERS / "chomp/players/perfect.py"),
+        enter(contest, "Last", PROGRAMS / "chomp_last.c"),
+        enter(contest, "Row", PROGRAMS / "chomp_row.py"),
+        enter(contest, "Poison", PROGRAMS / "chomp_poison.sh"),
+    ]
+    assert sorted({s.language for s in subs}) == ["c", "python3", "shell"]
+    wait_for(lambda: Submission.objects.filter(is_active=True, status="ready").count() == 4, worker=worker)
+
+    matches = tournaments.schedule_round_robin(stage)
+    assert len(matches) == 12 and tournaments.schedule_round_robin(stage) == []  # scheduled once
+    wait_for(lambda: not Match.objects.filter(stage=stage, status__in=["queued", "running"]).exists(), worker=worker)
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.FINISHED
+    assert not Match.objects.filter(stage=stage).exclude(status="finished").exists()
+
+    # Worked out by hand on the 2x3 grid (docs in judging/tests/programs): wins, cookies, chomps.
+    table = standings.compute(contest, stage)
+    got = [(r.rank, r.entry.name, r.games, r.ordered(table.columns)) for r in table.rows]
+    assert got == [
+        (1, "Perfect", 6, [5, 9, 10]),
+        (2, "Row", 6, [4, 10, 9]),
+        (3, "Last", 6, [3, 4, 12]),
+        (4, "Poison", 6, [0, 0, 6]),
+    ]
+    assert (table.finished, table.total) == (12, 12)
+    one = Match.objects.filter(stage=stage).first()
+    replay = one.load_replay()
+    assert replay["game"] == "chomp" and len(replay["moves"]) == sum(s.moves for s in one.seats.all())
+
+
+def test_a_submission_is_built_system_tested_and_made_active(worker):
+    contest = make_contest(game="chomp", game_params={"rows": 5, "cols": 6})
+    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, params={"games": 2, "rows": 3, "cols": 4})
+    enter(contest, "Random", PLAYERS / "chomp/players/random_player.c", reference=True)
+    wait_for(lambda: Submission.objects.filter(entry__is_reference=True, status="ready").exists(), worker=worker)
+
+    good = enter(contest, "Good", PROGRAMS / "chomp_last.c")
+    wait_for(lambda: Submission.objects.get(pk=good.pk).status in ("ready", "test_failed"), worker=worker)
+    good.refresh_from_db()
+    assert good.status == "ready" and good.is_active, good.test_log
+    assert good.test_log.endswith("system test passed")
+    assert good.test_log.count("\ngame ") + good.test_log.startswith("game ") == 2
+    assert "moving first" in good.test_log and "moving second" in good.test_log
+
+    bad = submit(
+        Entry.objects.get(pk=good.entry_id), filename="crash.c", data=(PROGRAMS / "chomp_crash.c").read_bytes()
+    )
+    wait_for(lambda: Submission.objects.get(pk=bad.pk).status in ("ready", "test_failed"), worker=worker)
+    bad.refresh_from_db()
+    good.refresh_from_db()
+    assert bad.status == "test_failed" and not bad.is_active
+    assert "killed by SIGSEGV" in bad.test_log and bad.test_log.endswith("must play every game by the rules")
+    assert good.is_active  # the previous version still plays
+
+
+def test_a_build_error_is_the_authors_with_the_compilers_log(worker):
+    contest = make_contest(game="chomp")
+    entry = make_entry(contest)
+    sub = submit(entry, filename="broken.c", data=b"int main(void) { return 0 }\n")
+    wait_for(lambda: Submission.objects.get(pk=sub.pk).status not in ("queued", "building"), worker=worker)
+    sub.refresh_from_db()
+    assert sub.status == "build_failed" and not sub.is_active
+    assert "error: expected" in sub.build_log and "main.c:1:26" in sub.build_log
+    assert sub.toolchain.startswith("gcc")
