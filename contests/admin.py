@@ -1,4 +1,4 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db import models
 
 from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
@@ -44,6 +44,26 @@ class ContestAdmin(admin.ModelAdmin):
 class StageAdmin(admin.ModelAdmin):
     list_display = ("__str__", "kind", "status", "started_at", "finished_at")
     list_filter = ("kind", "status", "contest")
+    actions = ["run_stage"]
+
+    @admin.action(description="Run the selected stages (schedule their matches)", permissions=["rerun"])
+    def run_stage(self, request, queryset):
+        from judging.tournaments import StageError, run_stage
+
+        for stage in queryset:
+            try:
+                scheduled = run_stage(stage)
+            except StageError as e:
+                self.message_user(request, str(e), messages.ERROR)
+                continue
+            if scheduled:
+                self.log_change(request, stage, f"ran the stage: {len(scheduled)} matches scheduled")
+                self.message_user(request, f"{stage}: {len(scheduled)} matches scheduled.", messages.SUCCESS)
+            else:
+                self.message_user(request, f"{stage}: already scheduled; nothing to do.", messages.WARNING)
+
+    def has_rerun_permission(self, request) -> bool:
+        return request.user.has_perm("contests.rerun_match")
 
 
 class SubmissionInline(admin.TabularInline):
@@ -86,3 +106,19 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("status", "contest", "stage")
     readonly_fields = ("created_at", "started_at", "finished_at", "attempts")
     inlines = [MatchSeatInline]
+    actions = ["rerun"]
+
+    @admin.action(description="Re-run the selected matches", permissions=["rerun"])
+    def rerun(self, request, queryset):
+        from judging.tournaments import rerun_match
+
+        queued = 0
+        for match in queryset:
+            if rerun_match(match):
+                queued += 1
+                self.log_change(request, match, "queued for a re-run")
+        skipped = queryset.count() - queued
+        self.message_user(request, f"{queued} matches queued again" + (f"; {skipped} being played left alone." if skipped else "."))
+
+    def has_rerun_permission(self, request) -> bool:
+        return request.user.has_perm("contests.rerun_match")

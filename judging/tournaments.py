@@ -26,14 +26,42 @@ def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int,
 
 
 def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
-    """The active entries of the stage's contest with a ready, active submission."""
+    """The active entries of the stage's contest with a ready, active submission.
+
+    With the stage parameter ``best_of_each_contestant`` (Hearts and Flowers: "only the
+    highest-scoring program from each contestant will be allowed to proceed beyond the
+    first round"), a contestant's entries are cut to the one ranked highest in the standings
+    of the stages before this one. Reference programs are not contestants and all proceed.
+    """
     pairs = []
     entries = stage.contest.entries.filter(status=Entry.Status.ACTIVE).order_by("pk")
     for entry in entries:
         submission = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
         if submission is not None:
             pairs.append((entry, submission))
+    if stage.params.get("best_of_each_contestant"):
+        pairs = _best_of_each_contestant(stage, pairs)
     return pairs
+
+
+def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tuple[Entry, Submission]]:
+    from judging import standings
+
+    earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind=Stage.Kind.SYSTEM_TEST)
+    rank: dict[int, int] = {}
+    for previous in earlier.order_by("order"):
+        for row in standings.compute(stage.contest, previous).rows:
+            rank[row.entry.pk] = row.rank  # the latest earlier stage decides
+    best: dict[int, tuple[Entry, Submission]] = {}
+    kept = []
+    for entry, submission in pairs:
+        if entry.is_reference:
+            kept.append((entry, submission))
+            continue
+        current = best.get(entry.user_id)
+        if current is None or rank.get(entry.pk, 10**9) < rank.get(current[0].pk, 10**9):
+            best[entry.user_id] = (entry, submission)
+    return sorted(kept + list(best.values()), key=lambda pair: pair[0].pk)
 
 
 def stage_params(stage: Stage) -> dict:
@@ -77,3 +105,24 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     for match in matches:
         play_match.delay_on_commit(match.pk)
     return matches
+
+
+@transaction.atomic
+def rerun_match(match: Match) -> bool:
+    """Queue a match to be played again from the start (a judge's re-run). Its old result
+    stands in the standings until the new one replaces it; a match being played is left alone."""
+    updated = Match.objects.filter(pk=match.pk).exclude(status=Match.Status.RUNNING).update(
+        status=Match.Status.QUEUED, attempts=0, error="", started_at=None, finished_at=None
+    )
+    if updated:
+        from judging.tasks import play_match
+
+        play_match.delay_on_commit(match.pk)
+    return bool(updated)
+
+
+def run_stage(stage: Stage) -> list[Match]:
+    """Start a stage by its kind; the one entry point for the admin, the API and scripts."""
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        return schedule_round_robin(stage)
+    raise StageError(f"{stage.get_kind_display()} stages are not run by hand (yet)")

@@ -96,7 +96,7 @@ DEMO_CONTESTS = [
         stages=[
             ("System test", "system_test", {"games": 2, "n": 4, "opponent": "Random (Python)"}),
             ("Round robin, n = 4", "round_robin", {"games_per_pairing": 2, "n": 4}),
-            ("Round robin, n = 5", "round_robin", {"games_per_pairing": 2, "n": 5}),
+            ("Round robin, n = 5", "round_robin", {"games_per_pairing": 2, "n": 5, "best_of_each_contestant": True}),
         ],
         max_source_bytes=5 * 1024 * 1024,
         # "Contestants may submit more than one program, but only the highest-scoring program

@@ -37,3 +37,44 @@ def test_a_contestant_cannot_open_the_admin(client):
     response = client.get(reverse("admin:contests_contest_changelist"))
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, monkeypatch):
+    from django.contrib.auth.models import Group
+
+    from contests.models import Match, Stage
+
+    queued = []
+    monkeypatch.setattr("judging.tasks.play_match.delay_on_commit", lambda pk: queued.append(pk))
+    contest = make_contest()
+    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, params={"games_per_pairing": 2})
+    for _ in range(3):
+        make_submission(make_entry(contest), is_active=True, status="ready")
+    judge = make_user()
+    judge.is_staff = True
+    judge.save()
+    judge.groups.add(Group.objects.get(name="judges"))
+    client.force_login(judge)
+    url = reverse("admin:contests_stage_changelist")
+    response = client.post(url, {"action": "run_stage", "_selected_action": [stage.pk]}, follow=True)
+    assert "6 matches scheduled" in response.content.decode()
+    assert len(queued) == 6 and Match.objects.filter(stage=stage).count() == 6
+    response = client.post(url, {"action": "run_stage", "_selected_action": [stage.pk]}, follow=True)
+    assert "already scheduled" in response.content.decode()
+
+    match = Match.objects.filter(stage=stage).first()
+    Match.objects.filter(pk=match.pk).update(status="finished", attempts=1)
+    queued.clear()
+    url = reverse("admin:contests_match_changelist")
+    response = client.post(url, {"action": "rerun", "_selected_action": [match.pk]}, follow=True)
+    assert "1 matches queued again" in response.content.decode()
+    match.refresh_from_db()
+    assert (match.status, match.attempts, queued) == ("queued", 0, [match.pk])
+
+
+def test_a_contestant_sees_no_run_or_rerun_actions(client):
+    user = make_user()
+    user.is_staff = True  # even with admin access, no permission to run anything
+    user.save()
+    client.force_login(user)
+    assert client.get(reverse("admin:contests_match_changelist")).status_code == 403

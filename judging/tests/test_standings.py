@@ -63,3 +63,22 @@ def test_a_cancelled_match_is_not_counted_as_scheduled():
     table = standings.compute(contest)
     assert (table.finished, table.total) == (1, 1)
     assert table.rows[0].values["wins"] == 1
+
+
+def test_only_each_contestants_best_entry_proceeds_past_the_first_round():
+    from contests.tests.factories import make_user
+    from judging.tournaments import contenders
+
+    contest = make_contest(game="hearts_flowers", game_params={"n": 4}, max_entries_per_user=3)
+    first = make_stage(contest, order=1)
+    second = make_stage(contest, order=2, params={"best_of_each_contestant": True})
+    ann, bea = make_user(), make_user()
+    a1, a2 = (make_submission(make_entry(contest, ann, name=n), is_active=True, status="ready") for n in ("A1", "A2"))
+    b1 = make_submission(make_entry(contest, bea, name="B1"), is_active=True, status="ready")
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    _game(contest, first, [(a2, 2, 2, "win", 5), (b1, 0, 0, "loss", 5)])
+    _game(contest, first, [(a1, 0, 0, "loss", 5), (b1, 2, 2, "win", 5)])
+    _game(contest, first, [(ref, 1, 1, "draw", 5), (a1, 1, 1, "draw", 5)])
+    names = [entry.name for entry, _ in contenders(second)]
+    assert names == ["A2", "B1", "Random"]  # A1 (1 point) gives way to A2 (2 points)
+    assert [entry.name for entry, _ in contenders(first)] == ["A1", "A2", "B1", "Random"]
