@@ -118,7 +118,9 @@ class MatchAdmin(admin.ModelAdmin):
                 queued += 1
                 self.log_change(request, match, "queued for a re-run")
         skipped = queryset.count() - queued
-        self.message_user(request, f"{queued} matches queued again" + (f"; {skipped} being played left alone." if skipped else "."))
+        self.message_user(
+            request, f"{queued} matches queued again" + (f"; {skipped} being played left alone." if skipped else ".")
+        )
 
     def has_rerun_permission(self, request) -> bool:
         return request.user.has_perm("contests.rerun_match")

@@ -97,8 +97,8 @@ def play_process_per_move(
             move_no = len(moves) + 1
             cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
             limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu))
-            if interaction.keep is None:
-                jail.reset_work(player.program.files)
+            if seat_totals.moves:  # the first move finds the folder as open_jail made it
+                jail.reset_work(player.program.files, keep=interaction.keep)
             argv = player.program.argv(limits, interaction.args(state, seat))
             result = jail.run(
                 argv, stdin=interaction.stdin(state, seat).encode(), env=dict(player.program.env), limits=limits

@@ -111,8 +111,10 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
 def rerun_match(match: Match) -> bool:
     """Queue a match to be played again from the start (a judge's re-run). Its old result
     stands in the standings until the new one replaces it; a match being played is left alone."""
-    updated = Match.objects.filter(pk=match.pk).exclude(status=Match.Status.RUNNING).update(
-        status=Match.Status.QUEUED, attempts=0, error="", started_at=None, finished_at=None
+    updated = (
+        Match.objects.filter(pk=match.pk)
+        .exclude(status=Match.Status.RUNNING)
+        .update(status=Match.Status.QUEUED, attempts=0, error="", started_at=None, finished_at=None)
     )
     if updated:
         from judging.tasks import play_match

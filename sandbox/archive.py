@@ -8,6 +8,7 @@ unpacking, not trusted from headers), and zip members that expand more than `max
 from __future__ import annotations
 
 import io
+import os
 import posixpath
 import stat
 import tarfile
@@ -82,9 +83,21 @@ def extract(data: bytes, work: WorkDir, limits: ArchiveLimits | None = None) -> 
     else:
         raise UnsafeArchive("not a .zip or .tar.gz archive")
     try:
-        return list(members)
+        names = list(members)
     except (OSError, ValueError, UnicodeDecodeError) as e:  # e.g. a member path through a link
         raise UnsafeArchive(f"cannot unpack: {e}") from e
+    _check_resolved(work, names)
+    return names
+
+
+def _check_resolved(work: WorkDir, names: list[str]) -> None:
+    """Each link was checked on its own; chained ones (q -> x/.., e -> q/..) can still leave
+    the folder together. Resolve every member as unpacked and refuse any that leaves."""
+    root = os.path.realpath(work.path)
+    for name in names:
+        real = os.path.realpath(os.path.join(root, name))
+        if real != root and not real.startswith(root + os.sep):
+            raise UnsafeArchive(f"{name!r} leaves the folder through links")
 
 
 def _extract_zip(data: bytes, work: WorkDir, budget: _Budget) -> Iterator[str]:

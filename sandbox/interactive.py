@@ -71,12 +71,13 @@ class Session:
             self.frozen = False
 
     def _end_turn(self) -> tuple[float, float]:
-        if not self.frozen:
-            self.cgroup.freeze()
-            self.frozen = True
+        self.moves += 1
+        if self.frozen:  # a line already waiting from the last turn: this reply cost nothing
+            return 0.0, 0.0
+        self.cgroup.freeze()
+        self.frozen = True
         cpu = (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9
         self.cpu_total += cpu
-        self.moves += 1
         return cpu, time.monotonic() - self._turn_t0
 
     @property

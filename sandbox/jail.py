@@ -21,6 +21,7 @@ import resource
 import select
 import shutil
 import socket
+import stat
 import subprocess
 import time
 import uuid
@@ -170,12 +171,13 @@ class Jail:
 
             require_isolation(s)
         try:
+            root = s.root / "work"
+            for folder in (s.root, root):
+                folder.mkdir(parents=True, exist_ok=True)
+                _check_own_folder(folder)
+                os.chmod(folder, 0o711)
             self.slot = acquire_slot(s)
             name = f"{self.slot.number}-{self.id}"
-            root = s.root / "work"
-            root.mkdir(parents=True, exist_ok=True)
-            os.chmod(s.root, 0o711)
-            os.chmod(root, 0o711)
             _reclaim(root, cgroup_layout(s.cgroup_parent), self.slot.number)
             self.work = WorkDir(root / name, self.slot.uid, self.limits.work_mb)
             self.work.create()
@@ -442,13 +444,14 @@ class Jail:
 
         return Session(self, argv, env, limits or self.limits)
 
-    def reset_work(self, files: Path) -> None:
-        """A fresh work folder holding only ``files`` (the program's build), for games whose
-        program must not carry anything from one move to the next."""
+    def reset_work(self, files: Path, keep: str | None = None) -> None:
+        """A fresh work folder holding only ``files`` (the program's build), between the moves
+        of a game: nothing the program wrote survives, except in the folder ``keep`` (Hearts
+        and Flowers' ``support/``), which stays as the program left it."""
         assert self.work is not None
         self.kill_programs()
-        self.work.clear()
-        self.work.copy_in(files)
+        self.work.clear(keep=keep)
+        self.work.copy_in(files, skip=keep)
 
     def kill_programs(self) -> None:
         """Kill everything in the jail except bwrap and the runner."""
@@ -467,6 +470,14 @@ def _reclaim(work_root: Path, layout: Layout, slot: int) -> None:
     for leftover in Cgroup.leftovers(layout, prefix):
         leftover.kill()
         leftover.remove()
+
+
+def _check_own_folder(folder: Path) -> None:
+    """The sandbox root (by default under the shared /tmp) must be a real folder of ours: if
+    another user made it first, they could swap a work folder for a link to a host folder."""
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise SandboxUnavailable(f"{folder} is not a folder owned by uid {os.geteuid()}: refusing to use it")
 
 
 def _rlimits(limits: Limits) -> list[tuple[int, int]]:

@@ -115,6 +115,8 @@ def main():
             return
         if not message:
             return
+        for fd in fds:  # recv_fds ignores MSG_CMSG_CLOEXEC before Python 3.12: only 0-2 may reach the program
+            os.set_inheritable(fd, False)
         request = json.loads(message)
         try:
             pid = os.posix_spawn(

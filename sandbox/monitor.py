@@ -136,6 +136,9 @@ class Monitor:
         self.stopped = verdict
         self.note = note
         self.jail.kill_programs()
+        # kill_programs thaws only if it found something to kill; the program may have ended
+        # just now, leaving the runner frozen halfway through its reply.
+        self.cgroup.thaw()
 
     def check(self, cpu_limit: float, deadline: float) -> bool:
         """Stop the program if it is over a limit; True if it was stopped."""
@@ -199,6 +202,8 @@ class Monitor:
             verdict, note = Verdict.TIME_LIMIT, f"CPU time limit of {self.limits.cpu_s:g} s exceeded"
         elif oom > 0:
             verdict, note = Verdict.MEMORY_LIMIT, f"memory limit of {self.limits.memory_mb} MB exceeded"
+        elif self.stdout.truncated:  # it ended before a check saw the cut: the same verdict
+            verdict, note = Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)"
         elif self.status is None:
             verdict, note = Verdict.RUNTIME_ERROR, "the program brought down its jail"
         elif signal is not None or exit_code != 0:

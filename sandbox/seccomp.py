@@ -76,6 +76,9 @@ DENIED = (
 NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 AF_VSOCK = getattr(socket, "AF_VSOCK", 40)
 TIOCSTI = 0x5412
+# socket()'s domain and ioctl()'s request are 32-bit in the kernel, which ignores the upper half
+# of the register: compare the lower half only, or 0x1_0000_0028 would pass as AF_VSOCK.
+LOW_32 = 0xFFFFFFFF
 
 
 @functools.cache
@@ -98,8 +101,8 @@ def compiled_filter() -> bytes:
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     for flag in NAMESPACE_FLAGS:
         f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
-    f.add_rule(deny, "socket", sc.Arg(0, sc.EQ, AF_VSOCK))
-    f.add_rule(deny, "ioctl", sc.Arg(1, sc.EQ, TIOCSTI))
+    f.add_rule(deny, "socket", sc.Arg(0, sc.MASKED_EQ, LOW_32, AF_VSOCK))
+    f.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, LOW_32, TIOCSTI))
     with tempfile.TemporaryFile() as out:
         f.export_bpf(out)
         out.seek(0)

@@ -157,21 +157,25 @@ class WorkDir:
         finally:
             os.close(dirfd)
 
-    def copy_in(self, source: Path) -> None:
-        """Copy a trusted tree (a build from the cache) into the folder, owned by the jail."""
+    def copy_in(self, source: Path, skip: str | None = None) -> None:
+        """Copy a trusted tree (a build from the cache) into the folder, owned by the jail;
+        a top-level entry named ``skip`` is left out."""
         fd = os.open(self.path, O_DIR)
         try:
-            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20)
+            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip)
         finally:
             os.close(fd)
 
-    def clear(self) -> None:
-        """Remove everything in the folder (links are removed, never followed)."""
+    def clear(self, keep: str | None = None) -> None:
+        """Remove everything in the folder but the entry named ``keep`` (links are removed,
+        never followed)."""
         import shutil
 
         fd = os.open(self.path, O_DIR)
         try:
             for entry in os.scandir(fd):
+                if entry.name == keep:
+                    continue
                 if entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.name, dir_fd=fd)
                 else:
@@ -216,10 +220,12 @@ def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int]) -> 
             os.chmod(target, 0o755 if st.st_mode & 0o111 else 0o644)
 
 
-def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int) -> None:
+def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | None = None) -> None:
     """Copy a trusted host tree into an open folder, chowning to `uid`."""
     total = 0
     for entry in os.scandir(source):
+        if entry.name == skip:
+            continue
         st = entry.stat(follow_symlinks=False)
         if stat.S_ISDIR(st.st_mode):
             os.mkdir(entry.name, 0o755, dir_fd=dest_fd)

@@ -77,12 +77,12 @@ def test_chomp_programs_get_a_fresh_folder_every_move(program):
     assert set(mine) == {"fresh folder"}
 
 
-def test_hearts_and_flowers_keeps_support_between_moves_and_not_between_matches(program):
+def test_hearts_and_flowers_keeps_only_support_between_moves_and_nothing_between_matches(program):
     names = ["hearts_flowers/players/random_player.py", "hf_support.py"]
     for _ in range(2):
         record = play(hf, names[::-1], program, {"n": 3})
         counts = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
-        assert counts[:3] == ["move 1 of this match", "move 2 of this match", "move 3 of this match"]
+        assert counts[:3] == [f"move {n} of this match, no stray file" for n in (1, 2, 3)]
 
 
 def test_flowers_reads_the_board_with_the_pieces_swapped(program):

@@ -15,21 +15,28 @@ from sandbox.programs import Program, build_program, run_program
 from sandbox.result import RunResult
 
 PROGRAMS = Path(__file__).parent / "programs"
-TEST_ROOT = Path("/tmp/arbiter-sandbox-tests")
+# Everything of this test session is its own: folder, cgroups and uids. Other sessions on
+# the same host (a worker, another test run) then never show up in the leak checks below.
+SESSION = os.getpid()
+TEST_ROOT = Path(f"/tmp/arbiter-sandbox-tests-{SESSION}")
+TEST_UID_BASE = 61000 + (SESSION % 500) * 16
 
 if os.geteuid() != 0 or shutil.which("bwrap") is None:
     pytest.skip("the sandbox tests need root and bubblewrap", allow_module_level=True)
 
 
 @pytest.fixture(scope="session")
-def sandbox_settings(tmp_path_factory: pytest.TempPathFactory) -> SandboxSettings:
-    return SandboxSettings(
+def sandbox_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxSettings]:
+    yield SandboxSettings(
         root=TEST_ROOT,
         cache_dir=tmp_path_factory.mktemp("build-cache"),
         slots=4,
-        uid_base=60000,
-        cgroup_parent="arbiter-sandbox-tests",
+        uid_base=TEST_UID_BASE,
+        cgroup_parent=f"arbiter-sandbox-tests-{SESSION}",
     )
+    shutil.rmtree(TEST_ROOT, ignore_errors=True)
+    for parent in Path("/sys/fs/cgroup").glob(f"*/arbiter-sandbox-tests-{SESSION}"):
+        parent.rmdir()
 
 
 def sandbox_processes(settings: SandboxSettings) -> list[str]:

@@ -166,6 +166,12 @@ def test_tar_gz_with_build_script(sandbox_settings: SandboxSettings) -> None:
         _tgz((_info("a"), b"x"), (_info("hard", tarfile.LNKTYPE, link="a"), b"")),
         _tgz((_info("link", tarfile.SYMTYPE, link="/"), b"")),
         _tgz((_info("d", tarfile.SYMTYPE, link="."), b""), (_info("d/../../escape"), b"x")),
+        _tgz(
+            (_info("x", tarfile.DIRTYPE), b""),
+            (_info("q", tarfile.SYMTYPE, link="x/.."), b""),  # each link stays inside on its own,
+            (_info("e", tarfile.SYMTYPE, link="q/.."), b""),  # together they lead out
+            (_info("runme"), b"x"),
+        ),
         b"PK\x03\x04 broken",
     ],
     ids=[
@@ -181,6 +187,7 @@ def test_tar_gz_with_build_script(sandbox_settings: SandboxSettings) -> None:
         "hard-link",
         "tar-link-root",
         "tar-dotdot",
+        "tar-link-chain",
         "broken",
     ],
 )

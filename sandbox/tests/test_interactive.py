@@ -14,6 +14,7 @@ from sandbox.conf import SandboxSettings
 from sandbox.interactive import Session
 from sandbox.jail import Endpoint, Jail
 from sandbox.limits import Limits
+from sandbox.monitor import Monitor
 from sandbox.programs import open_jail
 from sandbox.result import Verdict
 
@@ -180,3 +181,45 @@ def test_one_granted_endpoint(sandbox_settings: SandboxSettings, tmp_path: Path)
         "7778 Connection refused",
         "80 Connection refused",
     ]
+
+
+def test_a_second_line_of_one_turn_is_not_charged_again(sandbox_settings: SandboxSettings) -> None:
+    code = (
+        "import sys, time\n"
+        "sys.stdin.readline()\n"
+        "t = time.process_time()\n"
+        "while time.process_time() - t < 0.2: pass\n"
+        "print('a'); print('b', flush=True)\n"
+        "sys.stdin.readline()\n"
+    )
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["python3", "-I", "-S", "-c", code])
+        session.send_line("go")
+        first, second = session.read_line(wall_s=5), session.read_line(wall_s=5)
+        assert (first.line, second.line) == ("a", "b")
+        assert 0.2 <= first.cpu_s < 0.3
+        assert second.cpu_s == 0.0  # it was already waiting: no turn ran for it
+        assert session.cpu_total == first.cpu_s
+        session.close()
+
+
+def test_a_stop_as_the_program_ends_leaves_the_jail_usable(sandbox_settings: SandboxSettings) -> None:
+    # A limit is hit just as the program exits: nothing is left to kill, and the runner, frozen
+    # halfway through its reply, must be thawed, or the next move fails as the platform's fault.
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        assert jail.run(["true"]).verdict is Verdict.OK
+        Monitor(jail, LIMITS).stop(Verdict.WALL_LIMIT, "the program had just ended")
+        started = time.monotonic()
+        assert jail.run(["sh", "-c", "echo next"]).stdout == b"next\n"
+        assert time.monotonic() - started < 1
+
+
+def test_output_over_the_cap_is_always_output_limit(sandbox_settings: SandboxSettings) -> None:
+    # The program writes one byte too many and exits at once: whichever the host sees first,
+    # the cut output or the end, the verdict is the same and the jail serves the next move.
+    limits = LIMITS.but(stdout_bytes=1000)
+    with Jail(limits, settings=sandbox_settings) as jail:
+        for _ in range(60):
+            result = jail.run(["sh", "-c", "head -c 1001 /dev/zero"])
+            assert (result.verdict, result.stdout_truncated) == (Verdict.OUTPUT_LIMIT, True), result
+            assert result.wall_s < 1

@@ -15,6 +15,7 @@ from sandbox.capture import Capture
 from sandbox.cli import judge_file
 from sandbox.conf import SandboxSettings
 from sandbox.errors import SandboxUnavailable
+from sandbox.jail import Jail
 from sandbox.limits import Limits
 from sandbox.result import RunResult, Verdict
 from sandbox.seccomp import compiled_filter
@@ -153,3 +154,15 @@ def test_run_program_command(tmp_path: Path) -> None:
         env=env,
     )
     assert spin.returncode == 0 and json.loads(spin.stdout)["verdict"] == "time_limit"
+
+
+def test_a_sandbox_root_made_by_another_user_is_refused(sandbox_settings: SandboxSettings, tmp_path: Path) -> None:
+    # Under the shared /tmp, another local user could make the folder first and then swap a
+    # work folder for a link to a host folder before bwrap binds it writable into the jail.
+    root = tmp_path / "root"
+    root.mkdir()
+    os.chown(root, 65534, 65534)
+    settings = SandboxSettings(**{**sandbox_settings.__dict__, "root": root})
+    with pytest.raises(SandboxUnavailable):
+        Jail(Limits(), settings=settings, _trusted_check=True).start()
+    assert list(root.iterdir()) == []  # nothing made in it: no slot locks, no work folder

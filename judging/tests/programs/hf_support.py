@@ -1,4 +1,5 @@
-"""Hearts and Flowers test player that counts its moves in support/count and always plays W1."""
+"""Hearts and Flowers test player that counts its moves in support/count and always plays W1.
+It also leaves a file outside support/, which must be gone by its next move."""
 
 import os
 import sys
@@ -13,5 +14,8 @@ except FileNotFoundError:
 count += 1
 with open("support/count", "w") as f:
     f.write(str(count))
-print(f"move {count} of this match", file=sys.stderr)
+stray = "stray file kept" if os.path.exists("stray") else "no stray file"
+with open("stray", "w") as f:
+    f.write("x")
+print(f"move {count} of this match, {stray}", file=sys.stderr)
 print("W1")
