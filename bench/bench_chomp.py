@@ -78,7 +78,7 @@ def main() -> None:
         cpu += sum(seat.cpu_s for seat in played.seats)
     robin_wall = time.perf_counter() - start
 
-    print(f"| what | baseline | platform | ratio |")
+    print("| what | baseline | platform | ratio |")
     print("|---|---:|---:|---:|")
     print(
         f"| {args.rows} x {args.cols} game, {moves} moves: time per move | plain spawn "
