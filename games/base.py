@@ -120,9 +120,19 @@ class ProcessPerMove:
     keep: str | None = None  # a folder the program may keep between its moves; None: a fresh folder every move
 
 
+@dataclass(frozen=True)
+class LineProtocol:
+    """How a game whose program runs for the whole game talks to it: the first player reads
+    ``start``, then each reads the opponent's move (in the game's notation) and answers with
+    its own on one line; every program reads ``quit`` at the end."""
+
+    start: str
+    quit: str
+
+
 class Game(ABC, Generic[State, Move]):
     info: GameInfo
-    interaction: ProcessPerMove | None = None
+    interaction: ProcessPerMove | LineProtocol | None = None
     # The time limits of the original contest (see judging.clocks.Clock for the names).
     default_clock: Mapping[str, float] = {}
     # The standings: the first column ranks, the others break ties in order.

@@ -5,8 +5,9 @@ from __future__ import annotations
 from games.base import Game
 from games.chomp.rules import Chomp
 from games.hearts_flowers.rules import HeartsFlowers
+from games.sudoku.rules import Sudoku
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), HeartsFlowers())}
+GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), HeartsFlowers(), Sudoku())}
 
 
 class UnknownGame(LookupError):

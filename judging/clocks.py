@@ -20,6 +20,11 @@ class Clock:
     wall_per_move_s          real time for one move (a program that sleeps or waits)
     cpu_average_per_move_s   CPU averaged over the moves of a game (Chomp: 30 s)
     cpu_total_s              CPU for a whole game
+    time_limit               a chess clock: seconds for the whole game, of the time a program
+                             takes to answer (CodeCup: 30), measured as ``measure`` says
+    measure                  "wall" or "cpu": what the chess clock counts
+    move_limit_s             at most this long for one answer, on the same measure...
+    overage_s                ...unless a bank of this many seconds a game covers the excess
     memory_mb                memory of a program
     """
 
@@ -27,6 +32,10 @@ class Clock:
     wall_per_move_s: float | None = None
     cpu_average_per_move_s: float | None = None
     cpu_total_s: float | None = None
+    time_limit: float | None = None
+    measure: str = "wall"
+    move_limit_s: float | None = None
+    overage_s: float | None = None
     memory_mb: int = 256
 
     @classmethod
@@ -36,13 +45,39 @@ class Clock:
         unknown = sorted(set(data) - names)
         if unknown:
             raise ClockError(f"unknown clock setting {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+        measure = data.get("measure", "wall")
+        if measure not in ("wall", "cpu"):
+            raise ClockError(f"measure must be 'wall' or 'cpu', not {measure!r}")
         for name, value in data.items():
+            if name == "measure":
+                continue
             if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
                 raise ClockError(f"{name} must be a positive number of seconds (or megabytes), not {value!r}")
         return cls(**data)
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+
+    # -- the chess clock of long-lived programs -------------------------------------------
+
+    def answer_budget(self, used: float, bank: float) -> float:
+        """The longest the next answer may take on the chess clock's measure, given the time
+        used so far this game and what is left of the overage bank."""
+        budget = [] if self.time_limit is None else [self.time_limit - used]
+        if self.move_limit_s is not None:
+            budget.append(self.move_limit_s + bank)
+        return max(min(budget), 0.0) if budget else UNLIMITED_CPU_S
+
+    def charge(self, used: float, bank: float, took: float) -> tuple[float, float, str | None]:
+        """(used, bank, why out of time or None) after an answer that took ``took`` seconds."""
+        used += took
+        if self.move_limit_s is not None and took > self.move_limit_s:
+            bank -= took - self.move_limit_s
+            if bank < 0:
+                return used, bank, f"{took:.2f} s for one answer, over the {self.move_limit_s:g} s limit"
+        if self.time_limit is not None and used > self.time_limit:
+            return used, bank, f"{used:.2f} s in the game, over the {self.time_limit:g} s limit"
+        return used, bank, None
 
     def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
         """CPU the program may use on its next move, given its moves and CPU so far this game."""

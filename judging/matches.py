@@ -12,7 +12,7 @@ from contests.models import Match, Stage
 from games import registry
 from judging import system_test
 from judging.clocks import Clock
-from judging.referee import Player, play_process_per_move
+from judging.referee import Player, play
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def play_match(match_id: int) -> Match.Status | None:
     seats = list(match.seats.select_related("entry", "submission").order_by("index"))
     players = [_player(seat) for seat in seats]
     clock = Clock.from_json({**game.default_clock, **match.contest.clock})
-    record = play_process_per_move(game, match.params, match.seed, players, clock)
+    record = play(game, match.params, match.seed, players, clock)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match_id)
         if locked.status != Match.Status.RUNNING:

@@ -1,15 +1,21 @@
-"""The referee for games that start a program afresh for every move (Chomp, Hearts and
-Flowers): one jail per seat for the whole match, one run per move, the game's rules judging
-every reply. Plain Python over the sandbox and the games: no Django here."""
+"""The referees: one generic loop per way a program is run, the game's rules judging every
+reply. Plain Python over the sandbox and the games: no Django here.
+
+- process per move (Chomp, Hearts and Flowers): one jail per seat for the whole match, one
+  run per move;
+- line protocol (CodeCup Sudoku): one process per seat for the whole game, frozen while the
+  other thinks, on a chess clock.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game, Illegal, Outcome
+from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove
 from judging.clocks import Clock
 from sandbox.limits import Limits
 from sandbox.programs import Program, judge_language, open_jail
@@ -69,6 +75,42 @@ def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     return "crash", f"{where}: {result.note or 'did not run'}"
 
 
+def play(game: Game, params: dict[str, int], seed: int, players: list[Player], clock: Clock) -> MatchRecord:
+    """Play one match with the referee the game's interaction calls for."""
+    if len(players) != game.info.seats:
+        raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
+    if isinstance(game.interaction, ProcessPerMove):
+        return play_process_per_move(game, params, seed, players, clock)
+    if isinstance(game.interaction, LineProtocol):
+        return play_line_protocol(game, params, seed, players, clock)
+    raise ValueError(f"{game.info.name} has no referee yet")
+
+
+def _replay(game, params, seed, clock, players, totals, moves, frames, outcome) -> dict[str, Any]:
+    return {
+        "schema": REPLAY_SCHEMA,
+        "game": game.info.name,
+        "version": game.info.version,
+        "params": params,
+        "seed": seed,
+        "clock": clock.to_json(),
+        "seats": [
+            {
+                "index": i,
+                "name": p.name,
+                **p.submission,
+                "moves": t.moves,
+                "cpu_s": round(t.cpu_s, 4),
+                "wall_s": round(t.wall_s, 4),
+            }
+            for i, (p, t) in enumerate(zip(players, totals, strict=True))
+        ],
+        "moves": moves,
+        "frames": frames,
+        "result": outcome.to_json(),
+    }
+
+
 def play_process_per_move(
     game: Game,
     params: dict[str, int],
@@ -77,7 +119,7 @@ def play_process_per_move(
     clock: Clock,
 ) -> MatchRecord:
     interaction = game.interaction
-    if interaction is None:
+    if not isinstance(interaction, ProcessPerMove):
         raise ValueError(f"{game.info.name} is not a process-per-move game")
     if len(players) != game.info.seats:
         raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
@@ -136,26 +178,136 @@ def play_process_per_move(
             frames.append(game.frame(state))
     outcome = outcome or game.outcome(state)
     assert outcome is not None
-    replay = {
-        "schema": REPLAY_SCHEMA,
-        "game": game.info.name,
-        "version": game.info.version,
-        "params": params,
-        "seed": seed,
-        "clock": clock.to_json(),
-        "seats": [
-            {
-                "index": i,
-                "name": p.name,
-                **p.submission,
-                "moves": t.moves,
-                "cpu_s": round(t.cpu_s, 4),
-                "wall_s": round(t.wall_s, 4),
-            }
-            for i, (p, t) in enumerate(zip(players, totals, strict=True))
-        ],
-        "moves": moves,
-        "frames": frames,
-        "result": outcome.to_json(),
-    }
-    return MatchRecord(outcome, totals, replay)
+    return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+
+
+def _session_fault(move_no: int, reply, session) -> tuple[str, str]:
+    """(status, reason) when a long-lived program gave no line."""
+    where = f"move {move_no}"
+    if reply.verdict in (Verdict.WALL_LIMIT, Verdict.TIME_LIMIT):
+        return "timeout", f"{where}: {reply.note}"
+    if reply.verdict is Verdict.OUTPUT_LIMIT:
+        return "illegal", f"{where}: {reply.note}"
+    if reply.verdict is Verdict.MEMORY_LIMIT:
+        return "crash", f"{where}: over the memory limit"
+    result = session.close()
+    if result.signal:
+        name = (
+            signal.Signals(result.signal).name
+            if result.signal in signal.Signals._value2member_map_
+            else str(result.signal)
+        )
+        return "crash", f"{where}: killed by {name}"
+    if result.exit_code == 0:
+        return "exit", f"{where}: the program exited before the game was over"
+    if result.exit_code is not None:
+        return "crash", f"{where}: exited with code {result.exit_code}"
+    return "crash", f"{where}: {result.note or reply.note or 'did not run'}"
+
+
+def play_line_protocol(
+    game: Game,
+    params: dict[str, int],
+    seed: int,
+    players: list[Player],
+    clock: Clock,
+) -> MatchRecord:
+    """One process per seat for the whole game. The first player reads the protocol's start
+    line; each then reads the opponent's move and answers with its own. Each answer is timed
+    on the chess clock (wall or CPU, as the contest measures) while the other program is
+    frozen. Forgiven, as CodeCup's judge forgave them: blank lines, spaces around a move, a
+    carriage return before the newline."""
+    interaction = game.interaction
+    if not isinstance(interaction, LineProtocol):
+        raise ValueError(f"{game.info.name} does not talk a line protocol")
+    params = game.resolve_params(params)
+    state = game.initial_state(params, seed)
+    totals = [SeatTotals() for _ in players]
+    used = [0.0 for _ in players]
+    bank = [clock.overage_s or 0.0 for _ in players]
+    moves: list[dict[str, Any]] = []
+    frames = [game.frame(state)]
+    outcome: Outcome | None = None
+    budget0 = clock.answer_budget(0.0, bank[0])
+    limits = Limits(cpu_s=budget0, wall_s=budget0 * 2 + 5, memory_mb=clock.memory_mb)
+    with contextlib.ExitStack() as stack:
+        jails = [stack.enter_context(open_jail(p.program, limits)) for p in players]
+        sessions = [
+            jail.start_session(p.program.argv(limits), env=dict(p.program.env))
+            for jail, p in zip(jails, players, strict=True)
+        ]
+        last_text = interaction.start
+        try:
+            while (seat := game.to_move(state)) is not None:
+                if len(moves) >= game.max_moves(params):
+                    raise RuntimeError(f"{game.info.name} went past its maximum length")
+                session, seat_totals = sessions[seat], totals[seat]
+                move_no = len(moves) + 1
+                record: dict[str, Any] = {"n": move_no, "seat": seat}
+                moves.append(record)
+                budget = clock.answer_budget(used[seat], bank[seat])
+                if clock.measure == "wall":
+                    wall, cpu = budget, budget
+                else:
+                    wall, cpu = clock.wall_per_move_s or budget * 2 + 5, budget
+                took_cpu = took_wall = 0.0
+                text = None
+                if session.send_line(last_text):
+                    started = time.monotonic()
+                    while text is None:
+                        reply = session.read_line(
+                            wall_s=max(wall - (time.monotonic() - started), 0.0), cpu_s=max(cpu - took_cpu, 0.0)
+                        )
+                        took_cpu += reply.cpu_s
+                        took_wall += reply.wall_s
+                        if reply.line is None:
+                            break
+                        text = reply.line.strip() or None  # a blank line is forgiven: read on
+                else:
+                    reply = None
+                seat_totals.moves += 1
+                seat_totals.cpu_s += took_cpu
+                seat_totals.wall_s += took_wall
+                took = took_wall if clock.measure == "wall" else took_cpu
+                used[seat], bank[seat], late = clock.charge(used[seat], bank[seat], took)
+                record.update(cpu_s=round(took_cpu, 4), wall_s=round(took_wall, 4), clock_s=round(used[seat], 4))
+                record["stderr"] = _tail(session.take_stderr())
+                if text is None:
+                    if reply is None:
+                        status, reason = _session_fault(move_no, _ENDED, session)
+                    else:
+                        status, reason = _session_fault(move_no, reply, session)
+                    record["status"] = status
+                    outcome = game.forfeit(state, seat, status, reason)
+                    break
+                if late:
+                    record["status"] = "timeout"
+                    outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
+                    break
+                move = game.parse_move(state, text)
+                if isinstance(move, Illegal):
+                    record["status"] = move.status
+                    record["output"] = text[:OUTPUT_EXCERPT]
+                    outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}")
+                    break
+                record["move"] = last_text = game.move_text(state, move)
+                state = game.apply(state, move)
+                frames.append(game.frame(state))
+        finally:
+            for session in sessions:
+                if session.alive:
+                    session.send_line(interaction.quit)
+                session.close()
+    outcome = outcome or game.outcome(state)
+    assert outcome is not None
+    return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+
+
+class _Ended:
+    """The reply of a program that could not even be given its line."""
+
+    verdict = Verdict.RUNTIME_ERROR
+    note = "the program ended"
+
+
+_ENDED = _Ended()

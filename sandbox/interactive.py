@@ -57,6 +57,7 @@ class Session:
         self._turn_cpu0 = 0
         self._turn_t0 = 0.0
         self._closed: RunResult | None = None
+        self._stderr_seen = 0
         if error is not None:
             self.monitor.status = {"exit_code": None, "signal": None}
             self.monitor.note = error
@@ -150,6 +151,14 @@ class Session:
         result = self.close()
         verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
         return Reply(None, verdict, cpu, wall, result.note or "the program ended")
+
+    def take_stderr(self) -> bytes:
+        """What the program wrote to stderr since the last call (for a per-move record)."""
+        self.monitor.pump(0)
+        data = self.monitor.stderr.getvalue()
+        new = data[self._stderr_seen :]
+        self._stderr_seen = len(data)
+        return new
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import registry
 from games.base import ParamError
 from judging.clocks import Clock, ClockError
-from judging.referee import Player, play_process_per_move
+from judging.referee import Player, play
 from sandbox.errors import SandboxError
 from sandbox.programs import build_program
 
@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 raise CommandError(f"{path} did not build:\n{build.log}")
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
         try:
-            record = play_process_per_move(game, params, options["seed"], players, clock)
+            record = play(game, params, options["seed"], players, clock)
         except ValueError as e:
             raise CommandError(str(e)) from None
         except SandboxError as e:

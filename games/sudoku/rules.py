@@ -1,0 +1,218 @@
+"""CodeCup 2024 Sudoku (../shared/rules/codecup-sudoku.txt).
+
+Two players fill an empty 9 x 9 sudoku, one digit a move; every move must strictly
+decrease the number of solutions. A player claims that a single solution is left with a
+move followed by ``!`` (``Dg7!``) or, after the opponent's move, with ``!`` alone. Rows are
+A to I, columns a to i.
+
+Judgement of a move, as the page scores it (winner 2 points):
+    unparsable, on an occupied cell                      ILLEGAL                0-2
+    digit already in its row, column or box              DOUBLED_SOMEWHERE      0-2
+    leaves no solution                                   NO_SOLUTIONS_LEFT      1-2
+    does not decrease the number of solutions            NO_SOLUTION_DECREASED  1-2
+    a claim of uniqueness that is false                  NO_UNIQUE_CLAIM        0-2
+    a claim that is true                                 WIN                    2-1
+and, from the referee: a crash CRASH and an early exit EXIT (0-2), running out of time
+TIMEOUT (1-2). The other seat's status is WIN, or LOSE when it lost to a true claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.base import Column, Game, GameInfo, Illegal, LineProtocol, Outcome, count_status, total_points
+from games.sudoku import native
+
+ROWS = "ABCDEFGHI"
+COLS = "abcdefghi"
+MOVE = re.compile(r"^([A-I])([a-i])([1-9])(!?)$")
+
+# Points of the seat at fault; the other seat gets 2.
+FAULT_POINTS = {
+    "ILLEGAL": 0.0,
+    "DOUBLED_SOMEWHERE": 0.0,
+    "NO_UNIQUE_CLAIM": 0.0,
+    "CRASH": 0.0,
+    "EXIT": 0.0,
+    "NO_SOLUTIONS_LEFT": 1.0,
+    "NO_SOLUTION_DECREASED": 1.0,
+    "TIMEOUT": 1.0,
+}
+IRREGULAR = ("TIMEOUT", "CRASH", "EXIT", "ILLEGAL", "DOUBLED_SOMEWHERE")
+
+
+@dataclass(frozen=True)
+class Place:
+    cell: int  # 0..80, row by row
+    digit: int
+    claim: bool = False
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``!``: the opponent's move left a single solution."""
+
+
+Move = Place | Claim
+
+
+@dataclass(frozen=True)
+class SudokuState:
+    grid: bytes = bytes(81)
+    turn: int = 0
+    moves: int = 0
+    result: tuple[str, str] | None = None
+    reason: str = ""
+    last: str = ""
+
+
+def cell_name(cell: int) -> str:
+    return ROWS[cell // 9] + COLS[cell % 9]
+
+
+def peers_hold(grid: bytes, cell: int, digit: int) -> str | None:
+    """Where ``digit`` already stands in the cell's row, column or box, or None."""
+    r, c = divmod(cell, 9)
+    for i in range(9):
+        if grid[r * 9 + i] == digit:
+            return "row"
+        if grid[i * 9 + c] == digit:
+            return "column"
+    br, bc = r - r % 3, c - c % 3
+    if any(grid[rr * 9 + cc] == digit for rr in range(br, br + 3) for cc in range(bc, bc + 3)):
+        return "box"
+    return None
+
+
+class Sudoku(Game[SudokuState, Move]):
+    info = GameInfo(name="sudoku", title="CodeCup Sudoku", version=1, seats=2, params=())
+    interaction = LineProtocol(start="Start", quit="Quit")
+    # "each player gets 30 seconds for the whole game", measured as the answering time
+    default_clock = {"time_limit": 30, "measure": "wall"}
+    standings = (
+        Column("points", "Points", total_points),
+        Column("irregular", "Irregular losses", count_status(*IRREGULAR), higher_is_better=False),
+        Column("wins", "Wins", count_status("WIN")),
+    )
+
+    def initial_state(self, params: Mapping[str, int], seed: int) -> SudokuState:
+        self.resolve_params(params)
+        return SudokuState()
+
+    def to_move(self, state: SudokuState) -> int | None:
+        return None if state.result is not None else state.turn
+
+    def legal_moves(self, state: SudokuState) -> list[Move]:
+        """Every move the rules let a program make without an easy mistake (a digit on an
+        empty cell that its row, column and box do not hold) and the claim; whether a move
+        leaves solutions or decreases their number is judged when it is applied."""
+        if state.result is not None:
+            return []
+        moves: list[Move] = [Claim()] if state.moves else []
+        for cell in range(81):
+            if state.grid[cell] == 0:
+                moves += [Place(cell, d) for d in range(1, 10) if peers_hold(state.grid, cell, d) is None]
+        return moves
+
+    def parse_move(self, state: SudokuState, text: str) -> Move | Illegal:
+        if text == "!":
+            return Claim()
+        m = MOVE.match(text)
+        if m is None:
+            return Illegal(f"{text[:40]!r} is not a move (like Dg7, Dg7! or !)", "ILLEGAL")
+        cell = ROWS.index(m.group(1)) * 9 + COLS.index(m.group(2))
+        digit = int(m.group(3))
+        if state.grid[cell]:
+            return Illegal(f"{text}: {cell_name(cell)} already holds {state.grid[cell]}", "ILLEGAL")
+        where = peers_hold(state.grid, cell, digit)
+        if where:
+            return Illegal(f"{text}: its {where} already holds a {digit}", "DOUBLED_SOMEWHERE")
+        return Place(cell, digit, claim=bool(m.group(4)))
+
+    def move_text(self, state: SudokuState, move: Move) -> str:
+        if isinstance(move, Claim):
+            return "!"
+        return f"{cell_name(move.cell)}{move.digit}{'!' if move.claim else ''}"
+
+    def apply(self, state: SudokuState, move: Move) -> SudokuState:
+        seat = state.turn
+        text = self.move_text(state, move)
+        moves = state.moves + 1
+        if isinstance(move, Claim):
+            if native.count(state.grid) == 1:
+                return self._end(
+                    state, seat, "WIN", f"move {moves}: seat {seat} rightly claimed a single solution", text
+                )
+            return self._end(
+                state, seat, "NO_UNIQUE_CLAIM", f"move {moves}: ! but more than one solution is left", text
+            )
+        grid = bytearray(state.grid)
+        grid[move.cell] = move.digit
+        grid = bytes(grid)
+        after = native.count(grid)
+        if after == 0:
+            return self._end(state, seat, "NO_SOLUTIONS_LEFT", f"move {moves}: {text} leaves no solution", text, grid)
+        if native.count(state.grid, limit=1, exclude=(move.cell, move.digit)) == 0:
+            reason = f"move {moves}: {text} does not decrease the number of solutions (the cell could only hold {move.digit})"
+            return self._end(state, seat, "NO_SOLUTION_DECREASED", reason, text, grid)
+        if move.claim:
+            if after == 1:
+                return self._end(
+                    state, seat, "WIN", f"move {moves}: {text} left a single solution, rightly claimed", text, grid
+                )
+            return self._end(
+                state, seat, "NO_UNIQUE_CLAIM", f"move {moves}: {text} claimed, but solutions remain", text, grid
+            )
+        return replace(state, grid=grid, turn=1 - seat, moves=moves, last=text)
+
+    def _end(
+        self, state: SudokuState, seat: int, status: str, reason: str, text: str, grid: bytes | None = None
+    ) -> SudokuState:
+        result = ["", ""]
+        if status == "WIN":
+            result[seat], result[1 - seat] = "WIN", "LOSE"
+        else:
+            result[seat], result[1 - seat] = status, "WIN"
+        return replace(
+            state,
+            grid=grid if grid is not None else state.grid,
+            moves=state.moves + 1,
+            result=(result[0], result[1]),
+            reason=reason,
+            last=text,
+        )
+
+    def outcome(self, state: SudokuState) -> Outcome | None:
+        if state.result is None:
+            return None
+        points = tuple(self._points(s) for s in state.result)
+        return Outcome(points, points, state.result, state.reason)
+
+    @staticmethod
+    def _points(status: str) -> float:
+        if status == "WIN":
+            return 2.0
+        if status == "LOSE":
+            return 1.0
+        return FAULT_POINTS[status]
+
+    def forfeit(self, state: SudokuState, seat: int, status: str, reason: str) -> Outcome:
+        status = {"timeout": "TIMEOUT", "crash": "CRASH", "exit": "EXIT", "illegal": "ILLEGAL"}.get(status, status)
+        statuses = ["WIN", "WIN"]
+        statuses[seat] = status
+        points = tuple(self._points(s) for s in statuses)
+        return Outcome(points, points, (statuses[0], statuses[1]), reason)
+
+    def frame(self, state: SudokuState) -> dict[str, Any]:
+        return {
+            "grid": "".join(str(d) if d else "." for d in state.grid),
+            "last": state.last,
+            "to_move": self.to_move(state),
+            "moves": state.moves,
+        }
+
+    def max_moves(self, params: Mapping[str, int]) -> int:
+        return 82  # 81 digits at most, then a claim
