@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from contests.models import Match, Stage
 from games import registry
-from judging import system_test
+from judging import system_test, tournaments
 from judging.clocks import Clock
 from judging.referee import Player, play
 
@@ -95,7 +95,9 @@ def _finish_stage_if_done(stage: Stage | None) -> None:
     if stage is None:
         return
     open_matches = stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists()
-    if not open_matches and stage.status == Stage.Status.RUNNING:
+    if not open_matches and stage.kind == Stage.Kind.SWISS and tournaments.schedule_swiss_round(stage):
+        return  # the next round is on
+    if not open_matches:
         Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
             status=Stage.Status.FINISHED, finished_at=timezone.now()
         )

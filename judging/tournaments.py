@@ -41,10 +41,12 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
             pairs.append((entry, submission))
     if stage.params.get("best_of_each_contestant"):
         pairs = _best_of_each_contestant(stage, pairs)
+    if stage.params.get("top"):
+        pairs = _top_of_earlier_stages(stage, pairs, int(stage.params["top"]))
     return pairs
 
 
-def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tuple[Entry, Submission]]:
+def _earlier_ranks(stage: Stage) -> dict[int, int]:
     from judging import standings
 
     earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind=Stage.Kind.SYSTEM_TEST)
@@ -52,6 +54,20 @@ def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]
     for previous in earlier.order_by("order"):
         for row in standings.compute(stage.contest, previous).rows:
             rank[row.entry.pk] = row.rank  # the latest earlier stage decides
+    return rank
+
+
+def _top_of_earlier_stages(
+    stage: Stage, pairs: list[tuple[Entry, Submission]], top: int
+) -> list[tuple[Entry, Submission]]:
+    """The ``top`` best of the stages before (CodeCup: the best 36 of the Swiss rounds)."""
+    rank = _earlier_ranks(stage)
+    ranked = sorted((p for p in pairs if p[0].pk in rank), key=lambda p: (rank[p[0].pk], p[0].pk))
+    return sorted(ranked[:top], key=lambda p: p[0].pk)
+
+
+def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tuple[Entry, Submission]]:
+    rank = _earlier_ranks(stage)
     best: dict[int, tuple[Entry, Submission]] = {}
     kept = []
     for entry, submission in pairs:
@@ -127,4 +143,90 @@ def run_stage(stage: Stage) -> list[Match]:
     """Start a stage by its kind; the one entry point for the admin, the API and scripts."""
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         return schedule_round_robin(stage)
+    if stage.kind == Stage.Kind.SWISS:
+        return schedule_swiss_round(stage)
     raise StageError(f"{stage.get_kind_display()} stages are not run by hand (yet)")
+
+
+# --- Swiss system ---------------------------------------------------------------------------
+
+
+def swiss_pairs(order: list[int], met: set[frozenset[int]]) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair players given best first: each with the best-placed player below it whom it has
+    not met, backtracking when the rest cannot be paired; rematches only when nothing else
+    works. With an odd number, the last player sits out (returned second)."""
+    bye = None
+    if len(order) % 2:
+        bye, order = order[-1], order[:-1]
+
+    def pair(rest: list[int], allow_rematch: bool) -> list[tuple[int, int]] | None:
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        for i, second in enumerate(others):
+            if not allow_rematch and frozenset((first, second)) in met:
+                continue
+            tail = pair(others[:i] + others[i + 1 :], allow_rematch)
+            if tail is not None:
+                return [(first, second), *tail]
+        return None
+
+    pairs = pair(order, allow_rematch=False)
+    if pairs is None:
+        pairs = pair(order, allow_rematch=True) or []
+    return pairs, bye
+
+
+@transaction.atomic
+def schedule_swiss_round(stage: Stage) -> list[Match]:
+    """Schedule the next round of a Swiss stage (parameters ``rounds``, default 24, and
+    ``games_per_pairing``, default 2: each side first once), pairing by the points of this
+    stage so far. Does nothing while a round is being played or after the last one."""
+    from judging import standings
+
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind != Stage.Kind.SWISS:
+        raise StageError(f"{stage} is not a Swiss stage")
+    if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+        return []
+    done_rounds = max(stage.matches.values_list("round", flat=True), default=0)
+    rounds = int(stage.params.get("rounds", 24))
+    if done_rounds >= rounds:
+        return []
+    players = contenders(stage) if done_rounds == 0 else _swiss_players(stage)
+    if len(players) < 2:
+        raise StageError(f"a Swiss round needs two entries with a ready program; {stage.contest} has {len(players)}")
+    table = {row.entry.pk: row.rank for row in standings.compute(stage.contest, stage).rows}
+    by_entry = {entry.pk: (entry, submission) for entry, submission in players}
+    order = sorted(by_entry, key=lambda pk: (table.get(pk, 0), pk))
+    met = {frozenset(seat.entry_id for seat in match.seats.all()) for match in stage.matches.prefetch_related("seats")}
+    pairs, _bye = swiss_pairs(order, met)
+    games = int(stage.params.get("games_per_pairing", 2))
+    params = stage_params(stage)
+    rng = random.Random(f"{stage.contest.slug}/{stage.pk}/{done_rounds + 1}")
+    matches = []
+    for a, b in pairs:
+        for g in range(games):
+            seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
+            match = Match.objects.create(
+                contest=stage.contest, stage=stage, round=done_rounds + 1, seed=rng.randrange(2**62), params=params
+            )
+            for index, (entry, submission) in enumerate(seats):
+                MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
+            matches.append(match)
+    if stage.status == Stage.Status.PENDING:
+        stage.status = Stage.Status.RUNNING
+        stage.started_at = timezone.now()
+        stage.save(update_fields=["status", "started_at"])
+    from judging.tasks import play_match
+
+    for match in matches:
+        play_match.delay_on_commit(match.pk)
+    return matches
+
+
+def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
+    """Who plays the later rounds: the first round's players still active."""
+    seats = MatchSeat.objects.filter(match__stage=stage, match__round=1).select_related("entry", "submission")
+    players = {seat.entry_id: (seat.entry, seat.submission) for seat in seats}
+    return [p for p in players.values() if p[0].status == Entry.Status.ACTIVE]

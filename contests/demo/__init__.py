@@ -123,8 +123,15 @@ DEMO_CONTESTS = [
             "move and answers with its own; `Quit` ends the game. Each program has 30 seconds for the whole game."
         ),
         stages=[
-            ("System test", "system_test", {"games": 2}),
+            ("System test", "system_test", {"games": 2, "opponent": "Random (Python)"}),
             ("Round robin", "round_robin", {"games_per_pairing": 2}),
+            # The final of CodeCup 2024: 24 Swiss rounds, then the best 36 in a double round robin.
+            ("Swiss rounds", "swiss", {"rounds": 24, "games_per_pairing": 2}),
+            ("Final", "round_robin", {"games_per_pairing": 2, "top": 36}),
+        ],
+        references=[
+            ("Random (Python)", "games/sudoku/players/random_player.py"),
+            ("Claimer (C++)", "games/sudoku/players/claimer.cpp"),
         ],
     ),
     DemoContest(

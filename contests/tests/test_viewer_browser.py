@@ -96,3 +96,29 @@ def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
     page.locator(".move-list li").nth(len(replay["moves"]) - 1).click()
     assert page.locator("#jump").input_value() == str(len(replay["moves"]))
     assert "stderr" not in page.locator("#move-info").inner_text()  # not logged in: nobody's stderr
+
+
+@pytest.fixture
+def sudoku_match(transactional_db):
+    replay = json.loads((SAMPLES / "sudoku.json").read_text())
+    contest = make_contest(game="sudoku", game_params={})
+    subs = [make_submission(make_entry(contest)) for _ in range(2)]
+    match = make_match(contest, subs, status="finished")
+    match.save_replay(replay)
+    return match, replay
+
+
+def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_match, page, live_server):
+    match, replay = sudoku_match
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=3")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    frame = replay["frames"][3]
+    assert page.locator(".sudoku-grid span").count() == 81
+    filled = [t for t in page.locator(".sudoku-grid span").all_inner_texts() if t.strip()]
+    assert len(filled) == sum(ch != "." for ch in frame["grid"]) == 3
+    assert page.locator(".sudoku-grid span.last").inner_text() == frame["last"][2]
+    clocks = page.locator(".clocks").inner_text()
+    expected = [m["clock_s"] for m in replay["moves"][:3]]
+    assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
+    page.keyboard.press("End")
+    assert replay["result"]["reason"] in page.locator("#move-info").inner_text()

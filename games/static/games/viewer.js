@@ -47,7 +47,7 @@ const Arbiter = (() => {
       position = Math.max(0, Math.min(last, p));
       const frame = replay.frames[Math.min(position, replay.frames.length - 1)];
       board.replaceChildren();
-      if (renderer) renderer.render(frame, board, replay);
+      if (renderer) renderer.render(frame, board, replay, position);
       else board.appendChild(text("pre", JSON.stringify(frame, null, 1)));
       scrub.value = position;
       jump.value = position;
