@@ -4,7 +4,9 @@
 // every legal move (digit allowed in the cell, some solution left, number of solutions
 // decreased); a move that leaves exactly one solution is played with "!" and wins. Failing
 // that it plays a random move that leaves at least two solutions, so that the opponent gets
-// no such chance. Solutions are counted with bitmasks, propagation and fewest-candidates-first.
+// no such chance. Solutions are counted with bitmasks, propagation and fewest-candidates-first,
+// within a budget of search nodes: a move whose count runs over it is left alone (it may hide a
+// contradiction that takes long to prove), so every move it plays is known to be legal.
 #include <array>
 #include <cstdint>
 #include <iostream>
@@ -29,6 +31,8 @@ void init_peers() {
     }
 }
 
+long nodes_left = 0;  // the budget of the count in progress
+
 struct Search {
     Grid val;
     std::array<uint16_t, 81> cand;
@@ -46,6 +50,7 @@ struct Search {
     }
 
     long count(long limit) {
+        if (--nodes_left < 0) return limit;  // over budget: the caller treats it as unknown
         int best = -1, fewest = 10;
         for (int c = 0; c < 81; ++c)
             if (!val[c]) {
@@ -69,7 +74,11 @@ struct Search {
     }
 };
 
+const long BUDGET = 20000;
+
+// min(solutions, limit), or -1 when the count ran over its budget.
 long count(const Grid &grid, long limit, int exclude_cell = -1, int exclude_digit = 0) {
+    nodes_left = BUDGET;
     Search s;
     s.val.fill(0);
     s.cand.fill(0x1FF);
@@ -79,7 +88,8 @@ long count(const Grid &grid, long limit, int exclude_cell = -1, int exclude_digi
         s.cand[exclude_cell] &= uint16_t(~(1u << (exclude_digit - 1)));
         if (!s.cand[exclude_cell]) return 0;
     }
-    return s.count(limit);
+    long n = s.count(limit);
+    return nodes_left < 0 ? -1 : n;
 }
 
 bool allowed(const Grid &grid, int c, int d) {
@@ -103,7 +113,8 @@ std::string choose(const Grid &grid, std::mt19937 &rng) {
             Grid after = grid;
             after[c] = d;
             long left = count(after, 2);
-            if (left == 0 || count(grid, 1, c, d) == 0) continue;  // no solution, or forced
+            if (left <= 0) continue;  // no solution left, or not known in time
+            if (count(grid, 1, c, d) != 1) continue;  // forced (or not known in time)
             if (left == 1) return name(c, d) + "!";
             keep.emplace_back(c, d);
         }

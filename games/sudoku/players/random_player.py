@@ -39,16 +39,30 @@ def candidates(grid):
     return cand
 
 
+BUDGET = 5000  # search nodes a count may take; past it the answer is "unknown" (None)
+
+
+class OverBudget(Exception):
+    pass
+
+
 def count(grid, limit, exclude=None):
-    """Solutions, up to limit; with exclude=(cell, digit), not counting that digit there."""
+    """Solutions, up to limit, or None when the search runs over its budget; with
+    exclude=(cell, digit), solutions with that digit there are not counted."""
     grid = list(grid)
     cand = candidates(grid)
     if exclude is not None:
         cand[exclude[0]] &= ~(1 << (exclude[1] - 1))
-    return _search(grid, cand, limit)
+    try:
+        return _search(grid, cand, limit, [BUDGET])
+    except OverBudget:
+        return None
 
 
-def _search(grid, cand, limit):
+def _search(grid, cand, limit, budget):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise OverBudget
     best, fewest = -1, 10
     for cell in range(81):
         if grid[cell] == 0:
@@ -77,7 +91,7 @@ def _search(grid, cand, limit):
                     ok = False
                     break
         if ok:
-            total += _search(grid2, cand2, limit - total)
+            total += _search(grid2, cand2, limit - total, budget)
             if total >= limit:
                 return total
     return total
@@ -92,7 +106,7 @@ def choose(grid):
     for cell, d in options:
         after = list(grid)
         after[cell] = d
-        if count(after, 1) and count(grid, 1, exclude=(cell, d)):
+        if count(after, 1) and count(grid, 1, exclude=(cell, d)):  # None (unknown) is skipped too
             return f"{ROWS[cell // 9]}{COLS[cell % 9]}{d}"
     return "!"  # nothing legal is left: only a claim can win
 
