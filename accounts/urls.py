@@ -1,10 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import arbiter.converters  # noqa: F401 - registers <id:...>
 from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("profile/", views.profile, name="profile"),
+    path("tokens/<id:pk>/revoke/", views.revoke_token, name="revoke-token"),
 ]

@@ -1,9 +1,11 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import SignUpForm
+from accounts.models import ApiToken
 
 
 @require_http_methods(["GET", "POST"])
@@ -17,3 +19,24 @@ def signup(request):
         messages.success(request, f"Welcome, {user.username}. You are signed in.")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    """The user's API tokens: create one (its key is shown once), list them, revoke one."""
+    new_key = None
+    if request.method == "POST":
+        name = request.POST.get("name", "").strip()[:100] or "token"
+        _, new_key = ApiToken.issue(request.user, name)
+    tokens = request.user.api_tokens.all()
+    return render(request, "registration/profile.html", {"tokens": tokens, "new_key": new_key})
+
+
+@login_required
+@require_POST
+def revoke_token(request, pk: int):
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+    token.revoke()
+    messages.success(request, f"Revoked {token.name}.")
+    return redirect("profile")

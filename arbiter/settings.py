@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "contests",
     "games",
@@ -180,17 +181,55 @@ ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX = env_bool("ARBITER_INSECURE_ALLOW_DEGRA
 # --- REST framework -------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": ["arbiter.api_support.TokenRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api": env_str("API_RATE_LIMIT", "600/min")},
+    "EXCEPTION_HANDLER": "arbiter.api_support.handle_exception",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Arbiter API",
-    "DESCRIPTION": "Contests, entries, submissions, matches and standings.",
+    "DESCRIPTION": "Contests, entries, submissions, matches and standings. Authenticate with a personal "
+    "token from your profile page: `Authorization: Bearer arb_...`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arbiter.api_support.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "StageStatusEnum": "contests.models.Stage.Status",
+        "EntryStatusEnum": "contests.models.Entry.Status",
+        "SubmissionStatusEnum": "contests.models.Submission.Status",
+        "MatchStatusEnum": "contests.models.Match.Status",
+    },
 }
+EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
+EVENTS_POLL_SECONDS = 0.5
+
+# --- Cache (API rate limits) ------------------------------------------------------------
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+elif CACHE_URL == "":
+    # One machine: a folder shared by every web process, so a limit holds across them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+else:
+    raise ConfigError(f"CACHE_URL={CACHE_URL!r}: use redis://HOST:PORT/DB, or leave it empty for a folder under var/")
 
 # --- Logging --------------------------------------------------------------------------
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

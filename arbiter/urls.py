@@ -13,5 +13,6 @@ urlpatterns = [
     path("", include("contests.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("arbiter.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -198,3 +198,23 @@ def replay_for(user, match) -> dict[str, Any] | None:
             move.pop("output", None)
     replay["visible_seats"] = sorted(visible)
     return replay
+
+
+# --- Judges' actions ------------------------------------------------------------------------
+
+
+def disqualify(entry: Entry, reason: str) -> Entry:
+    reason = (reason or "").strip()
+    if not reason:
+        raise Refused("Say why the entry is disqualified; the contestant will read it.")
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.DISQUALIFIED, status_reason=reason[:2000])
+    entry.refresh_from_db()
+    return entry
+
+
+def reinstate(entry: Entry, reason: str = "") -> Entry:
+    if entry.status != Entry.Status.DISQUALIFIED:
+        raise Refused("Only a disqualified entry can be reinstated.")
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE, status_reason=(reason or "").strip()[:2000])
+    entry.refresh_from_db()
+    return entry

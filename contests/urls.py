@@ -1,15 +1,16 @@
 from django.urls import path
 
+import arbiter.converters  # noqa: F401 - registers <id:...>
 from contests import views
 
 app_name = "contests"
 urlpatterns = [
     path("contests/<slug:slug>/", views.contest_detail, name="detail"),
     path("contests/<slug:slug>/submit/", views.submit, name="submit"),
-    path("contests/<slug:slug>/entries/<int:entry_id>/submit/", views.submit, name="submit-version"),
+    path("contests/<slug:slug>/entries/<id:entry_id>/submit/", views.submit, name="submit-version"),
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),
-    path("submissions/<int:pk>/", views.submission_detail, name="submission"),
-    path("matches/<int:pk>/", views.match_detail, name="match"),
-    path("matches/<int:pk>/replay.json", views.match_replay, name="replay"),
+    path("submissions/<id:pk>/", views.submission_detail, name="submission"),
+    path("matches/<id:pk>/", views.match_detail, name="match"),
+    path("matches/<id:pk>/replay.json", views.match_replay, name="replay"),
 ]

@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from arbiter.converters import parse_id
 from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Submission
@@ -94,7 +95,7 @@ def standings(request, slug: str):
     contest = _contest(request, slug)
     stage = None
     if request.GET.get("stage"):
-        stage = get_object_or_404(contest.stages, pk=request.GET["stage"])
+        stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
     table = standings_service.compute(contest, stage)
     return render(request, "contests/standings.html", {"contest": contest, "stage": stage, "table": table})
 
@@ -104,9 +105,9 @@ def match_list(request, slug: str):
     contest = _contest(request, slug)
     matches = contest.matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
     if request.GET.get("stage"):
-        matches = matches.filter(stage_id=request.GET["stage"])
+        matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
     if request.GET.get("entry"):
-        matches = matches.filter(seats__entry_id=request.GET["entry"])
+        matches = matches.filter(seats__entry_id=parse_id(request.GET["entry"]) or 0)
     return render(request, "contests/matches.html", {"contest": contest, "matches": matches[:200]})
 
 

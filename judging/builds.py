@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import system_test
+from judging import events, system_test
 
 log = logging.getLogger(__name__)
 
@@ -52,5 +52,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
             submission.refresh_from_db()
             if system_test.start(submission):
                 status = Submission.Status.TESTING
+        if updated:
+            events.submission_changed(submission)
     log.info("submission %s built: %s", submission_id, status)
     return status

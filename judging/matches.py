@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from contests.models import Match, Stage
 from games import registry
-from judging import system_test, tournaments
+from judging import events, system_test, tournaments
 from judging.clocks import Clock
 from judging.referee import Player, play
 
@@ -72,6 +72,7 @@ def play_match(match_id: int) -> Match.Status | None:
         locked.reason = record.outcome.reason
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "reason", "finished_at"])
+        events.match_finished(locked)
         if locked.stage is not None and locked.stage.kind == Stage.Kind.SYSTEM_TEST:
             system_test.conclude(locked)
         else:

@@ -40,3 +40,31 @@ class Ping(models.Model):
 
     def __str__(self) -> str:
         return f"ping {self.pk}"
+
+
+class Event(models.Model):
+    """Something a script may wait for, streamed by /api/events/ (server-sent events)."""
+
+    class Kind(models.TextChoices):
+        SUBMISSION = "submission", "submission status changed"
+        MATCH = "match", "match finished"
+        STANDINGS = "standings", "standings changed"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        "auth.User",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Only this user sees it.",
+    )
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.data}"

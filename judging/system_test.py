@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
+from judging import events
 from judging.tournaments import stage_params
 
 FAULTS = {"illegal", "crash", "timeout"}
@@ -100,3 +101,4 @@ def conclude(match: Match) -> None:
             Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TEST_FAILED)
         else:
             activate(submission)
+        events.submission_changed(submission)

@@ -230,3 +230,36 @@ def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
     seats = MatchSeat.objects.filter(match__stage=stage, match__round=1).select_related("entry", "submission")
     players = {seat.entry_id: (seat.entry, seat.submission) for seat in seats}
     return [p for p in players.values() if p[0].status == Entry.Status.ACTIVE]
+
+
+@transaction.atomic
+def create_test_game(submission: Submission, opponent: Entry | None = None, first: bool = True) -> Match:
+    """An on-demand game of a built submission against a reference program (not counted in
+    any stage): what a contestant asks for to try a version before it plays for real."""
+    if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
+        raise StageError("Only a program that has been built can play a test game.")
+    contest = submission.entry.contest
+    references = contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE)
+    if opponent is not None:
+        references = references.filter(pk=opponent.pk)
+    for entry in references.order_by("pk"):
+        other = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
+        if other is not None:
+            break
+    else:
+        raise StageError(f"{contest.title} has no reference program ready to play against.")
+    from games import registry
+
+    game = registry.get(contest.game)
+    seats = [(submission.entry, submission), (entry, other)]
+    if not first:
+        seats.reverse()
+    match = Match.objects.create(
+        contest=contest, stage=None, seed=random.randrange(2**62), params=game.resolve_params(contest.game_params)
+    )
+    for index, (e, s) in enumerate(seats[: game.info.seats]):
+        MatchSeat.objects.create(match=match, index=index, entry=e, submission=s)
+    from judging.tasks import play_match
+
+    play_match.delay_on_commit(match.pk)
+    return match

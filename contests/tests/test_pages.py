@@ -38,3 +38,15 @@ def test_pages_refuse_methods_they_do_not_serve(client):
     make_contest(slug="chomp")
     assert client.post("/contests/chomp/").status_code == 405
     assert client.post("/").status_code == 405
+
+
+@pytest.mark.parametrize("query", ["?stage=abc", "?stage=99999999999999999999999", "?entry=-1", "?entry=1e9"])
+def test_malformed_filters_never_crash_a_page(client, query):
+    make_contest(slug="chomp")
+    assert client.get(f"/contests/chomp/matches/{query}").status_code == 200
+    assert client.get(f"/contests/chomp/standings/{query}").status_code in (200, 404)
+
+
+def test_an_id_too_large_for_the_database_is_a_404(client):
+    assert client.get("/matches/99999999999999999999999/").status_code == 404
+    assert client.get("/api/matches/99999999999999999999999/").json()["error"]["status"] == 404

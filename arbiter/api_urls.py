@@ -1,0 +1,26 @@
+from django.urls import path, re_path
+
+import arbiter.converters  # noqa: F401 - registers <id:...>
+from arbiter.api_support import not_found
+from contests import api
+from judging import api as judging_api
+
+urlpatterns = [
+    path("me/", api.me, name="api-me"),
+    path("contests/", api.contest_list, name="api-contests"),
+    path("contests/<slug:slug>/", api.contest_detail, name="api-contest"),
+    path("contests/<slug:slug>/standings/", api.standings, name="api-standings"),
+    path("contests/<slug:slug>/entries/", api.my_entries, name="api-my-entries"),
+    path("entries/<id:entry_id>/submissions/", api.entry_submissions, name="api-entry-submissions"),
+    path("entries/<id:pk>/disqualify/", api.entry_disqualify, name="api-entry-disqualify"),
+    path("entries/<id:pk>/reinstate/", api.entry_reinstate, name="api-entry-reinstate"),
+    path("submissions/<id:pk>/", api.submission_detail, name="api-submission"),
+    path("submissions/<id:pk>/test-games/", api.test_game, name="api-test-game"),
+    path("matches/", api.match_list, name="api-matches"),
+    path("matches/<id:pk>/", api.match_detail, name="api-match"),
+    path("matches/<id:pk>/replay/", api.match_replay, name="api-replay"),
+    path("matches/<id:pk>/rerun/", api.match_rerun, name="api-match-rerun"),
+    path("stages/<id:pk>/run/", api.stage_run, name="api-stage-run"),
+    path("events/", judging_api.events, name="api-events"),
+    re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape
+]

@@ -1,0 +1,343 @@
+"""``arbiter``: the command-line client of an Arbiter site.
+
+    export ARBITER_URL=https://contest.example.org ARBITER_TOKEN=arb_...
+    arbiter contests
+    arbiter submit chomp muncher.c --wait
+    arbiter status [SUBMISSION]
+    arbiter standings chomp
+    arbiter matches chomp --mine
+    arbiter replay 42
+    arbiter play chomp mine.c games/chomp/players/random_player.c   # locally, no server
+
+Every command takes ``--json`` for output a script can read. The URL and token may also be
+set in ~/.config/arbiter/config.ini (section [arbiter], keys url and token).
+"""
+
+from __future__ import annotations
+
+import argparse
+import configparser
+import json
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+WAITING = {"queued", "building", "testing"}
+
+
+class CliError(Exception):
+    """A message for the user; the command exits with status 1."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def config() -> tuple[str, str | None]:
+    parser = configparser.ConfigParser()
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    parser.read(home / "arbiter" / "config.ini")
+    section = parser["arbiter"] if parser.has_section("arbiter") else {}
+    url = os.environ.get("ARBITER_URL") or section.get("url") or DEFAULT_URL
+    token = os.environ.get("ARBITER_TOKEN") or section.get("token")
+    return url.rstrip("/"), token
+
+
+class Client:
+    def __init__(self, url: str, token: str | None, timeout: float = 30) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.url = url
+        self.http = httpx.Client(base_url=url + "/api", headers=headers, timeout=timeout)
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        try:
+            response = self.http.request(method, path, **kwargs)
+        except httpx.HTTPError as e:
+            raise CliError(f"cannot reach {self.url}: {e}") from None
+        if response.status_code == 401:
+            raise CliError("the server refused the token (unknown or revoked); create one on your profile page")
+        if response.status_code >= 400:
+            try:
+                message = response.json()["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                message = response.text[:200] or response.reason_phrase
+            raise CliError(message, response.status_code)
+        return response.json()
+
+    def get(self, path: str, **params: Any) -> Any:
+        return self.request("GET", path, params={k: v for k, v in params.items() if v is not None})
+
+    def all_pages(self, path: str, **params: Any) -> list[Any]:
+        page, items = 1, []
+        while True:
+            data = self.get(path, page=page, **params)
+            items += data["results"]
+            if not data.get("next"):
+                return items
+            page += 1
+
+
+def _contest(client: Client, slug: str) -> dict:
+    try:
+        return client.get(f"/contests/{slug}/")
+    except CliError as e:
+        if e.status == 404:
+            raise CliError(f"no contest {slug!r}; `arbiter contests` lists them", 404) from None
+        raise
+
+
+def _print(args, data: Any, lines: list[str]) -> None:
+    if args.json:
+        print(json.dumps(data, indent=1))
+    else:
+        print("\n".join(lines))
+
+
+def cmd_contests(client: Client, args) -> int:
+    contests = client.all_pages("/contests/")
+    _print(
+        args,
+        contests,
+        [f"{c['slug']:24} {c['game']:16} {'open' if c['is_open'] else 'closed':7} {c['title']}" for c in contests],
+    )
+    return 0
+
+
+def _entry_for(client: Client, slug: str, name: str | None) -> dict:
+    entries = client.all_pages(f"/contests/{slug}/entries/")
+    if name:
+        for entry in entries:
+            if entry["name"].lower() == name.lower():
+                return entry
+        return client.request("POST", f"/contests/{slug}/entries/", json={"name": name})
+    if len(entries) == 1:
+        return entries[0]
+    if len(entries) > 1:
+        names = ", ".join(e["name"] for e in entries)
+        raise CliError(f"you have several entries in {slug} ({names}); say which with --entry NAME")
+    me = client.get("/me/")
+    return client.request("POST", f"/contests/{slug}/entries/", json={"name": me["username"]})
+
+
+def _wait(client: Client, submission: dict, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while submission["status"] in WAITING:
+        if time.monotonic() > deadline:
+            raise CliError(
+                f"still {submission['status']} after {timeout:.0f} s; `arbiter status {submission['id']}` later"
+            )
+        _await_event(client, submission, min(30.0, deadline - time.monotonic()))
+        submission = client.get(f"/submissions/{submission['id']}/")
+    return submission
+
+
+def _await_event(client: Client, submission: dict, seconds: float) -> None:
+    """Wait on the server-sent events for a change of this submission (or a few seconds)."""
+    try:
+        with client.http.stream(
+            "GET", "/events/", params={"contest": submission["contest"]}, timeout=httpx.Timeout(5, read=seconds)
+        ) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:") and json.loads(line[5:]).get("submission") == submission["id"]:
+                    return
+    except (httpx.HTTPError, ValueError):
+        time.sleep(1)
+
+
+def _describe(submission: dict) -> list[str]:
+    lines = [
+        f"submission {submission['id']}: {submission['contest']} v{submission['number']} {submission['filename']} ({submission['language']}): {submission['status']}"
+    ]
+    if submission.get("build_log"):
+        lines += ["--- build log", submission["build_log"]]
+    if submission.get("test_log"):
+        lines += ["--- system test", submission["test_log"]]
+    return lines
+
+
+def cmd_submit(client: Client, args) -> int:
+    _contest(client, args.contest)
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise CliError(f"{path}: {e.strerror}") from None
+    entry = _entry_for(client, args.contest, args.entry)
+    form = {"language": args.lang} if args.lang else {}
+    key = str(uuid.uuid4())  # a retried upload with this key is not counted twice
+    for attempt in range(3):
+        try:
+            submission = client.request(
+                "POST", f"/entries/{entry['id']}/submissions/", data=form, files={"source": (path.name, data)},
+                headers={"Idempotency-Key": key},
+            )  # fmt: skip
+            break
+        except CliError as e:
+            if "cannot reach" not in str(e) or attempt == 2:
+                raise
+            time.sleep(2)
+    if args.wait:
+        submission = _wait(client, client.get(f"/submissions/{submission['id']}/"), args.timeout)
+    _print(args, submission, _describe(submission))
+    return 0 if submission["status"] not in ("build_failed", "test_failed") else 1
+
+
+def cmd_status(client: Client, args) -> int:
+    if args.submission:
+        submission = client.get(f"/submissions/{args.submission}/")
+        _print(args, submission, _describe(submission))
+        return 0
+    rows = []
+    for contest in client.all_pages("/contests/"):
+        for entry in client.all_pages(f"/contests/{contest['slug']}/entries/"):
+            latest = client.get(f"/entries/{entry['id']}/submissions/")["results"][:1]
+            rows.append(
+                {
+                    "contest": contest["slug"],
+                    "entry": entry["name"],
+                    "status": entry["status"],
+                    "latest": latest[0] if latest else None,
+                }
+            )
+    _print(
+        args,
+        rows,
+        [
+            f"{r['contest']:24} {r['entry']:20} {r['status']:12} "
+            + (f"v{r['latest']['number']} {r['latest']['status']}" if r["latest"] else "no submission")
+            for r in rows
+        ]
+        or ["no entries yet"],
+    )
+    return 0
+
+
+def cmd_standings(client: Client, args) -> int:
+    _contest(client, args.contest)
+    table = client.get(f"/contests/{args.contest}/standings/", stage=args.stage)
+    head = f"{'#':>3} {'entry':24} {'games':>5} " + " ".join(f"{c['label'][:14]:>14}" for c in table["columns"])
+    lines = [f"{table['matches_played']} of {table['matches_total']} matches played", head]
+    for row in table["rows"]:
+        values = " ".join(f"{row['values'][c['key']]:>14g}" for c in table["columns"])
+        lines.append(f"{row['rank']:>3} {row['name'][:24]:24} {row['games']:>5} {values}")
+    _print(args, table, lines)
+    return 0
+
+
+def cmd_matches(client: Client, args) -> int:
+    _contest(client, args.contest)
+    matches = client.get("/matches/", contest=args.contest, mine="1" if args.mine else None)["results"]
+    lines = []
+    for m in matches:
+        seats = " vs ".join(f"{s['entry_name']} ({s['status'] or '-'})" for s in m["seats"])
+        lines.append(f"{m['id']:>6} {m['status']:9} {seats}  {m['reason']}")
+    _print(args, matches, lines or ["no matches"])
+    return 0
+
+
+def cmd_replay(client: Client, args) -> int:
+    replay = client.get(f"/matches/{args.match}/replay/")
+    lines = [f"{replay['game']} {replay.get('params', {})} seed {replay.get('seed')}"]
+    for move in replay["moves"]:
+        lines.append(
+            f"{move['n']:>4} seat {move['seat']}: {move.get('move', move.get('status', '?')):12} cpu {move.get('cpu_s', 0):.3f} s"
+        )
+        if move.get("stderr"):
+            lines += [f"       | {line}" for line in move["stderr"].rstrip().splitlines()]
+    lines.append(f"result: {replay['result']['reason']}")
+    _print(args, replay, lines)
+    return 0
+
+
+def cmd_play(args) -> int:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
+    import django
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    django.setup()
+    options = ["play", args.game, *args.programs]
+    for flag in ("param", "clock", "lang"):
+        for value in getattr(args, flag) or []:
+            options += [f"--{flag}", value]
+    options += ["--seed", str(args.seed)]
+    if args.replay:
+        options += ["--replay", args.replay]
+    try:
+        call_command(*options)
+    except CommandError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="arbiter", description="Submit programs to an Arbiter site and follow them.")
+    p.add_argument("--url", help=f"the site (default: $ARBITER_URL or {DEFAULT_URL})")
+    p.add_argument("--token", help="a personal API token (default: $ARBITER_TOKEN)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        c = sub.add_parser(name, help=help)
+        c.add_argument("--json", action="store_true", help="print JSON")
+        return c
+
+    command("contests", "list the contests")
+    c = command("submit", "submit a program")
+    c.add_argument("contest")
+    c.add_argument("file")
+    c.add_argument("--lang", help="language key (default: by the file's extension)")
+    c.add_argument("--entry", help="which of your entries (created when it does not exist)")
+    c.add_argument("--wait", action="store_true", help="wait for the build and the system test")
+    c.add_argument("--timeout", type=float, default=600, help="seconds to wait at most (default 600)")
+    c = command("status", "a submission's status, or all your entries'")
+    c.add_argument("submission", nargs="?", type=int)
+    c = command("standings", "a contest's standings")
+    c.add_argument("contest")
+    c.add_argument("--stage", type=int)
+    c = command("matches", "a contest's matches, newest first")
+    c.add_argument("contest")
+    c.add_argument("--mine", action="store_true", help="only games of your entries")
+    c = command("replay", "a match's moves, times and your program's stderr")
+    c.add_argument("match", type=int)
+    c = command("play", "play a match locally with the real referee and sandbox (no server)")
+    c.add_argument("game")
+    c.add_argument("programs", nargs="+")
+    c.add_argument("--param", action="append")
+    c.add_argument("--clock", action="append")
+    c.add_argument("--lang", action="append")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--replay")
+    return p
+
+
+COMMANDS = {
+    "contests": cmd_contests,
+    "submit": cmd_submit,
+    "status": cmd_status,
+    "standings": cmd_standings,
+    "matches": cmd_matches,
+    "replay": cmd_replay,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return cmd_play(args)
+        url, token = config()
+        client = Client(args.url or url, args.token or token)
+        return COMMANDS[args.command](client, args)
+    except CliError as e:
+        print(f"arbiter: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

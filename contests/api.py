@@ -1,0 +1,415 @@
+"""The REST API: each view translates HTTP to the same service calls the pages make."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, parser_classes, permission_classes
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from arbiter.api_support import idempotent, refused
+from arbiter.converters import parse_id
+from contests import serializers as s
+from contests import services
+from contests.models import Contest, Entry, Match, Stage, Submission
+from games import registry
+from judging import standings as standings_service
+from judging import tournaments
+
+
+def paged(serializer_class) -> serializers.Serializer:
+    """The schema of a page of a list, as PageNumberPagination answers it."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    return inline_serializer(
+        f"Paginated{name}List",
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )
+
+
+def _contest(request, slug: str) -> Contest:
+    return get_object_or_404(services.visible_contests(request.user), slug=slug)
+
+
+def _paginate(request, queryset, serializer_class):
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def _stages(contest: Contest):
+    return contest.stages.annotate(
+        matches_played=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
+        matches_total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
+    ).order_by("order")
+
+
+# --- Contests --------------------------------------------------------------------------------
+
+
+@extend_schema(responses=s.MeSerializer, summary="Who the token or session belongs to", operation_id="me")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def me(request):
+    return Response({"username": request.user.username, "is_judge": services.is_judge(request.user)})
+
+
+@extend_schema(responses=paged(s.ContestSerializer), summary="Contests", operation_id="contests_list")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def contest_list(request):
+    return _paginate(request, services.visible_contests(request.user), s.ContestSerializer)
+
+
+@extend_schema(
+    responses=s.ContestDetailSerializer,
+    summary="A contest: rules, parameters, time limits, stages, policy",
+    operation_id="contests_detail",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def contest_detail(request, slug: str):
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.game in registry.GAMES else None
+    data = s.ContestDetailSerializer(contest).data
+    data["clock"] = {**(game.default_clock if game else {}), **contest.clock}
+    data["stages"] = s.StageSerializer(_stages(contest), many=True).data
+    data["policy"] = {
+        "languages": services.offered_languages(contest),
+        "max_source_bytes": contest.max_source_bytes,
+        "max_executable_bytes": contest.max_executable_bytes,
+        "max_submissions_per_day": contest.max_submissions_per_day,
+        "max_submissions_per_week": contest.max_submissions_per_week,
+        "max_entries_per_user": contest.max_entries_per_user,
+        "entry_form": contest.entry_form,
+    }
+    return Response(data)
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("stage", int, description="Only this stage's games (a stage id).")],
+    responses=s.StandingsSerializer,
+    summary="Standings with every tie-break column",
+    operation_id="standings",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def standings(request, slug: str):
+    contest = _contest(request, slug)
+    stage = None
+    if request.query_params.get("stage"):
+        stage_id = parse_id(request.query_params["stage"])
+        if stage_id is None:
+            raise serializers.ValidationError({"stage": ["A stage id is a number."]})
+        stage = get_object_or_404(contest.stages, pk=stage_id)
+    if contest.game not in registry.GAMES:
+        return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
+    table = standings_service.compute(contest, stage)
+    return Response(
+        {
+            "contest": contest.slug,
+            "stage": stage.pk if stage else None,
+            "matches_played": table.finished,
+            "matches_total": table.total,
+            "columns": [
+                {"key": c.key, "label": c.label, "higher_is_better": c.higher_is_better} for c in table.columns
+            ],
+            "rows": s.StandingRowSerializer(table.rows, many=True).data,
+        }
+    )
+
+
+# --- Entries and submissions ------------------------------------------------------------------
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=paged(s.EntrySerializer),
+    summary="My entries in a contest",
+    operation_id="entries_list_mine",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.EntryCreateSerializer,
+    responses={201: s.EntrySerializer},
+    summary="Enter a contest",
+    operation_id="entries_create",
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def my_entries(request, slug: str):
+    contest = _contest(request, slug)
+    if request.method == "GET":
+        return _paginate(request, contest.entries.filter(user=request.user).order_by("pk"), s.EntrySerializer)
+    body = s.EntryCreateSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.create_entry(contest, request.user, body.validated_data["name"], body.validated_data["form"])
+    except services.Refused as e:
+        return refused(str(e))
+    return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+def _own_entry(request, entry_id: int) -> Entry:
+    entry = get_object_or_404(Entry.objects.select_related("contest"), pk=entry_id)
+    _contest(request, entry.contest.slug)
+    if not services.can_see_private(request.user, entry):
+        raise PermissionDenied("This is another contestant's entry.")
+    return entry
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=paged(s.SubmissionSerializer),
+    summary="An entry's submissions",
+    operation_id="submissions_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request={"multipart/form-data": s.SubmissionCreateSerializer, "application/json": s.SubmissionCreateSerializer},
+    responses={201: s.SubmissionSerializer},
+    parameters=[
+        OpenApiParameter(
+            "Idempotency-Key",
+            str,
+            OpenApiParameter.HEADER,
+            description="Send a retry with the same key to get the first answer back.",
+        )
+    ],
+    summary="Submit a new version (a file, or the source text as JSON)",
+    operation_id="submissions_create",
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@parser_classes([MultiPartParser, FormParser, JSONParser])
+@idempotent
+def entry_submissions(request, entry_id: int):
+    entry = _own_entry(request, entry_id)
+    if request.method == "GET":
+        return _paginate(request, entry.submissions.order_by("-number"), s.SubmissionSerializer)
+    if entry.user_id != request.user.pk:
+        raise PermissionDenied("Only the entry's owner submits to it.")
+    upload = request.FILES.get("source")
+    if upload is not None:
+        if upload.size > entry.contest.max_source_bytes:
+            return refused(
+                f"The file is {upload.size:,} bytes; {entry.contest.title} accepts at most {entry.contest.max_source_bytes:,}."
+            )
+        filename, data = upload.name, upload.read()
+    else:
+        source = request.data.get("source")
+        if not isinstance(source, str):
+            raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
+        filename = request.data.get("filename") or ""
+        if not isinstance(filename, str) or not filename:
+            raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
+        data = source.encode()
+    language = request.data.get("language") or None
+    if language is not None and not isinstance(language, str):
+        raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
+    try:
+        submission = services.submit(entry, filename=filename, data=data, language=language)
+    except services.Refused as e:
+        return refused(str(e))
+    return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    responses=s.SubmissionDetailSerializer,
+    summary="A submission: status, build log, system-test games",
+    operation_id="submissions_detail",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def submission_detail(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    _own_entry(request, submission.entry_id)
+    return Response(s.SubmissionDetailSerializer(submission).data)
+
+
+@extend_schema(
+    request=s.TestGameSerializer,
+    responses={201: s.MatchSerializer},
+    summary="Play a test game against a reference program",
+    operation_id="test_games_create",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def test_game(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    entry = _own_entry(request, submission.entry_id)
+    body = s.TestGameSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    opponent = None
+    if "opponent" in body.validated_data:
+        if not 0 < body.validated_data["opponent"] < 2**63:
+            return refused("The opponent must be one of the contest's reference programs.")
+        opponent = entry.contest.entries.filter(pk=body.validated_data["opponent"], is_reference=True).first()
+        if opponent is None:
+            return refused("The opponent must be one of the contest's reference programs.")
+    try:
+        match = tournaments.create_test_game(submission, opponent, first=body.validated_data["first"])
+    except tournaments.StageError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+# --- Matches ----------------------------------------------------------------------------------
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("contest", str, description="A contest's slug."),
+        OpenApiParameter("stage", int),
+        OpenApiParameter("entry", int),
+        OpenApiParameter("mine", bool, description="Only games of my entries."),
+        OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
+    ],
+    responses=paged(s.MatchSerializer),
+    summary="Matches, newest first",
+    operation_id="matches_list",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_list(request):
+    matches = Match.objects.filter(contest__in=services.visible_contests(request.user))
+    q = request.query_params
+    if q.get("contest"):
+        matches = matches.filter(contest__slug=q["contest"])
+    for name in ("stage", "entry"):
+        if q.get(name):
+            value = parse_id(q[name])
+            if value is None:
+                raise serializers.ValidationError({name: [f"A {name} id is a number."]})
+            matches = matches.filter(**{"stage_id" if name == "stage" else "seats__entry_id": value})
+    if q.get("mine") in ("1", "true", "yes"):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in (or send a token) to list your own games.")
+        matches = matches.filter(seats__entry__user=request.user)
+    if q.get("status"):
+        if q["status"] not in Match.Status.values:
+            raise serializers.ValidationError({"status": [f"One of: {', '.join(Match.Status.values)}."]})
+        matches = matches.filter(status=q["status"])
+    matches = matches.distinct().select_related("contest").prefetch_related("seats__entry").order_by("-pk")
+    return _paginate(request, matches, s.MatchSerializer)
+
+
+def _match(request, pk: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("contest"), pk=pk)
+    _contest(request, match.contest.slug)
+    return match
+
+
+@extend_schema(responses=s.MatchSerializer, summary="A match and its seats", operation_id="matches_detail")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_detail(request, pk: int):
+    return Response(s.MatchSerializer(_match(request, pk)).data)
+
+
+@extend_schema(
+    responses=inline_serializer(
+        "Replay", {"game": serializers.CharField(), "moves": serializers.ListField(), "frames": serializers.ListField()}
+    ),
+    summary="The replay: every move with its times; stderr only of my own programs",
+    operation_id="matches_replay",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_replay(request, pk: int):
+    replay = services.replay_for(request.user, _match(request, pk))
+    if replay is None:
+        raise Http404("This match has no replay yet.")
+    return Response(replay)
+
+
+# --- Judges -----------------------------------------------------------------------------------
+
+
+def _require(request, perm: str) -> None:
+    if not request.user.has_perm(perm):
+        raise PermissionDenied("Only the contest's judges may do this.")
+
+
+@extend_schema(
+    request=None,
+    responses={202: s.MatchSerializer(many=True)},
+    summary="Judges: run a stage (schedule its matches)",
+    operation_id="stages_run",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_run(request, pk: int):
+    _require(request, "contests.rerun_match")
+    stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
+    try:
+        matches = tournaments.run_stage(stage)
+    except tournaments.StageError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(matches, many=True).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=None, responses={202: s.MatchSerializer}, summary="Judges: play a match again", operation_id="matches_rerun"
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_rerun(request, pk: int):
+    _require(request, "contests.rerun_match")
+    match = get_object_or_404(Match, pk=pk)
+    if not tournaments.rerun_match(match):
+        return refused("The match is being played; try again when it ends.", status.HTTP_409_CONFLICT)
+    match.refresh_from_db()
+    return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses=s.EntrySerializer,
+    summary="Judges: disqualify an entry, with a reason",
+    operation_id="entries_disqualify",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_disqualify(request, pk: int):
+    _require(request, "contests.disqualify_entry")
+    body = s.ReasonSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.disqualify(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+    except services.Refused as e:
+        return refused(str(e))
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses=s.EntrySerializer,
+    summary="Judges: reinstate a disqualified entry",
+    operation_id="entries_reinstate",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_reinstate(request, pk: int):
+    _require(request, "contests.disqualify_entry")
+    body = s.ReasonSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.reinstate(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+    except services.Refused as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.EntrySerializer(entry).data)

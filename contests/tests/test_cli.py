@@ -1,0 +1,75 @@
+"""The `arbiter` command-line client against a live test server with a real worker."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from accounts.models import ApiToken
+from contests.models import Stage, Submission
+from contests.services import submit
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from judging.tests.test_tournament import wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+ARBITER = Path(sys.executable).parent / "arbiter"
+
+
+def run(live_server, token, *args, expect=0):
+    result = subprocess.run(
+        [str(ARBITER), "--url", live_server.url, "--token", token, *args],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == expect, result.stdout + result.stderr
+    return result
+
+
+def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_server, tmp_path, settings):
+    settings.EVENTS_STREAM_SECONDS = 3  # the live server's event streams end before the test does
+    contest = make_contest(slug="chomp", game_params={"rows": 4, "cols": 5})
+    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, params={"games": 2})
+    reference = make_entry(contest, name="Random", is_reference=True)
+    player = ROOT / "games/chomp/players/random_player.c"
+    submit(reference, filename=player.name, data=player.read_bytes())
+    wait_for(lambda: Submission.objects.filter(entry=reference, status="ready").exists(), worker=worker)
+    _, token = ApiToken.issue(make_user("carol"), "cli")
+
+    listing = json.loads(run(live_server, token, "contests", "--json").stdout)
+    assert [c["slug"] for c in listing] == ["chomp"]
+
+    program = tmp_path / "mine.c"
+    program.write_text((ROOT / "judging/tests/programs/chomp_last.c").read_text())
+    done = json.loads(run(live_server, token, "submit", "chomp", str(program), "--wait", "--json").stdout)
+    assert done["status"] == "ready" and done["is_active"], done
+    assert done["test_log"].endswith("system test passed")
+
+    status = run(live_server, token, "status").stdout
+    assert "chomp" in status and "carol" in status and "v1 ready" in status
+    table = json.loads(run(live_server, token, "standings", "chomp", "--json").stdout)
+    assert table["columns"][0]["key"] == "wins"
+    mine = json.loads(run(live_server, token, "matches", "chomp", "--mine", "--json").stdout)
+    assert len(mine) == 2 and all(m["status"] == "finished" for m in mine)
+    replay = run(live_server, token, "replay", str(mine[0]["id"])).stdout
+    assert "result:" in replay and "seat 0" in replay
+
+    empty = tmp_path / "empty.c"
+    empty.write_text("")
+    refused = run(live_server, token, "submit", "chomp", str(empty), expect=1)
+    assert refused.stderr.strip() == "arbiter: The file is empty."
+    unknown = run(live_server, token, "submit", "nope", str(program), expect=1)
+    assert "no contest 'nope'" in unknown.stderr
+    bad = run(live_server, "arb_0000000000000000000000", "contests", expect=1)
+    assert "refused the token" in bad.stderr
+
+
+def test_play_runs_a_local_game_without_a_server(tmp_path):
+    result = subprocess.run(
+        [str(ARBITER), "play", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert [s["status"] for s in summary["seats"]] == ["loss", "win"]

@@ -1,0 +1,40 @@
+"""Events for scripts that wait (server-sent events at /api/events/): written in the same
+transaction as the change they announce, so a reader never sees one that did not happen."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from judging.models import Event
+
+KEEP = timedelta(days=2)
+
+
+def emit(kind: str, contest_id: int, data: dict, user_id: int | None = None) -> None:
+    Event.objects.create(kind=kind, contest_id=contest_id, user_id=user_id, data=data)
+    if random.random() < 0.01:  # now and then, forget old events
+        Event.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
+
+
+def submission_changed(submission) -> None:
+    submission.refresh_from_db(fields=["status", "is_active"])
+    emit(
+        Event.Kind.SUBMISSION,
+        submission.entry.contest_id,
+        {
+            "submission": submission.pk,
+            "entry": submission.entry_id,
+            "status": submission.status,
+            "active": submission.is_active,
+        },
+        user_id=submission.entry.user_id,
+    )
+
+
+def match_finished(match) -> None:
+    data = {"match": match.pk, "stage": match.stage_id, "status": match.status}
+    emit(Event.Kind.MATCH, match.contest_id, data)
+    emit(Event.Kind.STANDINGS, match.contest_id, {"stage": match.stage_id})
