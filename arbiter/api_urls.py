@@ -21,6 +21,7 @@ urlpatterns = [
     path("matches/<id:pk>/replay/", api.match_replay, name="api-replay"),
     path("matches/<id:pk>/rerun/", api.match_rerun, name="api-match-rerun"),
     path("stages/<id:pk>/run/", api.stage_run, name="api-stage-run"),
+    path("stages/<id:pk>/rerun/", api.stage_rerun, name="api-stage-rerun"),
     path("events/", judging_api.events, name="api-events"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape
 ]

@@ -364,6 +364,20 @@ def stage_run(request, pk: int):
 
 
 @extend_schema(
+    request=None,
+    responses={202: inline_serializer("StageRerun", {"queued": serializers.IntegerField()})},
+    summary="Judges: play every match of a stage again",
+    operation_id="stages_rerun",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_rerun(request, pk: int):
+    _require(request, "contests.rerun_match")
+    stage = get_object_or_404(Stage, pk=pk)
+    return Response({"queued": tournaments.rerun_stage(stage)}, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
     request=None, responses={202: s.MatchSerializer}, summary="Judges: play a match again", operation_id="matches_rerun"
 )
 @api_view(["POST"])

@@ -263,3 +263,9 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
 
     play_match.delay_on_commit(match.pk)
     return match
+
+
+def rerun_stage(stage: Stage) -> int:
+    """Queue every match of a stage to be played again; returns how many were queued
+    (matches being played are left alone)."""
+    return sum(rerun_match(match) for match in stage.matches.order_by("pk"))

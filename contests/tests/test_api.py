@@ -192,6 +192,8 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     assert boss.post(f"/api/stages/{stage.pk}/run/").status_code == 202  # scheduled once: nothing more
     match_id = ran.json()[0]["id"]
     assert boss.post(f"/api/matches/{match_id}/rerun/").status_code == 202
+    assert contestant.post(f"/api/stages/{stage.pk}/rerun/").status_code == 403
+    assert boss.post(f"/api/stages/{stage.pk}/rerun/").json() == {"queued": 2}
     entry = subs[1].entry
     assert contestant.post(f"/api/entries/{entry.pk}/disqualify/", {"reason": "x"}, format="json").status_code == 403
     no_reason = boss.post(f"/api/entries/{entry.pk}/disqualify/", {}, format="json")
@@ -257,3 +259,10 @@ def test_the_schema_and_its_documentation_are_served(client):
     schema = client.get("/api/schema/")
     assert schema.status_code == 200 and b"/api/entries/{entry_id}/submissions/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_the_schema_is_valid_openapi_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
+    assert "/api/stages/{id}/rerun/" in (tmp_path / "schema.yml").read_text()
