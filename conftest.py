@@ -104,3 +104,12 @@ def _test_storage(settings, tmp_path):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """The tasks that would go to the broker when the transaction commits, as (task, id)."""
+    sent = []
+    for name in ("build_submission", "play_match"):
+        monkeypatch.setattr(f"judging.tasks.{name}.delay_on_commit", lambda pk, name=name: sent.append((name, pk)))
+    return sent

@@ -52,6 +52,13 @@ def _tail(data: bytes, limit: int = STDERR_PER_MOVE) -> str:
     return ("…" + text) if len(data) > limit else text
 
 
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     """(status, reason) for a run that did not end normally."""
     where = f"move {move_no}"
@@ -64,12 +71,7 @@ def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     if result.verdict is Verdict.OUTPUT_LIMIT:
         return "illegal", f"{where}: {result.note or 'too much output'}"
     if result.signal:
-        name = (
-            signal.Signals(result.signal).name
-            if result.signal in signal.Signals._value2member_map_
-            else str(result.signal)
-        )
-        return "crash", f"{where}: killed by {name}"
+        return "crash", f"{where}: killed by {_signal_name(result.signal)}"
     if result.exit_code is not None:
         return "crash", f"{where}: exited with code {result.exit_code}"
     return "crash", f"{where}: {result.note or 'did not run'}"
@@ -192,12 +194,7 @@ def _session_fault(move_no: int, reply, session) -> tuple[str, str]:
         return "crash", f"{where}: over the memory limit"
     result = session.close()
     if result.signal:
-        name = (
-            signal.Signals(result.signal).name
-            if result.signal in signal.Signals._value2member_map_
-            else str(result.signal)
-        )
-        return "crash", f"{where}: killed by {name}"
+        return "crash", f"{where}: killed by {_signal_name(result.signal)}"
     if result.exit_code == 0:
         return "exit", f"{where}: the program exited before the game was over"
     if result.exit_code is not None:

@@ -91,6 +91,13 @@ def stage_params(stage: Stage) -> dict:
     return game.resolve_params(params)
 
 
+def _create_match(stage: Stage, round_no: int, seed: int, params: dict, seats: list[tuple[Entry, Submission]]) -> Match:
+    match = Match.objects.create(contest=stage.contest, stage=stage, round=round_no, seed=seed, params=params)
+    for index, (entry, submission) in enumerate(seats):
+        MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
+    return match
+
+
 @transaction.atomic
 def schedule_round_robin(stage: Stage) -> list[Match]:
     """Create the matches of a round-robin stage once; a second call creates nothing."""
@@ -107,12 +114,7 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}")  # the same stage re-created draws the same seeds
     matches = []
     for first, second in round_robin_pairs(len(players), games_per_pairing):
-        match = Match.objects.create(
-            contest=stage.contest, stage=stage, round=1, seed=rng.randrange(2**62), params=params
-        )
-        for index, (entry, submission) in enumerate((players[first], players[second])):
-            MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
-        matches.append(match)
+        matches.append(_create_match(stage, 1, rng.randrange(2**62), params, [players[first], players[second]]))
     stage.status = Stage.Status.RUNNING
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at"])
@@ -208,12 +210,7 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     for a, b in pairs:
         for g in range(games):
             seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
-            match = Match.objects.create(
-                contest=stage.contest, stage=stage, round=done_rounds + 1, seed=rng.randrange(2**62), params=params
-            )
-            for index, (entry, submission) in enumerate(seats):
-                MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
-            matches.append(match)
+            matches.append(_create_match(stage, done_rounds + 1, rng.randrange(2**62), params, seats))
     if stage.status == Stage.Status.PENDING:
         stage.status = Stage.Status.RUNNING
         stage.started_at = timezone.now()

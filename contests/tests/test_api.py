@@ -16,14 +16,6 @@ pytestmark = pytest.mark.django_db
 C_SOURCE = b"int main(void) { return 0; }\n"
 
 
-@pytest.fixture
-def queued(monkeypatch):
-    sent = []
-    monkeypatch.setattr("judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(("build", pk)))
-    monkeypatch.setattr("judging.tasks.play_match.delay_on_commit", lambda pk: sent.append(("play", pk)))
-    return sent
-
-
 def api(user=None):
     client = APIClient()
     if user is not None:
@@ -79,7 +71,7 @@ def test_enter_and_submit_by_file_and_by_json(queued):
         f"/api/entries/{entry_id}/submissions/", {"filename": "m.py", "source": "print(1)\n"}, format="json"
     )
     assert by_json.status_code == 201 and by_json.json()["number"] == 2 and by_json.json()["language"] == "python3"
-    assert [k for k, _ in queued] == ["build", "build"]
+    assert [k for k, _ in queued] == ["build_submission", "build_submission"]
     listing = client.get(f"/api/entries/{entry_id}/submissions/").json()
     assert [s["number"] for s in listing["results"]] == [2, 1]
     detail = client.get(f"/api/submissions/{by_file.json()['id']}/").json()
@@ -216,7 +208,7 @@ def test_a_test_game_against_a_reference_program(queued):
     assert response.status_code == 201
     seats = response.json()["seats"]
     assert [s["entry_name"] for s in seats] == ["Random", mine.entry.name]
-    assert queued == [("play", response.json()["id"])]
+    assert queued == [("play_match", response.json()["id"])]
     unbuilt = make_submission(mine.entry)
     assert api(mine.entry.user).post(f"/api/submissions/{unbuilt.pk}/test-games/", {}, format="json").status_code == 409
 

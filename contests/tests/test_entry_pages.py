@@ -11,13 +11,6 @@ from contests.tests.factories import make_contest, make_entry, make_match, make_
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def queued(monkeypatch):
-    sent = []
-    monkeypatch.setattr("judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(pk))
-    return sent
-
-
 def test_a_contestant_enters_with_a_file_and_lands_on_the_build_page(client, queued):
     make_contest(slug="chomp", entry_form=[{"name": "country", "label": "Country", "required": True}])
     client.force_login(make_user("ann"))
@@ -35,7 +28,7 @@ def test_a_contestant_enters_with_a_file_and_lands_on_the_build_page(client, que
     submission = Submission.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/submissions/{submission.pk}/"
     assert submission.entry.form_data == {"country": "NL"} and submission.language == "c"
-    assert queued == [submission.pk]
+    assert queued == [("build_submission", submission.pk)]
     page = client.get(response["Location"]).content.decode()
     assert "Muncher, version 1" in page and "Queued" in page
 

@@ -15,14 +15,6 @@ pytestmark = pytest.mark.django_db
 C_SOURCE = b"int main(void) { return 0; }\n"
 
 
-@pytest.fixture
-def queued(monkeypatch):
-    """The builds that would be enqueued on commit."""
-    sent = []
-    monkeypatch.setattr("judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(pk))
-    return sent
-
-
 def test_a_submission_is_numbered_hashed_stored_and_queued(queued):
     entry = make_entry(make_contest())
     first = submit(entry, filename="chomp.c", data=C_SOURCE)
@@ -32,7 +24,7 @@ def test_a_submission_is_numbered_hashed_stored_and_queued(queued):
     assert first.sha256 == hashlib.sha256(C_SOURCE).hexdigest()
     assert second.filename == "chomp2.c"  # never a client's path
     assert first.status == Submission.Status.QUEUED
-    assert queued == [first.pk, second.pk]
+    assert queued == [("build_submission", first.pk), ("build_submission", second.pk)]
     with first.source.open("rb") as f:
         assert f.read() == C_SOURCE
 

@@ -38,13 +38,6 @@ def test_with_an_odd_number_the_last_sits_out():
     assert pairs == [(1, 2), (3, 4)] and bye == 5
 
 
-@pytest.fixture
-def queued(monkeypatch):
-    sent = []
-    monkeypatch.setattr("judging.tasks.play_match.delay_on_commit", lambda pk: sent.append(pk))
-    return sent
-
-
 def _finish_round(stage, winner_of):
     """Play a round on paper: in each match the entry ``winner_of`` picks wins 2-1."""
     for match in stage.matches.filter(status=Match.Status.QUEUED):
