@@ -11,6 +11,7 @@ urlpatterns = [
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
+    path("submissions/<id:pk>/test-game/", views.test_game, name="test-game"),
     path("matches/<id:pk>/", views.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views.match_replay, name="replay"),
 ]

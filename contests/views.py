@@ -13,6 +13,7 @@ from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Submission
 from judging import standings as standings_service
+from judging import tournaments
 
 
 def _contest(request, slug: str) -> Contest:
@@ -88,6 +89,22 @@ def submission_detail(request, pk: int):
         return HttpResponseForbidden("This is another contestant's submission.")
     matches = Match.objects.filter(seats__submission=submission).distinct().select_related("stage")[:50]
     return render(request, "contests/submission.html", {"submission": submission, "matches": matches})
+
+
+@login_required
+@require_http_methods(["POST"])
+def test_game(request, pk: int):
+    """Play the submission against the contest's reference program, now, outside any stage."""
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        return HttpResponseForbidden("This is another contestant's submission.")
+    try:
+        match = tournaments.create_test_game(submission, first=request.POST.get("first", "1") == "1")
+    except tournaments.StageError as e:
+        messages.error(request, str(e))
+        return redirect("contests:submission", pk=pk)
+    messages.success(request, "The test game is queued; this page shows it when it has been played.")
+    return redirect("contests:match", pk=match.pk)
 
 
 @require_GET

@@ -131,3 +131,17 @@ def test_a_match_without_a_replay_has_no_viewer_and_its_json_is_404(client):
     match = make_match(contest, [make_submission(make_entry(contest))])
     assert 'id="viewer"' not in client.get(f"/matches/{match.pk}/").content.decode()
     assert client.get(f"/matches/{match.pk}/replay.json").status_code == 404
+
+
+def test_a_test_game_from_the_submission_page(client, queued):
+    contest = make_contest()
+    make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), is_active=True, status="ready")
+    client.force_login(mine.entry.user)
+    assert "Play a test game" in client.get(f"/submissions/{mine.pk}/").content.decode()
+    response = client.post(f"/submissions/{mine.pk}/test-game/", {"first": "0"})
+    match_id = queued[0][1]
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match_id}/"
+    assert "Waiting for a worker" in client.get(response["Location"]).content.decode()
+    client.force_login(make_user())
+    assert client.post(f"/submissions/{mine.pk}/test-game/").status_code == 403
