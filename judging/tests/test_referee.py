@@ -3,7 +3,7 @@
 import pytest
 
 from games import registry
-from judging.clocks import Clock
+from judging.clocks import Clock, ClockError
 from judging.referee import Player, play_process_per_move
 
 chomp = registry.get("chomp")
@@ -100,3 +100,20 @@ def test_bad_clock_settings_are_refused(clock):
 
     with pytest.raises(ClockError):
         Clock.from_json(clock)
+
+
+def test_the_chess_clock_with_a_per_move_limit_and_an_overage_bank():
+    clock = Clock.from_json({"time_limit": 30, "measure": "cpu", "move_limit_s": 2, "overage_s": 3})
+    assert clock.answer_budget(0.0, 3.0) == 5.0  # one answer: its limit plus the whole bank
+    used, bank, late = clock.charge(0.0, 3.0, 1.5)
+    assert (used, bank, late) == (1.5, 3.0, None)
+    used, bank, late = clock.charge(used, bank, 4.0)  # 2 s over the move limit: paid from the bank
+    assert (used, bank, late) == (5.5, 1.0, None)
+    assert clock.answer_budget(used, bank) == 3.0
+    used, bank, late = clock.charge(used, bank, 3.5)  # 1.5 s over with 1 s left in the bank
+    assert late == "3.50 s for one answer, over the 2 s limit"
+    total = Clock(time_limit=30)
+    assert total.answer_budget(29.0, 0.0) == 1.0
+    assert total.charge(29.0, 0.0, 1.2)[2] == "30.20 s in the game, over the 30 s limit"
+    with pytest.raises(ClockError, match="measure must be"):
+        Clock.from_json({"measure": "sundial"})
