@@ -68,7 +68,10 @@ class Client:
             except (ValueError, KeyError, TypeError):
                 message = response.text[:200] or response.reason_phrase
             raise CliError(message, response.status_code)
-        return response.json()
+        try:
+            return response.json()
+        except ValueError:
+            raise CliError(f"{self.url} did not answer as an Arbiter site does; is ARBITER_URL right?") from None
 
     def get(self, path: str, **params: Any) -> Any:
         return self.request("GET", path, params={k: v for k, v in params.items() if v is not None})

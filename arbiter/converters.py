@@ -19,6 +19,6 @@ register_converter(IdConverter, "id")
 
 def parse_id(value: str) -> int | None:
     """A query parameter as an id, or None when it cannot be one."""
-    if not value.isdigit() or len(value) > 18:
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²".isdigit(), but int() refuses it
         return None
     return int(value)

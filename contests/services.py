@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -145,21 +146,23 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
     offered = offered_languages(contest)
     if language not in offered:
         raise Refused(f"{language} is not accepted here; choose one of: {', '.join(offered) or 'none'}.")
-    for window, limit in (
-        (timedelta(days=1), contest.max_submissions_per_day),
-        (timedelta(days=7), contest.max_submissions_per_week),
-    ):
-        if limit is not None:
-            recent = Submission.objects.filter(
-                entry__contest=contest, entry__user=entry.user, created_at__gt=now - window
-            )
-            if recent.count() >= limit:
-                span = "day" if window.days == 1 else "week"
-                raise Refused(
-                    f"{contest.title} accepts {limit} submission{'s' if limit != 1 else ''} a {span}; try again later."
-                )
     with transaction.atomic():
-        Entry.objects.select_for_update().filter(pk=entry.pk).first()  # numbers are handed out one at a time
+        # One submission of a contestant at a time: the limits below count, and the entry's
+        # numbers are handed out, without a second upload racing in between.
+        get_user_model().objects.select_for_update().filter(pk=entry.user_id).first()
+        for window, limit in (
+            (timedelta(days=1), contest.max_submissions_per_day),
+            (timedelta(days=7), contest.max_submissions_per_week),
+        ):
+            if limit is not None:
+                recent = Submission.objects.filter(
+                    entry__contest=contest, entry__user=entry.user, created_at__gt=now - window
+                )
+                if recent.count() >= limit:
+                    span = "day" if window.days == 1 else "week"
+                    raise Refused(
+                        f"{contest.title} accepts {limit} submission{'s' if limit != 1 else ''} a {span}; try again later."
+                    )
         number = (entry.submissions.aggregate(m=Max("number"))["m"] or 0) + 1
         submission = Submission(
             entry=entry,

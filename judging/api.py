@@ -18,6 +18,7 @@ from rest_framework.decorators import api_view, permission_classes, renderer_cla
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 
+from arbiter.converters import parse_id
 from contests import services
 from judging.models import Event
 
@@ -71,7 +72,7 @@ def events(request):
     if after is None:
         last = Event.objects.order_by("-pk").values_list("pk", flat=True).first()
         after = last or 0
-    elif not str(after).isdigit():
+    elif parse_id(str(after)) is None:
         after = 0
     response = StreamingHttpResponse(
         _stream(request, int(after), request.query_params.get("contest")), content_type="text/event-stream"

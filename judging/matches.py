@@ -46,6 +46,9 @@ def play_match(match_id: int) -> Match.Status | None:
         pk=match_id, status__in=[Match.Status.QUEUED, Match.Status.RUNNING], attempts__lt=MAX_ATTEMPTS
     ).update(status=Match.Status.RUNNING, started_at=timezone.now())
     if not claimed:
+        if Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, attempts__gte=MAX_ATTEMPTS).exists():
+            # Every try died with its worker or the sandbox: fail it, so that a judge can re-run it.
+            fail_match(match_id, f"not played after {MAX_ATTEMPTS} attempts")
         return None
     Match.objects.filter(pk=match_id).update(attempts=F("attempts") + 1)
     match = Match.objects.select_related("contest", "stage").get(pk=match_id)
@@ -95,9 +98,16 @@ def fail_match(match_id: int, error: str) -> None:
 def _finish_stage_if_done(stage: Stage | None) -> None:
     if stage is None:
         return
+    # The row lock makes the ends of the last two matches of a round take turns here, so one of
+    # them sees the other finished (PostgreSQL runs them side by side; SQLite never does).
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
     open_matches = stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists()
-    if not open_matches and stage.kind == Stage.Kind.SWISS and tournaments.schedule_swiss_round(stage):
-        return  # the next round is on
+    if not open_matches and stage.kind == Stage.Kind.SWISS:
+        try:
+            if tournaments.schedule_swiss_round(stage):
+                return  # the next round is on
+        except tournaments.StageError as e:  # e.g. too few players left: the stage ends, the result stands
+            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
     if not open_matches:
         Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
             status=Stage.Status.FINISHED, finished_at=timezone.now()

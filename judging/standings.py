@@ -1,4 +1,5 @@
 """Standings: a stage's or a contest's finished games, ranked by the game's own columns.
+A contest's are those of its tournament stages: system tests and test games do not count.
 
 Returns data; templates and the API render it.
 """
@@ -44,6 +45,8 @@ def compute(contest: Contest, stage: Stage | None = None) -> Standings:
     matches = Match.objects.filter(contest=contest)
     if stage is not None:
         matches = matches.filter(stage=stage)
+    else:  # the contest's tournament: not the system tests, nor the test games a contestant asks for
+        matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
     seats = MatchSeat.objects.filter(match__in=matches.filter(status=Match.Status.FINISHED)).select_related("entry")
     records: dict[int, list[SeatRecord]] = defaultdict(list)
     entries: dict[int, Entry] = {}
@@ -53,6 +56,7 @@ def compute(contest: Contest, stage: Stage | None = None) -> Standings:
     rows = [
         Row(rank=0, entry=entries[eid], games=len(recs), values={c.key: c.total(recs) for c in columns})
         for eid, recs in records.items()
+        if entries[eid].status != Entry.Status.DISQUALIFIED  # its opponents keep what they won
     ]
     for row in rows:
         row.cells = row.ordered(columns)

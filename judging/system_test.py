@@ -11,7 +11,8 @@ from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from judging import events
 from judging.tournaments import stage_params
 
-FAULTS = {"illegal", "crash", "timeout"}
+# A seat status that fails the test: the referee's names, and CodeCup Sudoku's in upper case.
+FAULTS = {"illegal", "crash", "timeout", "exit", "doubled_somewhere"}
 
 
 def system_test_stage(contest) -> Stage | None:
@@ -90,7 +91,7 @@ def conclude(match: Match) -> None:
             f"game {number} (match {m.pk}), moving {side}: {s.status}, {s.moves} moves, "
             f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
         )
-        failed |= s.status in FAULTS
+        failed |= s.status.lower() in FAULTS
     verdict = "failed: a program must play every game by the rules" if failed else "passed"
     log = "\n".join([*lines, f"system test {verdict}"])
     with transaction.atomic():

@@ -127,8 +127,8 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
 
 @transaction.atomic
 def rerun_match(match: Match) -> bool:
-    """Queue a match to be played again from the start (a judge's re-run). Its old result
-    stands in the standings until the new one replaces it; a match being played is left alone."""
+    """Queue a match to be played again from the start (a judge's re-run); it leaves the
+    standings until it has been played again. A match being played is left alone."""
     updated = (
         Match.objects.filter(pk=match.pk)
         .exclude(status=Match.Status.RUNNING)

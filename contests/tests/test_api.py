@@ -52,6 +52,8 @@ def test_errors_have_one_shape():
     assert body["error"]["status"] in (401, 403)
     body = api().get("/api/matches/?stage=x").json()
     assert body["error"]["code"] == "invalid" and body["error"]["fields"] == {"stage": ["A stage id is a number."]}
+    body = api().get("/api/matches/?entry=²").json()  # a digit to str.isdigit, not to int()
+    assert body["error"]["code"] == "invalid" and body["error"]["fields"] == {"entry": ["A entry id is a number."]}
 
 
 def test_enter_and_submit_by_file_and_by_json(queued):
@@ -229,6 +231,16 @@ def test_events_stream_my_submissions_and_public_matches(settings):
         {"match": 5, "contest": "chomp", "at": events[1]["at"]},
     ]
     assert "event: submission" in text and "event: match" in text
+
+
+@pytest.mark.parametrize("after", ["²", "x", "-1"])
+def test_events_with_a_malformed_last_event_id_start_from_the_beginning(settings, after):
+    settings.EVENTS_STREAM_SECONDS = 0.1
+    contest = make_contest(slug="chomp")
+    Event.objects.create(kind="match", contest=contest, data={"match": 5})
+    response = api().get("/api/events/", HTTP_LAST_EVENT_ID=after)
+    assert response.status_code == 200
+    assert '"match": 5' in b"".join(response.streaming_content).decode()
 
 
 def test_rate_limits_are_per_token(monkeypatch):

@@ -40,7 +40,9 @@ def test_pages_refuse_methods_they_do_not_serve(client):
     assert client.post("/").status_code == 405
 
 
-@pytest.mark.parametrize("query", ["?stage=abc", "?stage=99999999999999999999999", "?entry=-1", "?entry=1e9"])
+@pytest.mark.parametrize(
+    "query", ["?stage=abc", "?stage=99999999999999999999999", "?entry=-1", "?entry=1e9", "?stage=²", "?entry=١"]
+)
 def test_malformed_filters_never_crash_a_page(client, query):
     make_contest(slug="chomp")
     assert client.get(f"/contests/chomp/matches/{query}").status_code == 200

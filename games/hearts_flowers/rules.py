@@ -112,7 +112,7 @@ class HeartsFlowers(Game[HFState, Move]):
 
     def parse_move(self, state: HFState, text: str) -> Move | Illegal:
         text = text.strip()
-        if len(text) < 2 or text[0] not in SIDES or not text[1:].isdigit():
+        if len(text) < 2 or text[0] not in SIDES or not (text[1:].isascii() and text[1:].isdigit()):
             return Illegal(
                 f"{text[:40]!r} is not a move: a side N, S, E or W and a number from 1 to {state.n}, like W2"
             )

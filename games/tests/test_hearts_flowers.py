@@ -87,6 +87,8 @@ def test_flowers_sees_the_board_as_hearts():
         ("W0\n", "from 1 to 4"),
         ("N5\n", "from 1 to 4"),
         ("w2\n", "not a move"),
+        ("W²\n", "not a move"),  # a digit to str.isdigit, not to int()
+        ("W١\n", "not a move"),
     ],
 )
 def test_bad_replies_are_illegal(output, reason):

@@ -63,6 +63,11 @@ def test_a_match_left_running_by_a_dead_worker_is_played_again():
 def test_a_match_is_not_tried_forever():
     match = _chomp_match(status=Match.Status.RUNNING, attempts=matches.MAX_ATTEMPTS)
     assert matches.play_match(match.pk) is None
+    match.refresh_from_db()
+    assert match.status == "failed" and "3 attempts" in match.error  # not left "running" for ever
+    from judging import tournaments
+
+    assert tournaments.rerun_match(match)  # so a judge can re-run it
 
 
 def test_a_platform_fault_fails_the_match_for_a_judge_to_rerun():
@@ -102,3 +107,19 @@ def test_play_command_prints_a_json_summary_and_writes_the_replay(tmp_path):
 def test_play_command_explains_bad_arguments(args, message):
     with pytest.raises(CommandError, match=message):
         call_command("play", *args, stdout=StringIO())
+
+
+@pytest.mark.parametrize(("status", "passed"), [("CRASH", False), ("EXIT", False), ("TIMEOUT", False), ("LOSE", True)])
+def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, passed):
+    from judging import system_test
+
+    contest = make_contest(game="sudoku", game_params={})
+    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), status="testing")
+    match = make_match(contest, [mine, ref], stage=stage, round=mine.number, status=Match.Status.FINISHED)
+    match.seats.filter(index=0).update(status=status, points=0, moves=3)
+    match.seats.filter(index=1).update(status="WIN", points=2, moves=3)
+    system_test.conclude(match)
+    mine.refresh_from_db()
+    assert (mine.status, mine.is_active) == (("ready", True) if passed else ("test_failed", False)), mine.test_log

@@ -83,3 +83,17 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     assert [e.name for e, _ in tournaments.contenders(final)] == ["E3", "E5"]
     final_matches = tournaments.run_stage(final)
     assert len(final_matches) == 2
+
+
+@pytest.mark.django_db
+def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(queued):
+    contest = make_contest(game="sudoku", game_params={})
+    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 3, "games_per_pairing": 1})
+    entries = [make_submission(make_entry(contest, name=f"E{i}"), is_active=True, status="ready").entry for i in (0, 1)]
+    (match,) = tournaments.run_stage(swiss)
+    entries[1].status = "disqualified"  # during the round: no second round can be paired
+    entries[1].save()
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    matches._finish_stage_if_done(swiss)  # as the worker calls it, in the transaction that records the match
+    swiss.refresh_from_db()
+    assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1
