@@ -73,3 +73,28 @@ def test_play_runs_a_local_game_without_a_server(tmp_path):
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert [s["status"] for s in summary["seats"]] == ["loss", "win"]
+
+
+def test_a_url_that_is_not_an_arbiter_site_is_said_so():
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<html>a blog</html>")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        result = subprocess.run([str(ARBITER), "--url", url, "contests"], capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"arbiter: {url} did not answer as an Arbiter site does; is ARBITER_URL right?"
