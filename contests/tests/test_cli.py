@@ -96,5 +96,6 @@ def test_a_url_that_is_not_an_arbiter_site_is_said_so():
         result = subprocess.run([str(ARBITER), "--url", url, "contests"], capture_output=True, text=True, timeout=60)
     finally:
         server.shutdown()
+        server.server_close()
     assert result.returncode == 1
     assert result.stderr.strip() == f"arbiter: {url} did not answer as an Arbiter site does; is ARBITER_URL right?"

@@ -53,7 +53,15 @@ def test_cpu_of_two_processes_is_summed(programs: Builder) -> None:
     result = programs.run("spin_two.c", Limits(cpu_s=1))
     assert result.verdict is Verdict.TIME_LIMIT
     assert 1.00 <= result.cpu_s <= 1.05
-    assert result.wall_s < 0.8  # two cores: one second of CPU in about half a second
+    # Each process reported its own CPU as it went: each had well under the limit, together
+    # they had it all (a load on the host changes how long that took, not this).
+    last = {}
+    for line in result.stdout_text.splitlines():
+        who, seconds = line.split()
+        last[who] = float(seconds)
+    assert set(last) == {"a", "b"}
+    assert all(seconds < 0.95 for seconds in last.values()), last
+    assert sum(last.values()) > 0.9, last
 
 
 @pytest.mark.parametrize("name", ["sleep_forever.c", "stop_self.c"])
