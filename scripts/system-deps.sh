@@ -2,11 +2,15 @@
 # Install the Debian packages Arbiter needs on this machine, or say exactly which to install.
 #   python3-venv  to create .venv (Debian splits venv/ensurepip out of python3)
 #   bubblewrap    the sandbox's jail (bwrap); without it untrusted programs do not run
+#   gcc g++ make  C and C++ entries, the demo's reference players, Sudoku's solution counter
 set -euo pipefail
 
 missing=()
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || missing+=(make)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
