@@ -45,3 +45,22 @@ def test_load_demo_leaves_a_judges_edit_alone():
     Contest.objects.filter(slug="chomp").update(title="Chomp, edited")
     call_command("load_demo", verbosity=0)
     assert Contest.objects.get(slug="chomp").title == "Chomp, edited"
+
+
+def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
+    """Without a compiler the demo's builds fail: make run must still start the site."""
+    from contests.demo.load import load_demo, play_demo
+    from contests.models import Match, Submission
+
+    load_demo()
+
+    def no_compiler(pk):
+        raise RuntimeError("no C compiler")
+
+    monkeypatch.setattr("judging.builds.build_submission", no_compiler)
+    assert play_demo() == []  # nothing built, nothing played, no exception
+    Submission.objects.filter(entry__is_reference=True).update(status="ready", is_active=True)
+    monkeypatch.setattr("judging.matches.play_match", no_compiler)
+    lines = play_demo()
+    assert lines and all(line.endswith(": 0 games") for line in lines)
+    assert Match.objects.filter(status="queued").exists()  # left for the worker
