@@ -98,6 +98,19 @@ def _create_match(stage: Stage, round_no: int, seed: int, params: dict, seats: l
     return match
 
 
+def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
+    """Mark the stage running and queue its new matches when the transaction commits."""
+    if stage.status == Stage.Status.PENDING:
+        stage.status = Stage.Status.RUNNING
+        stage.started_at = timezone.now()
+        stage.save(update_fields=["status", "started_at"])
+    from judging.tasks import play_match
+
+    for match in matches:
+        play_match.delay_on_commit(match.pk)
+    return matches
+
+
 @transaction.atomic
 def schedule_round_robin(stage: Stage) -> list[Match]:
     """Create the matches of a round-robin stage once; a second call creates nothing."""
@@ -115,26 +128,26 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     matches = []
     for first, second in round_robin_pairs(len(players), games_per_pairing):
         matches.append(_create_match(stage, 1, rng.randrange(2**62), params, [players[first], players[second]]))
-    stage.status = Stage.Status.RUNNING
-    stage.started_at = timezone.now()
-    stage.save(update_fields=["status", "started_at"])
-    from judging.tasks import play_match
-
-    for match in matches:
-        play_match.delay_on_commit(match.pk)
-    return matches
+    return _launch(stage, matches)
 
 
 @transaction.atomic
 def rerun_match(match: Match) -> bool:
     """Queue a match to be played again from the start (a judge's re-run); it leaves the
-    standings until it has been played again. A match being played is left alone."""
+    standings until it has been played again. A match being played is left alone. A
+    system-test game re-run puts its submission back under test, to be judged again."""
     updated = (
         Match.objects.filter(pk=match.pk)
         .exclude(status=Match.Status.RUNNING)
         .update(status=Match.Status.QUEUED, attempts=0, error="", started_at=None, finished_at=None)
     )
     if updated:
+        if match.stage_id and match.stage.kind == Stage.Kind.SYSTEM_TEST:
+            Submission.objects.filter(
+                seats__match=match,
+                entry__is_reference=False,
+                status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
+            ).update(status=Submission.Status.TESTING)
         from judging.tasks import play_match
 
         play_match.delay_on_commit(match.pk)
@@ -211,15 +224,7 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
         for g in range(games):
             seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
             matches.append(_create_match(stage, done_rounds + 1, rng.randrange(2**62), params, seats))
-    if stage.status == Stage.Status.PENDING:
-        stage.status = Stage.Status.RUNNING
-        stage.started_at = timezone.now()
-        stage.save(update_fields=["status", "started_at"])
-    from judging.tasks import play_match
-
-    for match in matches:
-        play_match.delay_on_commit(match.pk)
-    return matches
+    return _launch(stage, matches)
 
 
 def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:

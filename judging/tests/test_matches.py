@@ -123,3 +123,24 @@ def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, passed):
     system_test.conclude(match)
     mine.refresh_from_db()
     assert (mine.status, mine.is_active) == (("ready", True) if passed else ("test_failed", False)), mine.test_log
+
+
+def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
+    from judging import system_test, tournaments
+
+    contest = make_contest(game="chomp")
+    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), status="test_failed", test_log="game 1: crash")
+    match = make_match(contest, [mine, ref], stage=stage, status="finished", round=mine.number)
+    assert tournaments.rerun_match(match)
+    mine.refresh_from_db()
+    assert mine.status == "testing" and queued == [("play_match", match.pk)]
+    seats = list(match.seats.order_by("index"))
+    for seat, (points, st) in zip(seats, [(1, "win"), (0, "loss")], strict=True):
+        seat.points, seat.status = points, st
+        seat.save()
+    Match.objects.filter(pk=match.pk).update(status="finished")
+    system_test.conclude(Match.objects.get(pk=match.pk))
+    mine.refresh_from_db()
+    assert mine.status == "ready" and mine.is_active and mine.test_log.endswith("system test passed")
