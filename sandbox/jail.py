@@ -347,14 +347,9 @@ class Jail:
                 return None
             ready, _, _ = select.select([self._control], [], [], remaining)
             if ready:
-                try:
-                    data = self._control.recv(1 << 16)
-                except OSError:
-                    data = b""
-                if not data:
-                    self.runner_lost = True
-                    return None
-                return json.loads(data)
+                message = self._poll_message()
+                if message is not None or self.runner_lost:
+                    return message
 
     def _poll_message(self) -> dict[str, object] | None:
         """The runner's next message if one is waiting (sets runner_lost at end of file)."""
