@@ -8,6 +8,7 @@ import dj_database_url
 
 from arbiter import queues
 from arbiter.env import ConfigError, env_bool, env_int, env_list, env_str, secret_key
+from sandbox.conf import default_root as default_sandbox_root
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var"))).resolve()
@@ -171,9 +172,16 @@ CELERY_TASK_TIME_LIMIT = env_int("TASK_TIME_LIMIT", 3600, minimum=10)
 WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 15, minimum=1)
 
 # --- Sandbox (see docs/security.md) -----------------------------------------------------
-SANDBOX_ROOT = Path(env_str("SANDBOX_ROOT", "/tmp/arbiter-sandbox"))  # work folders, slot locks
+# This installation's own folder on every worker host (slot locks, work folders); its cgroups
+# are named after it. Two installations on one host must not share it: the default is one
+# per ARBITER_VAR_DIR, under /tmp (the jails' uids must be able to reach it).
+SANDBOX_ROOT = Path(env_str("SANDBOX_ROOT", "") or default_sandbox_root(VAR_DIR))
 SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache")))
 SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", 4, minimum=1, maximum=256)
+# The host-wide pool of uids jails run as; each jail leases one that no other jail on the host
+# (of any installation) is using.
+SANDBOX_UID_BASE = env_int("SANDBOX_UID_BASE", 60000, minimum=1000, maximum=2**31)
+SANDBOX_UID_COUNT = env_int("SANDBOX_UID_COUNT", 1024, minimum=1, maximum=65536)
 # Development only: run untrusted code even where the jail fails part of its self-check.
 # Every page and every worker log says so while it is on.
 ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX = env_bool("ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX", False)

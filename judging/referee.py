@@ -17,6 +17,7 @@ from typing import Any
 
 from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove
 from judging.clocks import Clock
+from sandbox.jail import reserve_slots
 from sandbox.limits import Limits
 from sandbox.programs import Program, judge_language, open_jail
 from sandbox.result import RunResult, Verdict
@@ -113,6 +114,15 @@ def _replay(game, params, seed, clock, players, totals, moves, frames, outcome) 
     }
 
 
+def _open_jails(stack: contextlib.ExitStack, players: list[Player], limits: Limits) -> list:
+    """A jail per seat, in slots taken all at once: a match never holds one slot while it
+    waits for another (two such matches would wait on each other forever)."""
+    slots = stack.enter_context(reserve_slots(len(players)))
+    return [
+        stack.enter_context(open_jail(p.program, limits, slot=slot)) for p, slot in zip(players, slots, strict=True)
+    ]
+
+
 def play_process_per_move(
     game: Game,
     params: dict[str, int],
@@ -133,7 +143,7 @@ def play_process_per_move(
     outcome: Outcome | None = None
     jail_limits = Limits(cpu_s=clock.cpu_for_move(0, 0.0), memory_mb=clock.memory_mb)
     with contextlib.ExitStack() as stack:
-        jails = [stack.enter_context(open_jail(p.program, jail_limits)) for p in players]
+        jails = _open_jails(stack, players, jail_limits)
         while (seat := game.to_move(state)) is not None:
             if len(moves) >= game.max_moves(params):
                 raise RuntimeError(f"{game.info.name} went past its maximum length")  # a rules bug, not a player's
@@ -228,7 +238,7 @@ def play_line_protocol(
     budget0 = clock.answer_budget(0.0, bank[0])
     limits = Limits(cpu_s=budget0, wall_s=budget0 * 2 + 5, memory_mb=clock.memory_mb)
     with contextlib.ExitStack() as stack:
-        jails = [stack.enter_context(open_jail(p.program, limits)) for p in players]
+        jails = _open_jails(stack, players, limits)
         sessions = [
             jail.start_session(p.program.argv(limits), env=dict(p.program.env))
             for jail, p in zip(jails, players, strict=True)

@@ -21,6 +21,14 @@ def sandbox_self_check() -> str:
     from sandbox.conf import get_settings
 
     try:
+        from sandbox import sweep
+
+        cleaned = sweep()  # what this installation's jails left when a worker died here
+        if cleaned:
+            log.warning("sandbox: removed what dead jails left in %d slot(s)", cleaned)
+    except Exception:
+        log.exception("sandbox: could not clean up after dead jails")
+    try:
         report = run_selfcheck()
     except Exception:
         log.exception("sandbox self-check could not run: untrusted programs will not run on this worker")

@@ -161,8 +161,9 @@ class Cgroup:
         return cg
 
     @classmethod
-    def leftovers(cls, layout: Layout, prefix: str) -> list[Cgroup]:
-        """Cgroups named `prefix`* left by a crashed worker, opened for kill() and remove()."""
+    def leftovers(cls, layout: Layout, prefix: str, open_files: bool = True) -> list[Cgroup]:
+        """Cgroups named `prefix`* under the parent (left by a dead holder), opened for kill()
+        and remove() unless ``open_files`` is false (to list them only)."""
         found: dict[str, Cgroup] = {}
         probe = cls(layout, "")
         for h in probe._hierarchies():
@@ -173,7 +174,7 @@ class Cgroup:
                 if folder.is_dir() and folder.name.startswith(prefix):
                     cg = found.setdefault(folder.name, cls(layout, folder.name))
                     cg.folders.append(folder)
-        for cg in found.values():
+        for cg in found.values() if open_files else ():
             with contextlib.suppress(OSError):
                 cg._freeze_fd = os.open(cg._freeze_file(), os.O_WRONLY | os.O_CLOEXEC)
         return list(found.values())

@@ -21,7 +21,6 @@ import resource
 import select
 import shutil
 import socket
-import stat
 import subprocess
 import time
 import uuid
@@ -36,7 +35,7 @@ from .conf import SandboxSettings, get_settings
 from .errors import SandboxError, SandboxUnavailable
 from .limits import MB, Limits
 from .result import RunResult
-from .slots import Slot, acquire_slot
+from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve
 from .workdir import WorkDir, mount
 
 if TYPE_CHECKING:
@@ -137,6 +136,7 @@ class Jail:
         binds: Sequence[Bind] = (),
         endpoint: Endpoint | None = None,
         settings: SandboxSettings | None = None,
+        slot: Slot | None = None,
         _trusted_check: bool = False,
     ) -> None:
         self.limits = limits or Limits()
@@ -145,7 +145,8 @@ class Jail:
         self.endpoint = endpoint
         self.settings = settings or get_settings()
         self.id = uuid.uuid4().hex[:12]
-        self.slot: Slot | None = None
+        self.slot: Slot | None = slot
+        self._own_slot = slot is None  # a slot given by a reservation is the reservation's to release
         self.work: WorkDir | None = None  # type: ignore[assignment]
         self.cgroup: Cgroup | None = None
         self._bwrap: subprocess.Popen[bytes] | None = None
@@ -169,14 +170,19 @@ class Jail:
         if not self._trusted_check:
             from .selfcheck import require_isolation
 
-            require_isolation(s)
+            require_isolation(s, slot=self.slot)  # in the jail's own slot, if it was given one
         try:
-            root = s.root / "work"
-            for folder in (s.root, root):
-                folder.mkdir(parents=True, exist_ok=True)
-                _check_own_folder(folder)
-                os.chmod(folder, 0o711)
-            self.slot = acquire_slot(s)
+            own_folder(s.root, 0o711)
+            root = own_folder(s.root / "work", 0o711)
+            if not _accessible_to_others(root):
+                raise SandboxUnavailable(
+                    f"SANDBOX_ROOT {s.root}: the jails' uids cannot reach it (every folder above it must be "
+                    "open to others, o+x); put it under /tmp or /var/lib"
+                )
+            if self._own_slot:
+                sweep(s)
+                self.slot = acquire_slot(s)
+            assert self.slot is not None and self.slot.held
             name = f"{self.slot.number}-{self.id}"
             _reclaim(root, cgroup_layout(s.cgroup_parent), self.slot.number)
             self.work = WorkDir(root / name, self.slot.uid, self.limits.work_mb)
@@ -223,7 +229,7 @@ class Jail:
             except (SandboxError, OSError) as e:
                 errors.append(str(e))
             self.work = None
-        if self.slot is not None:
+        if self.slot is not None and self._own_slot:
             self.slot.release()
             self.slot = None
         if errors:
@@ -455,9 +461,9 @@ class Jail:
 
 
 def _reclaim(work_root: Path, layout: Layout, slot: int) -> None:
-    """Remove what a crashed worker left in this slot (we hold the slot's lock)."""
+    """Remove what a dead holder left in this slot (the caller holds the slot's lock)."""
     prefix = f"{slot}-"
-    for folder in work_root.iterdir():
+    for folder in work_root.iterdir() if work_root.is_dir() else ():
         if folder.name.startswith(prefix):
             work = WorkDir(folder, 0, 0)
             work.capped = os.path.ismount(folder)
@@ -467,12 +473,43 @@ def _reclaim(work_root: Path, layout: Layout, slot: int) -> None:
         leftover.remove()
 
 
-def _check_own_folder(folder: Path) -> None:
-    """The sandbox root (by default under the shared /tmp) must be a real folder of ours: if
-    another user made it first, they could swap a work folder for a link to a host folder."""
-    st = os.lstat(folder)
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
-        raise SandboxUnavailable(f"{folder} is not a folder owned by uid {os.geteuid()}: refusing to use it")
+def _slot_of(name: str) -> int | None:
+    number, dash, _ = name.partition("-")
+    return int(number) if dash and number.isascii() and number.isdigit() else None
+
+
+def sweep(settings: SandboxSettings | None = None) -> int:
+    """Remove the work folders (tmpfs mounts) and cgroups that holders of this installation's
+    slots left when they died (SIGKILL, a crash, the OOM killer), for every slot nobody holds
+    now; returns how many slots were cleaned. Cheap: two folder listings when nothing is left.
+    Other installations' folders and cgroups are never looked at (they have their own root
+    and cgroup parent)."""
+    s = settings or get_settings()
+    work_root = s.root / "work"
+    layout = cgroup_layout(s.cgroup_parent)
+    names: set[str] = set()
+    if work_root.is_dir():
+        names.update(p.name for p in work_root.iterdir())
+    names.update(cg.name for cg in Cgroup.leftovers(layout, "", open_files=False))
+    cleaned = 0
+    for number in sorted({n for n in map(_slot_of, names) if n is not None}):
+        with holding(s, number) as slot:
+            if slot is None:
+                continue  # in use: its holder is alive (the kernel drops a dead one's lock)
+            _reclaim(work_root, layout, number)
+            cleaned += 1
+    return cleaned
+
+
+def reserve_slots(count: int, settings: SandboxSettings | None = None, **kwargs: object) -> Reservation:
+    """Every slot a match needs, taken at once (see sandbox/slots.py), after cleaning up what
+    dead holders left behind."""
+    from .selfcheck import require_isolation
+
+    s = settings or get_settings()
+    require_isolation(s)  # before taking them: the self-check's own jail needs a slot too
+    sweep(s)
+    return reserve(s, count, **kwargs)  # type: ignore[arg-type]
 
 
 def _rlimits(limits: Limits) -> list[tuple[int, int]]:

@@ -27,6 +27,7 @@ from .languages import LANGUAGES, Language, Toolchain, java_class, language_for
 from .limits import BUILD_LIMITS, Limits
 from .result import RunResult, Verdict
 from .selfcheck import require_isolation
+from .slots import Slot
 
 CACHE_FORMAT = 1
 
@@ -201,10 +202,16 @@ def _archive_build_command(jail: Jail) -> tuple[str, ...] | None:
 
 
 def open_jail(
-    program: Program, limits: Limits, *, endpoint: Endpoint | None = None, settings: SandboxSettings | None = None
+    program: Program,
+    limits: Limits,
+    *,
+    endpoint: Endpoint | None = None,
+    settings: SandboxSettings | None = None,
+    slot: Slot | None = None,
 ) -> Jail:
-    """A started jail holding `program`'s files in its work folder (close it, or use `with`)."""
-    jail = Jail(limits, binds=program.binds, endpoint=endpoint, settings=settings)
+    """A started jail holding `program`'s files in its work folder (close it, or use `with`);
+    in ``slot`` if given (one of a match's reservation), else in a slot of its own."""
+    jail = Jail(limits, binds=program.binds, endpoint=endpoint, settings=settings, slot=slot)
     jail.start()
     try:
         assert jail.work is not None

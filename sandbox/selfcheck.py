@@ -12,7 +12,6 @@ ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX is on (and then every run logs a warning
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import time
@@ -22,6 +21,7 @@ from .conf import INSECURE_SETTING, SandboxSettings, get_settings
 from .errors import SandboxUnavailable
 from .limits import Limits
 from .result import Verdict
+from .slots import Slot
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,8 @@ class SelfCheck:
         return {"level": self.level, "passed": self.passed, "failed": self.failed, "seconds": round(self.seconds, 2)}
 
 
-def run_selfcheck(settings: SandboxSettings | None = None) -> SelfCheck:
-    """Run the probes in real jails (about a second)."""
+def run_selfcheck(settings: SandboxSettings | None = None, slot: Slot | None = None) -> SelfCheck:
+    """Run the probes in real jails (about a second), in ``slot`` if given, else in a free one."""
     from .jail import Jail, cgroup_layout
 
     settings = settings or get_settings()
@@ -79,7 +79,7 @@ def run_selfcheck(settings: SandboxSettings | None = None) -> SelfCheck:
     started = time.monotonic()
     limits = Limits(cpu_s=0.3, wall_s=5, memory_mb=64, pids=16, work_mb=4)
     try:
-        with Jail(limits, settings=settings, _trusted_check=True) as jail:
+        with Jail(limits, settings=settings, slot=slot, _trusted_check=True) as jail:
             assert jail.work is not None and jail.slot is not None
             for name, code in CONFINEMENT_PROBES.items():
                 result = jail.run(["python3", "-I", "-S", "-c", code], limits=limits.but(cpu_s=5))
@@ -127,23 +127,25 @@ def _record(report: SelfCheck, name: str, ok: bool, detail: str) -> None:
         report.failed[name] = detail
 
 
-@functools.cache
-def _cached_selfcheck(settings: SandboxSettings) -> SelfCheck:
-    report = run_selfcheck(settings)
-    if report.level != FULL:
-        log.error("SANDBOX SELF-CHECK: isolation level %s: %s", report.level, report.failed)
+_reports: dict[SandboxSettings, SelfCheck] = {}
+
+
+def isolation_level(settings: SandboxSettings | None = None, slot: Slot | None = None) -> SelfCheck:
+    """The self-check report for this host (run once per process and settings; in ``slot``
+    when the caller already holds every slot it may use)."""
+    settings = settings or get_settings()
+    report = _reports.get(settings)
+    if report is None:
+        report = _reports[settings] = run_selfcheck(settings, slot)
+        if report.level != FULL:
+            log.error("SANDBOX SELF-CHECK: isolation level %s: %s", report.level, report.failed)
     return report
 
 
-def isolation_level(settings: SandboxSettings | None = None) -> SelfCheck:
-    """The self-check report for this host (run once per process)."""
-    return _cached_selfcheck(settings or get_settings())
-
-
-def require_isolation(settings: SandboxSettings | None = None) -> SelfCheck:
+def require_isolation(settings: SandboxSettings | None = None, slot: Slot | None = None) -> SelfCheck:
     """Raise SandboxUnavailable unless untrusted code may run here."""
     settings = settings or get_settings()
-    report = isolation_level(settings)
+    report = isolation_level(settings, slot)
     if report.level == FULL:
         return report
     if report.level == DEGRADED and settings.allow_degraded:

@@ -1,15 +1,69 @@
-"""Concurrency slots: slot n runs as its own uid, locked across worker processes with flock."""
+"""Sandbox slots and uids: how many jails one installation runs at once on a host, and as whom.
+
+A slot is a lock file under ``SANDBOX_ROOT/slots``, held with ``flock``: the kernel drops it when
+its holder dies, however it dies, so a slot is never lost to a crash. A match reserves every
+slot it needs at once (:func:`reserve`), under a short allocation lock, and gives back the ones
+it took whenever it cannot have them all: two games can never each hold one slot while
+waiting for the other's, whatever the number of slots and concurrent games.
+
+Each slot taken also leases a uid from a pool shared by every installation on the host
+(``SANDBOX_UID_BASE`` .. + ``SANDBOX_UID_COUNT``), locked by uid number in a host-wide folder,
+so two installations (or a worker and a ``manage.py play``) never run programs as the same
+host uid at the same time.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import logging
 import os
+import random
+import stat
+import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .conf import SandboxSettings
-from .errors import SandboxError
+from .errors import SandboxError, SandboxUnavailable
+
+log = logging.getLogger(__name__)
+
+WAIT_LOG_AFTER_S = 1.0  # a wait longer than this is logged, and again every WAIT_LOG_EVERY_S
+WAIT_LOG_EVERY_S = 60.0
+POLL_S = 0.05
+
+
+def uid_lock_folder() -> Path:
+    """The host-wide folder of uid leases (the same for every installation on the host)."""
+    run_lock = Path("/run/lock")
+    base = run_lock if run_lock.is_dir() and os.access(run_lock, os.W_OK) else Path(tempfile.gettempdir())
+    return base / "arbiter-sandbox-uids"
+
+
+def own_folder(folder: Path, mode: int) -> Path:
+    """Create ``folder`` if needed and check that it is a real folder of this uid: under a
+    shared /tmp, another user who made it first could swap what is in it for links."""
+    folder.mkdir(parents=True, exist_ok=True)
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise SandboxUnavailable(f"{folder} is not a folder owned by uid {os.geteuid()}: refusing to use it")
+    if stat.S_IMODE(st.st_mode) != mode:
+        os.chmod(folder, mode)
+    return folder
+
+
+def _try_lock(path: Path) -> int | None:
+    """An fd holding an exclusive flock on ``path``, or None if someone else holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 @dataclass
@@ -17,27 +71,152 @@ class Slot:
     number: int
     uid: int
     _fd: int
+    _uid_fd: int = -1
 
     def release(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)  # closing drops the flock
-            self._fd = -1
+        for fd in (self._uid_fd, self._fd):
+            if fd >= 0:
+                os.close(fd)  # closing drops the flock
+        self._fd = self._uid_fd = -1
+
+    @property
+    def held(self) -> bool:
+        return self._fd >= 0
+
+
+@dataclass
+class Reservation:
+    """Slots held together; release them all with ``release()`` or by leaving ``with``."""
+
+    slots: list[Slot] = field(default_factory=list)
+    waited_s: float = 0.0
+
+    def __enter__(self) -> Reservation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def __getitem__(self, index: int) -> Slot:
+        return self.slots[index]
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def __iter__(self) -> Iterator[Slot]:
+        return iter(self.slots)
+
+    def release(self) -> None:
+        for slot in self.slots:
+            slot.release()
+
+
+def _lease_uid(settings: SandboxSettings) -> tuple[int, int] | None:
+    """(uid, fd of its lock) for a uid no jail on this host runs as now, or None."""
+    folder = own_folder(uid_lock_folder(), 0o700)
+    start = random.randrange(settings.uid_count)  # spread the lessees over the pool
+    for i in range(settings.uid_count):
+        uid = settings.uid_base + (start + i) % settings.uid_count
+        fd = _try_lock(folder / f"{uid}.lock")
+        if fd is not None:
+            return uid, fd
+    return None
+
+
+class _NotNow(Exception):
+    """Not every slot (or uid) wanted is free now."""
+
+
+def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
+    folder = own_folder(settings.root / "slots", 0o700)
+    alloc = os.open(folder / "allocate.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    taken: list[Slot] = []
+    try:
+        fcntl.flock(alloc, fcntl.LOCK_EX)  # held for microseconds: only while taking
+        for n in range(settings.slots):
+            fd = _try_lock(folder / f"{n}.lock")
+            if fd is None:
+                continue
+            taken.append(Slot(n, -1, fd))
+            if len(taken) == count:
+                break
+        if len(taken) < count:
+            raise _NotNow
+        for slot in taken:
+            lease = _lease_uid(settings)
+            if lease is None:
+                raise _NotNow
+            slot.uid, slot._uid_fd = lease
+        return taken
+    except _NotNow:
+        for slot in taken:
+            slot.release()
+        return None
+    except BaseException:
+        for slot in taken:
+            slot.release()
+        raise
+    finally:
+        os.close(alloc)
+
+
+def reserve(
+    settings: SandboxSettings,
+    count: int = 1,
+    *,
+    timeout: float = 600.0,
+    on_wait: Callable[[str], None] | None = None,
+) -> Reservation:
+    """Take ``count`` slots at once, waiting up to ``timeout`` seconds for them; a wait of more
+    than a second is logged (and told to ``on_wait``)."""
+    if count > settings.slots:
+        raise SandboxError(f"{count} programs must run at once, but this host allows {settings.slots} (SANDBOX_SLOTS)")
+    started = time.monotonic()
+    next_log = started + WAIT_LOG_AFTER_S
+    while True:
+        taken = _take(settings, count)
+        now = time.monotonic()
+        if taken is not None:
+            if now - started >= WAIT_LOG_AFTER_S:
+                log.info("sandbox: got %d slot(s) after waiting %.1f s", count, now - started)
+            return Reservation(taken, now - started)
+        if now - started > timeout:
+            raise SandboxError(
+                f"no {count} free sandbox slot(s) in {timeout:.0f} s ({settings.slots} slots in {settings.root})"
+            )
+        if now >= next_log:
+            message = (
+                f"waiting for {count} sandbox slot(s): {_busy(settings)} of {settings.slots} busy "
+                f"in {settings.root} for {now - started:.0f} s"
+            )
+            log.warning("sandbox: %s", message)
+            if on_wait is not None:
+                on_wait(message)
+            next_log = now + WAIT_LOG_EVERY_S
+        time.sleep(POLL_S * (0.5 + random.random()))
+
+
+def _busy(settings: SandboxSettings) -> int:
+    busy = 0
+    for n in range(settings.slots):
+        with holding(settings, n) as slot:
+            busy += slot is None
+    return busy
 
 
 def acquire_slot(settings: SandboxSettings, timeout: float = 600.0) -> Slot:
-    """Take the first free slot; wait (polling) up to `timeout` seconds for one."""
-    folder = settings.root / "slots"
-    folder.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + timeout
-    while True:
-        for n in range(settings.slots):
-            fd = os.open(Path(folder, f"{n}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            return Slot(n, settings.uid(n), fd)
-        if time.monotonic() > deadline:
-            raise SandboxError(f"no free sandbox slot in {timeout:.0f} s ({settings.slots} slots)")
-        time.sleep(0.05)
+    """One slot (with its uid), for a jail of its own."""
+    return reserve(settings, 1, timeout=timeout).slots[0]
+
+
+@contextlib.contextmanager
+def holding(settings: SandboxSettings, number: int) -> Iterator[Slot | None]:
+    """Slot ``number`` while the block runs if nobody holds it now, else None (no uid is
+    leased: for looking at a slot, or cleaning up after a dead holder)."""
+    fd = _try_lock(own_folder(settings.root / "slots", 0o700) / f"{number}.lock")
+    slot = None if fd is None else Slot(number, -1, fd)
+    try:
+        yield slot
+    finally:
+        if slot is not None:
+            slot.release()

@@ -15,11 +15,13 @@ from sandbox.programs import Program, build_program, run_program
 from sandbox.result import RunResult
 
 PROGRAMS = Path(__file__).parent / "programs"
-# Everything of this test session is its own: folder, cgroups and uids. Other sessions on
-# the same host (a worker, another test run) then never show up in the leak checks below.
+# Everything of this test session is its own: folder, cgroups (derived from the folder) and
+# uids. Other sessions on the same host (a worker, another test run) then never show up in
+# the leak checks below.
 SESSION = os.getpid()
 TEST_ROOT = Path(f"/tmp/arbiter-sandbox-tests-{SESSION}")
 TEST_UID_BASE = 61000 + (SESSION % 500) * 16
+TEST_UID_COUNT = 16
 
 if os.geteuid() != 0 or shutil.which("bwrap") is None:
     pytest.skip("the sandbox tests need root and bubblewrap", allow_module_level=True)
@@ -32,16 +34,17 @@ def sandbox_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandb
         cache_dir=tmp_path_factory.mktemp("build-cache"),
         slots=4,
         uid_base=TEST_UID_BASE,
-        cgroup_parent=f"arbiter-sandbox-tests-{SESSION}",
+        uid_count=TEST_UID_COUNT,
     )
     shutil.rmtree(TEST_ROOT, ignore_errors=True)
-    for parent in Path("/sys/fs/cgroup").glob(f"*/arbiter-sandbox-tests-{SESSION}"):
+    for parent in Path("/sys/fs/cgroup").glob(f"*/{SandboxSettings(TEST_ROOT, TEST_ROOT).cgroup_parent}"):
         parent.rmdir()
 
 
 def sandbox_processes(settings: SandboxSettings) -> list[str]:
-    """Host processes running as any slot uid."""
-    uids = {settings.uid(n) for n in range(settings.slots)}
+    """Host processes running as any uid of the pool (zombies aside: a killed holder's bwrap is
+    reparented to pid 1, which in some containers never reaps it, and a zombie holds nothing)."""
+    uids = set(settings.uids())
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -52,7 +55,8 @@ def sandbox_processes(settings: SandboxSettings) -> list[str]:
         except OSError:
             continue
         uid_line = next((line for line in status.splitlines() if line.startswith("Uid:")), "")
-        if uid_line and int(uid_line.split()[1]) in uids:
+        zombie = any(line.startswith("State:\tZ") for line in status.splitlines())
+        if uid_line and int(uid_line.split()[1]) in uids and not zombie:
             name = status.splitlines()[0]
             found.append(f"{entry} {name}")
     return found

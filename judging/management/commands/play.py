@@ -6,6 +6,7 @@ python manage.py play chomp my_player.c games/chomp/players/random_player.c --pa
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -16,6 +17,14 @@ from judging.clocks import Clock, ClockError
 from judging.referee import Player, play
 from sandbox.errors import SandboxError
 from sandbox.programs import build_program
+
+
+class Stopped(BaseException):
+    """SIGTERM arrived: unwind, so that every jail is closed on the way out."""
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped
 
 
 def _pairs(items: list[str], what: str) -> dict[str, float]:
@@ -59,6 +68,15 @@ class Command(BaseCommand):
         parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
 
     def handle(self, *args, **options) -> None:
+        previous = signal.signal(signal.SIGTERM, _stop)
+        try:
+            self._play(options)
+        except Stopped:
+            raise CommandError("stopped by SIGTERM; its jails are closed") from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    def _play(self, options) -> None:
         try:
             game = registry.get(options["game"])
         except registry.UnknownGame as e:
