@@ -169,7 +169,12 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
 # A task that outlives this is killed; each task may set a tighter limit of its own.
 CELERY_TASK_TIME_LIMIT = env_int("TASK_TIME_LIMIT", 3600, minimum=10)
-WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 15, minimum=1)
+# How often each worker, and each match being played, says it is alive; a match silent for four
+# times this is given up as lost and played again (ahead of the queue).
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
+# How long a finished game waits for a database that is away before its worker gives up (its
+# result stays in the spool, written by the watchdog when the database is back).
+DATABASE_WAIT_SECONDS = env_int("DATABASE_WAIT_SECONDS", 1800, minimum=1)
 
 # --- Sandbox (see docs/security.md) -----------------------------------------------------
 # This installation's own folder on every worker host (slot locks, work folders); its cgroups

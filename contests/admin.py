@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.db import models
 
-from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
 
 
 class StageInline(admin.TabularInline):
@@ -89,37 +89,72 @@ class SubmissionAdmin(admin.ModelAdmin):
     list_display = ("__str__", "language", "size", "status", "is_active", "created_at")
     list_filter = ("status", "language", "entry__contest")
     search_fields = ("entry__name", "sha256")
-    readonly_fields = ("sha256", "size", "created_at", "built_at", "toolchain")
+    readonly_fields = ("sha256", "size", "created_at", "build_started_at", "built_at", "build_faults", "toolchain")
     raw_id_fields = ("entry",)
+    actions = ["rebuild"]
+
+    @admin.action(description="Build again (builds the platform failed or lost)", permissions=["rerun"])
+    def rebuild(self, request, queryset):
+        from judging.builds import rebuild
+
+        queued = [s for s in queryset if rebuild(s)]
+        for submission in queued:
+            self.log_change(request, submission, "queued to be built again")
+        self.message_user(request, f"{len(queued)} builds queued again; others were not platform faults.")
+
+    def has_rerun_permission(self, request) -> bool:
+        return request.user.has_perm("contests.rerun_match")
 
 
 class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     extra = 0
-    fields = ("index", "entry", "submission", "points", "score", "status", "reason", "moves", "cpu_seconds")
+    fields = ("index", "entry", "submission", "points", "score", "status", "detail", "reason", "moves", "cpu_seconds")
     raw_id_fields = ("entry", "submission")
+
+
+class MatchAttemptInline(admin.TabularInline):
+    """Every try at the match, with the worker that made it and how it ended."""
+
+    model = MatchAttempt
+    extra = 0
+    fields = ("number", "worker", "pid", "started_at", "last_seen", "finished_at", "outcome", "error", "result")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "stage", "round", "status", "attempts", "finished_at")
+    list_display = ("__str__", "stage", "round", "status", "priority", "faults", "finished_at")
     list_filter = ("status", "contest", "stage")
-    readonly_fields = ("created_at", "started_at", "finished_at", "attempts")
-    inlines = [MatchSeatInline]
-    actions = ["rerun"]
+    readonly_fields = ("created_at", "started_at", "finished_at", "faults", "result_attempt")
+    inlines = [MatchSeatInline, MatchAttemptInline]
+    actions = ["rerun", "cancel"]
 
-    @admin.action(description="Re-run the selected matches", permissions=["rerun"])
+    @admin.action(description="Re-run the selected matches (any being played is called off)", permissions=["rerun"])
     def rerun(self, request, queryset):
-        from judging.tournaments import rerun_match
+        from judging.matches import rerun_match
 
-        queued = 0
         for match in queryset:
-            if rerun_match(match):
-                queued += 1
-                self.log_change(request, match, "queued for a re-run")
-        skipped = queryset.count() - queued
+            rerun_match(match)
+            self.log_change(request, match, "queued for a re-run")
+        self.message_user(request, f"{queryset.count()} matches queued again; their earlier results count until then.")
+
+    @admin.action(description="Cancel the selected matches that are queued or being played", permissions=["rerun"])
+    def cancel(self, request, queryset):
+        from judging.matches import cancel_match
+
+        cancelled = 0
+        for match in queryset:
+            if cancel_match(match) is not None:
+                cancelled += 1
+                self.log_change(request, match, "cancelled")
+        skipped = queryset.count() - cancelled
         self.message_user(
-            request, f"{queued} matches queued again" + (f"; {skipped} being played left alone." if skipped else ".")
+            request, f"{cancelled} matches cancelled" + (f"; {skipped} had already ended." if skipped else ".")
         )
 
     def has_rerun_permission(self, request) -> bool:

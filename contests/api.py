@@ -21,8 +21,8 @@ from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, Stage, Submission
 from games import registry
+from judging import builds, matches, tournaments
 from judging import standings as standings_service
-from judging import tournaments
 
 
 def paged(serializer_class) -> serializers.Serializer:
@@ -374,21 +374,67 @@ def stage_run(request, pk: int):
 def stage_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
     stage = get_object_or_404(Stage, pk=pk)
-    return Response({"queued": tournaments.rerun_stage(stage)}, status=status.HTTP_202_ACCEPTED)
+    return Response({"queued": matches.rerun_stage(stage)}, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(
-    request=None, responses={202: s.MatchSerializer}, summary="Judges: play a match again", operation_id="matches_rerun"
+    request=None,
+    responses={202: s.MatchSerializer},
+    summary="Judges: play a match again (one being played is called off); its earlier result counts until then",
+    operation_id="matches_rerun",
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
-    match = get_object_or_404(Match, pk=pk)
-    if not tournaments.rerun_match(match):
-        return refused("The match is being played; try again when it ends.", status.HTTP_409_CONFLICT)
-    match.refresh_from_db()
+    match = matches.rerun_match(get_object_or_404(Match, pk=pk))
     return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=None,
+    responses={200: s.MatchSerializer},
+    summary="Judges: cancel a match that is queued or being played",
+    operation_id="matches_cancel",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_cancel(request, pk: int):
+    _require(request, "contests.rerun_match")
+    match = matches.cancel_match(get_object_or_404(Match, pk=pk))
+    if match is None:
+        return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(match).data)
+
+
+@extend_schema(
+    responses=s.AttemptSerializer(many=True),
+    summary="Judges: every attempt at a match, with its worker, times, and result or fault",
+    operation_id="matches_attempts",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def match_attempts(request, pk: int):
+    _require(request, "contests.rerun_match")
+    match = get_object_or_404(Match, pk=pk)
+    return Response(s.AttemptSerializer(match.attempts.select_related("match").order_by("number"), many=True).data)
+
+
+@extend_schema(
+    request=None,
+    responses={202: s.SubmissionSerializer},
+    summary="Judges: build again a submission the platform failed to build",
+    operation_id="submissions_rebuild",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def submission_rebuild(request, pk: int):
+    _require(request, "contests.rerun_match")
+    submission = get_object_or_404(Submission, pk=pk)
+    if not builds.rebuild(submission):
+        return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
+    submission.refresh_from_db()
+    return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(

@@ -149,6 +149,7 @@ class Submission(models.Model):
         TESTING = "testing", "System test"
         TEST_FAILED = "test_failed", "System test failed"
         READY = "ready", "Ready"
+        PLATFORM_FAULT = "platform_fault", "Not built: platform fault"  # a judge can build it again
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="submissions")
     number = models.PositiveIntegerField(help_text="1 for the entry's first version, then 2, 3...")
@@ -165,6 +166,10 @@ class Submission(models.Model):
     build_log = models.TextField(blank=True)
     test_log = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    build_started_at = models.DateTimeField(null=True, blank=True)
+    build_faults = models.PositiveSmallIntegerField(
+        default=0, help_text="Builds that the platform (not the program) failed since it was last queued."
+    )
     built_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -186,6 +191,10 @@ def replay_upload_to(match: Match, filename: str) -> str:
 
 
 class Match(models.Model):
+    """A game between seats. ``status`` is where its latest request to be played stands; the
+    seats hold its newest result (``result_attempt``), which a re-run replaces only when the new
+    play has finished: every earlier result stays on its attempt."""
+
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
@@ -193,15 +202,33 @@ class Match(models.Model):
         FAILED = "failed", "Failed (platform fault)"
         CANCELLED = "cancelled", "Cancelled"
 
+    class Priority(models.IntegerChoices):
+        """Which queued match a free worker plays first (then the oldest)."""
+
+        RESCUE = 0, "Put back after a platform fault"
+        WAITING = 1, "Someone is waiting: a system test, a test game, a judge's re-run"
+        TOURNAMENT = 2, "A tournament's match"
+
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="matches")
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches", null=True, blank=True)
     round = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(2**63 - 1)])
     params = models.JSONField(default=dict, blank=True, help_text="Game parameters of this match.")
+    priority = models.PositiveSmallIntegerField(choices=Priority.choices, default=Priority.TOURNAMENT)
     reason = models.TextField(blank=True, help_text="How the game ended, in words.")
     error = models.TextField(blank=True, help_text="Platform fault, when the match failed.")
-    attempts = models.PositiveSmallIntegerField(default=0)
+    faults = models.PositiveSmallIntegerField(
+        default=0, help_text="Attempts the platform failed (not the programs) since it was last queued."
+    )
+    result_attempt = models.ForeignKey(
+        "MatchAttempt",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The attempt whose result the seats hold (the newest finished one).",
+    )
     replay = models.FileField(upload_to=replay_upload_to, max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -210,25 +237,71 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["contest", "status"]), models.Index(fields=["stage", "round"])]
+        indexes = [
+            models.Index(fields=["contest", "status"]),
+            models.Index(fields=["stage", "round"]),
+            models.Index(fields=["status", "priority", "id"], name="match_queue"),
+        ]
         permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.contest.slug})"
 
-    def save_replay(self, replay: dict[str, Any]) -> None:
-        """Store the replay as gzipped JSON and point this match at it."""
+    def save_replay(self, replay: dict[str, Any], attempt: MatchAttempt | None = None) -> None:
+        """Store the replay as gzipped JSON and point this match (and ``attempt``) at it. An
+        earlier attempt's replay is kept: it is that attempt's."""
         data = gzip.compress(json.dumps(replay, separators=(",", ":")).encode(), mtime=0)
-        if self.replay:
-            self.replay.delete(save=False)
-        self.replay.save(f"{self.pk}.json.gz", ContentFile(data), save=False)
+        name = f"{self.pk}-{attempt.number}.json.gz" if attempt else f"{self.pk}.json.gz"
+        self.replay.save(name, ContentFile(data), save=False)
         self.save(update_fields=["replay"])
+        if attempt is not None:
+            attempt.replay.name = self.replay.name
+            attempt.save(update_fields=["replay"])
 
     def load_replay(self) -> dict[str, Any] | None:
         if not self.replay:
             return None
         with self.replay.open("rb") as f:
             return json.loads(gzip.decompress(f.read()))
+
+
+def _attempt_replay_to(attempt: MatchAttempt, filename: str) -> str:
+    return replay_upload_to(attempt.match, filename)
+
+
+class MatchAttempt(models.Model):
+    """One try at playing a match: which worker played it, when, and how it ended. The judges
+    see every one; a finished one keeps its result and replay after a re-run replaces it."""
+
+    class Outcome(models.TextChoices):
+        RUNNING = "running", "Being played"
+        FINISHED = "finished", "Finished"
+        LOST = "lost", "Lost: its worker stopped (killed, paused, cut off)"
+        INFRA = "infra", "Infrastructure fault (sandbox, host)"
+        STALLED = "stalled", "The platform stalled during the game"
+        ERROR = "error", "Platform error"
+        SUPERSEDED = "superseded", "Called off: a judge re-ran or cancelled the match"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField(help_text="1 for the first try, then 2, 3...")
+    worker = models.CharField(max_length=255, blank=True, help_text="The Celery worker (or command) that played it.")
+    host = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    last_seen = models.DateTimeField(help_text="Its player's latest sign of life.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=12, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The result it recorded: reason and seats.")
+    replay = models.FileField(upload_to=_attempt_replay_to, max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="attempt_number_unique")]
+        indexes = [models.Index(fields=["outcome", "last_seen"], name="attempt_watch")]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of match {self.match_id}"
 
 
 class MatchSeat(models.Model):
@@ -238,7 +311,10 @@ class MatchSeat(models.Model):
     submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="seats")
     points = models.FloatField(null=True, blank=True, help_text="What the standings count: e.g. 2/1/0 or a win.")
     score = models.FloatField(null=True, blank=True, help_text="The game's own measure: cookies eaten, rounds.")
-    status = models.CharField(max_length=32, blank=True, help_text="The seat's outcome as the game names it.")
+    status = models.CharField(
+        max_length=32, blank=True, help_text="The seat's result: win, loss, draw, illegal, timeout, crash or exit."
+    )
+    detail = models.CharField(max_length=64, blank=True, help_text="The result as the game names it, if otherwise.")
     reason = models.TextField(blank=True)
     moves = models.PositiveIntegerField(default=0)
     cpu_seconds = models.FloatField(default=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
 
 
 class StageSerializer(serializers.ModelSerializer):
@@ -121,6 +121,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "points",
             "score",
             "status",
+            "detail",
             "reason",
             "moves",
             "cpu_seconds",
@@ -143,12 +144,36 @@ class MatchSerializer(serializers.ModelSerializer):
             "seed",
             "params",
             "reason",
-            "attempts",
             "created_at",
             "started_at",
             "finished_at",
             "seats",
         ]
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    """One try at a match, for the judges: who played it, when, how it ended, what it found."""
+
+    is_current = serializers.SerializerMethodField(help_text="Its result is the one the standings count.")
+
+    class Meta:
+        model = MatchAttempt
+        fields = [
+            "number",
+            "worker",
+            "host",
+            "pid",
+            "started_at",
+            "last_seen",
+            "finished_at",
+            "outcome",
+            "error",
+            "result",
+            "is_current",
+        ]
+
+    def get_is_current(self, attempt: MatchAttempt) -> bool:
+        return attempt.match.result_attempt_id == attempt.pk
 
 
 class StandingRowSerializer(serializers.Serializer):

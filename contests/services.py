@@ -36,6 +36,7 @@ JUDGE_PERMISSIONS = [
     ("contests", "change_match"),
     ("contests", "rerun_match"),
     ("contests", "view_matchseat"),
+    ("contests", "view_matchattempt"),
 ]
 
 

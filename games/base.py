@@ -45,12 +45,23 @@ class GameInfo:
     params: tuple[Param, ...]
 
 
+# The one vocabulary of a seat's result, the same for every game, so that the platform (the
+# system test, the standings, the pages) never has to learn a new game's words. The game's own
+# name for a result goes beside it as a detail: CodeCup's NO_SOLUTIONS_LEFT is a "loss".
+WIN, LOSS, DRAW = "win", "loss", "draw"
+ILLEGAL, TIMEOUT, CRASH, EXIT = "illegal", "timeout", "crash", "exit"
+SEAT_STATUSES = (WIN, LOSS, DRAW, ILLEGAL, TIMEOUT, CRASH, EXIT)
+# A program that did not play by the rules (it fails the system test); a loss is not one.
+FAULTS = frozenset({ILLEGAL, TIMEOUT, CRASH, EXIT})
+
+
 @dataclass(frozen=True)
 class Illegal:
     """A reply the rules refuse: a status of the seat that gave it, never an exception."""
 
     reason: str
-    status: str = "illegal"
+    status: str = ILLEGAL
+    detail: str = ""  # the game's own name for this mistake (Sudoku: DOUBLED_SOMEWHERE)
 
 
 @dataclass(frozen=True)
@@ -59,14 +70,27 @@ class Outcome:
 
     points: tuple[float, ...]  # what the standings add up
     scores: tuple[float, ...]  # the game's own measure (cookies eaten, ...)
-    statuses: tuple[str, ...]  # each seat's result as the game names it
+    statuses: tuple[str, ...]  # each seat's result, one of SEAT_STATUSES
     reason: str
+    details: tuple[str, ...] = ()  # each seat's result as the game names it ("" if the same)
+
+    def __post_init__(self) -> None:
+        unknown = [s for s in self.statuses if s not in SEAT_STATUSES]
+        if unknown:
+            raise ValueError(
+                f"seat statuses {unknown} are not in the vocabulary {SEAT_STATUSES}: put the game's own name in details"
+            )
+        if not self.details:
+            object.__setattr__(self, "details", ("",) * len(self.statuses))
+        if not len(self.points) == len(self.scores) == len(self.statuses) == len(self.details):
+            raise ValueError("an outcome has one point, score, status and detail per seat")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "points": list(self.points),
             "scores": list(self.scores),
             "statuses": list(self.statuses),
+            "details": list(self.details),
             "reason": self.reason,
         }
 
@@ -175,8 +199,9 @@ class Game(ABC, Generic[State, Move]):
         """How the game ended, or None while it goes on."""
 
     @abstractmethod
-    def forfeit(self, state: State, seat: int, status: str, reason: str) -> Outcome:
-        """The outcome when ``seat`` loses by its program's fault (illegal reply, timeout, crash)."""
+    def forfeit(self, state: State, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+        """The outcome when ``seat`` loses by its program's fault: ``status`` is one of FAULTS,
+        ``detail`` the game's own name for it when it has one (an Illegal's detail)."""
 
     @abstractmethod
     def frame(self, state: State) -> dict[str, Any]:

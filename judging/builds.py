@@ -8,9 +8,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import events, system_test
+from judging import dispatch, events, system_test
 
 log = logging.getLogger(__name__)
+
+MAX_BUILD_FAULTS = 5  # platform faults before a build is left for a judge
 
 
 def _tree_size(path) -> int:
@@ -27,7 +29,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
 
     claimed = Submission.objects.filter(
         pk=submission_id, status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING]
-    ).update(status=Submission.Status.BUILDING)
+    ).update(status=Submission.Status.BUILDING, build_started_at=timezone.now())
     if not claimed:
         return None  # already built, or gone
     submission = Submission.objects.select_related("entry__contest").get(pk=submission_id)
@@ -46,7 +48,11 @@ def build_submission(submission_id: int) -> Submission.Status | None:
             )
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission_id, status=Submission.Status.BUILDING).update(
-            status=status, toolchain=result.toolchain[:200], build_log=build_log, built_at=timezone.now()
+            status=status,
+            toolchain=result.toolchain[:200],
+            build_log=build_log,
+            built_at=timezone.now(),
+            build_faults=0,
         )
         if updated and status == Submission.Status.READY:
             submission.refresh_from_db()
@@ -56,3 +62,37 @@ def build_submission(submission_id: int) -> Submission.Status | None:
             events.submission_changed(submission)
     log.info("submission %s built: %s", submission_id, status)
     return status
+
+
+def build_fault(submission_id: int, error: str) -> bool:
+    """A platform fault while building (no jail, no toolchain, a worker lost): count it; after
+    MAX_BUILD_FAULTS the submission ends ``platform_fault`` for a judge to build again. True
+    when it has ended so, False when it is to be retried."""
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().get(pk=submission_id)
+        if submission.status not in (Submission.Status.QUEUED, Submission.Status.BUILDING):
+            return True
+        submission.build_faults += 1
+        if submission.build_faults < MAX_BUILD_FAULTS:
+            submission.save(update_fields=["build_faults"])
+            return False
+        submission.status = Submission.Status.PLATFORM_FAULT
+        submission.build_log = (
+            f"not built: the platform failed {submission.build_faults} times (not your program's fault); "
+            f"the judges have been told. Last error: {error[-1000:]}"
+        )
+        submission.save(update_fields=["build_faults", "status", "build_log"])
+        events.submission_changed(submission)
+    log.error("submission %s: not built after %s platform faults: %s", submission_id, MAX_BUILD_FAULTS, error)
+    return True
+
+
+@transaction.atomic
+def rebuild(submission: Submission) -> bool:
+    """A judge's retry of a build the platform failed (or that a worker lost): queue it again."""
+    updated = Submission.objects.filter(
+        pk=submission.pk, status__in=[Submission.Status.PLATFORM_FAULT, Submission.Status.BUILDING]
+    ).update(status=Submission.Status.QUEUED, build_faults=0, build_started_at=None)
+    if updated:
+        dispatch.queue_build(submission.pk)
+    return bool(updated)

@@ -1,22 +1,146 @@
-"""Playing a match: claim it, build its programs, referee it, record the result once."""
+"""Playing a match: claim it, play it under its referee, record the result once.
+
+Every try is a ``MatchAttempt``: claimed by one worker process, kept alive by a heartbeat
+thread while the game is played, and ended in exactly one recorded way. Whatever happens to
+the platform, a match is never lost and never counted twice:
+
+- a worker that dies (killed, paused, cut off) stops beating; the watchdog gives its attempt
+  up as ``lost`` and puts the match back at the head of the queue (``judging/watchdog.py``);
+- a platform fault during the game (the sandbox, a stall of the host) ends the attempt as an
+  infrastructure fault and queues the match again, up to ``MAX_FAULTS`` times, then fails it
+  for a judge to look at; a program's own crash or timeout is a result, never a retry;
+- a finished game whose result cannot be written (the database is away) waits for the
+  database, keeping a copy of the result in the spool meanwhile, and writes it when it is back;
+- a result is written only by the attempt that is still the match's current one, under row
+  locks: a late attempt (given up, or called off by a judge) is recorded and discarded.
+"""
 
 from __future__ import annotations
 
+import gzip
+import json
 import logging
+import os
+import socket
+import threading
+import time
+import traceback
+from datetime import timedelta
+from pathlib import Path
 
-from django.db import transaction
-from django.db.models import F
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection, connections, transaction
+from django.db.models import F, Max
 from django.utils import timezone
 
-from contests.models import Match, Stage
+from contests.models import Match, MatchAttempt, Stage, Submission
 from games import registry
-from judging import events, system_test, tournaments
+from judging import dispatch, events, system_test, tournaments
 from judging.clocks import Clock
-from judging.referee import Player, play
+from judging.referee import Cancelled, MatchRecord, Player, play
+from sandbox.errors import PlatformStall, SandboxError
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 3
+MAX_FAULTS = 3  # platform faults in a row before a match is failed for a judge
+DB_ERRORS = (OperationalError, InterfaceError)  # the database is away: wait or retry, never a result
+Outcome = MatchAttempt.Outcome
+OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def beat_seconds() -> float:
+    return float(settings.WORKER_HEARTBEAT_SECONDS)
+
+
+def stale_after() -> timedelta:
+    """An attempt whose player has not been heard of for this long is given up."""
+    return timedelta(seconds=4 * beat_seconds())
+
+
+# --- Claiming -------------------------------------------------------------------------------
+
+
+def claim(worker: str, match_id: int | None = None) -> MatchAttempt | None:
+    """Take the most urgent queued match (or ``match_id``, if it is queued) for this process:
+    a new running attempt, or None when there is nothing to play."""
+    queued = Match.objects.filter(status=Match.Status.QUEUED)
+    if match_id is not None:
+        queued = queued.filter(pk=match_id)
+    for pk in queued.order_by("priority", "pk").values_list("pk", flat=True)[:50]:
+        now = timezone.now()
+        with transaction.atomic():
+            # A conditional update: of two processes after the same match, one wins.
+            if not Match.objects.filter(pk=pk, status=Match.Status.QUEUED).update(
+                status=Match.Status.RUNNING, started_at=now, finished_at=None
+            ):
+                continue
+            number = (MatchAttempt.objects.filter(match_id=pk).aggregate(n=Max("number"))["n"] or 0) + 1
+            return MatchAttempt.objects.create(
+                match_id=pk,
+                number=number,
+                worker=worker,
+                host=socket.gethostname(),
+                pid=os.getpid(),
+                started_at=now,
+                last_seen=now,
+            )
+    return None
+
+
+def play_next(worker: str) -> int | None:
+    """Play the most urgent queued match; its id, or None when none was queued."""
+    attempt = claim(worker)
+    if attempt is None:
+        return None
+    play_attempt(attempt)
+    return attempt.match_id
+
+
+def play_match(match_id: int, worker: str = "") -> Match.Status | None:
+    """Play this match here and now if it is queued (the demo, tests); its status after."""
+    attempt = claim(worker or f"{socket.gethostname()}:{os.getpid()}", match_id=match_id)
+    if attempt is None:
+        return None
+    play_attempt(attempt)
+    return Match.objects.get(pk=match_id).status
+
+
+# --- Playing --------------------------------------------------------------------------------
+
+
+class Heartbeat:
+    """While a game is played, a thread tells the database every few seconds that its attempt
+    is alive, and sets ``lost`` when the attempt was given up or called off meanwhile (the
+    referee then stops the game). A database that is away is waited for, silently."""
+
+    def __init__(self, attempt_id: int, interval: float) -> None:
+        self.attempt_id = attempt_id
+        self.interval = interval
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"attempt-{attempt_id}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.interval):
+                try:
+                    alive = MatchAttempt.objects.filter(pk=self.attempt_id, outcome=Outcome.RUNNING).update(
+                        last_seen=timezone.now()
+                    )
+                    if not alive and MatchAttempt.objects.filter(pk=self.attempt_id).exists():
+                        self.lost.set()  # given up as lost, or a judge called it off
+                except DB_ERRORS:
+                    connection.close()  # and try again at the next beat
+        finally:
+            connection.close()
 
 
 def _player(seat) -> Player:
@@ -26,7 +150,7 @@ def _player(seat) -> Player:
     with submission.source.open("rb") as f:
         build = build_program(f.read(), submission.filename, language=submission.language)
     if not build.ok:
-        raise RuntimeError(f"submission {submission.pk} no longer builds: {build.log[-500:]}")
+        raise SandboxError(f"submission {submission.pk} no longer builds here: {build.log[-500:]}")
     return Player(
         name=seat.entry.name,
         program=build.program,
@@ -39,76 +163,308 @@ def _player(seat) -> Player:
     )
 
 
-def play_match(match_id: int) -> Match.Status | None:
-    """Play one match; safe to run twice. A re-delivered task (the worker died mid-game)
-    plays it again from the start; a finished match is never played or counted again."""
-    claimed = Match.objects.filter(
-        pk=match_id, status__in=[Match.Status.QUEUED, Match.Status.RUNNING], attempts__lt=MAX_ATTEMPTS
-    ).update(status=Match.Status.RUNNING, started_at=timezone.now())
-    if not claimed:
-        if Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, attempts__gte=MAX_ATTEMPTS).exists():
-            # Every try died with its worker or the sandbox: fail it, so that a judge can re-run it.
-            fail_match(match_id, f"not played after {MAX_ATTEMPTS} attempts")
-        return None
-    Match.objects.filter(pk=match_id).update(attempts=F("attempts") + 1)
-    match = Match.objects.select_related("contest", "stage").get(pk=match_id)
-    game = registry.get(match.contest.game)
+def play_attempt(attempt: MatchAttempt) -> None:
+    """Play a claimed attempt to its end and record how it ended."""
+    match = Match.objects.select_related("contest").get(pk=attempt.match_id)
     seats = list(match.seats.select_related("entry", "submission").order_by("index"))
-    players = [_player(seat) for seat in seats]
-    clock = Clock.from_json({**game.default_clock, **match.contest.clock})
-    record = play(game, match.params, match.seed, players, clock)
+    with Heartbeat(attempt.pk, beat_seconds()) as heartbeat:
+        try:
+            game = registry.get(match.contest.game)
+            players = [_player(seat) for seat in seats]
+            clock = Clock.from_json({**game.default_clock, **match.contest.clock})
+            record = play(game, match.params, match.seed, players, clock, should_stop=heartbeat.lost.is_set)
+        except Cancelled:
+            log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)
+            return
+        except PlatformStall as e:
+            end_attempt(attempt.pk, Outcome.STALLED, str(e))
+            return
+        except SandboxError as e:
+            end_attempt(attempt.pk, Outcome.INFRA, f"{type(e).__name__}: {e}")
+            return
+        except Exception:  # a platform bug: recorded for the judges, retried elsewhere, never lost
+            log.exception("match %s, attempt %s: platform error", match.pk, attempt.number)
+            end_attempt(attempt.pk, Outcome.ERROR, traceback.format_exc(limit=8))
+            return
+        record_result(attempt.pk, record)
+
+
+# --- Recording ------------------------------------------------------------------------------
+
+
+def record_result(attempt_id: int, record: MatchRecord) -> bool:
+    """Write a finished game's result; while the database is away, keep a copy in the spool and
+    wait for it (up to DATABASE_WAIT_SECONDS). True if it was counted."""
+    deadline = time.monotonic() + settings.DATABASE_WAIT_SECONDS
+    spooled: Path | None = None
+    delay = 0.5
+    while True:
+        try:
+            counted = write_result(attempt_id, record)
+        except DB_ERRORS as e:
+            if spooled is None:
+                spooled = spool(attempt_id, record)
+                log.warning(
+                    "attempt %s: the database is away (%s); result kept in %s until it is back", attempt_id, e, spooled
+                )
+            if time.monotonic() > deadline:
+                raise
+            connections.close_all()
+            time.sleep(delay)
+            delay = min(delay * 2, 10.0)
+            continue
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
+        return counted
+
+
+def _result_json(record: MatchRecord, seats) -> dict:
+    outcome = record.outcome
+    return {
+        "reason": outcome.reason,
+        "seats": [
+            {
+                "index": seat.index,
+                "entry": seat.entry_id,
+                "submission": seat.submission_id,
+                "points": outcome.points[seat.index],
+                "score": outcome.scores[seat.index],
+                "status": outcome.statuses[seat.index],
+                "detail": outcome.details[seat.index],
+                "reason": outcome.reason if outcome.statuses[seat.index] not in ("win", "draw") else "",
+                "moves": totals.moves,
+                "cpu_s": totals.cpu_s,
+                "wall_s": totals.wall_s,
+            }
+            for seat, totals in zip(seats, record.seats, strict=True)
+        ],
+    }
+
+
+def write_result(attempt_id: int, record: MatchRecord) -> bool:
+    """Record a finished attempt's result if it is still the match's current attempt."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match_id)
-        if locked.status != Match.Status.RUNNING:
-            return None  # another delivery finished it first: count it once
-        for seat, totals in zip(seats, record.seats, strict=True):
-            seat.points = record.outcome.points[seat.index]
-            seat.score = record.outcome.scores[seat.index]
-            seat.status = record.outcome.statuses[seat.index]
-            seat.reason = record.outcome.reason if seat.status not in ("win", "draw") else ""
-            seat.moves = totals.moves
-            seat.cpu_seconds = totals.cpu_s
-            seat.wall_seconds = totals.wall_s
+        attempt = MatchAttempt.objects.select_for_update().get(pk=attempt_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=attempt.match_id)
+        if attempt.outcome != Outcome.RUNNING or match.status != Match.Status.RUNNING:
+            log.warning(
+                "match %s: result of attempt %s not counted: the attempt was %s",
+                match.pk,
+                attempt.number,
+                attempt.get_outcome_display().lower(),
+            )
+            return False
+        seats = list(match.seats.order_by("index"))
+        result = _result_json(record, seats)
+        for seat, values in zip(seats, result["seats"], strict=True):
+            seat.points, seat.score = values["points"], values["score"]
+            seat.status, seat.detail, seat.reason = values["status"], values["detail"], values["reason"]
+            seat.moves, seat.cpu_seconds, seat.wall_seconds = values["moves"], values["cpu_s"], values["wall_s"]
             seat.save()
-        locked.save_replay(record.replay)
-        locked.status = Match.Status.FINISHED
-        locked.reason = record.outcome.reason
-        locked.finished_at = timezone.now()
-        locked.save(update_fields=["status", "reason", "finished_at"])
-        events.match_finished(locked)
-        if locked.stage is not None and locked.stage.kind == Stage.Kind.SYSTEM_TEST:
-            system_test.conclude(locked)
+        now = timezone.now()
+        attempt.outcome, attempt.finished_at, attempt.last_seen, attempt.result = Outcome.FINISHED, now, now, result
+        attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result"])
+        match.save_replay(record.replay, attempt)
+        match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
+        match.result_attempt, match.faults = attempt, 0
+        match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
+        events.match_finished(match)
+        match_ended(match)
+    return True
+
+
+def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
+    """End a running attempt that gave no result (lost, a platform fault, a stall): the match
+    goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row. False
+    if the attempt had already ended (a judge called it off)."""
+    with transaction.atomic():
+        now = timezone.now()
+        if not MatchAttempt.objects.filter(pk=attempt_id, outcome=Outcome.RUNNING).update(
+            outcome=outcome, finished_at=now, error=error[-4000:]
+        ):
+            return False
+        attempt = MatchAttempt.objects.get(pk=attempt_id)
+        match = Match.objects.select_for_update().get(pk=attempt.match_id)
+        if match.status != Match.Status.RUNNING:
+            return True
+        log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
+        if match.faults + 1 >= MAX_FAULTS:
+            fail_match(match.pk, f"not played: the platform failed {MAX_FAULTS} times in a row; last: {error}")
         else:
-            _finish_stage_if_done(locked.stage)
-    return Match.Status.FINISHED
+            Match.objects.filter(pk=match.pk).update(
+                status=Match.Status.QUEUED, priority=Match.Priority.RESCUE, faults=F("faults") + 1, started_at=None
+            )
+            dispatch.queue_match(match.pk)
+    return True
 
 
 def fail_match(match_id: int, error: str) -> None:
-    """Record a platform fault: the match is not counted and a judge can re-run it."""
-    failed = (
-        Match.objects.filter(pk=match_id)
-        .exclude(status=Match.Status.FINISHED)
-        .update(status=Match.Status.FAILED, error=error[-4000:], finished_at=timezone.now())
-    )
-    match = Match.objects.select_related("stage").get(pk=match_id)
-    if failed and match.stage is not None and match.stage.kind == Stage.Kind.SYSTEM_TEST:
-        system_test.conclude(match)
+    """Record a platform fault for a judge: the match is not played again by itself (a judge
+    re-runs it), an earlier result stands, and its stage goes on as for any ended match."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match_id)
+        if match.status == Match.Status.FINISHED:
+            return
+        match.status, match.error, match.finished_at = Match.Status.FAILED, error[-4000:], timezone.now()
+        match.save(update_fields=["status", "error", "finished_at"])
+        events.match_finished(match)
+        match_ended(match)
 
 
-def _finish_stage_if_done(stage: Stage | None) -> None:
-    if stage is None:
+def match_ended(match: Match) -> None:
+    """What follows the end of a match (finished, failed or cancelled), in its transaction."""
+    if match.stage is None:
         return
-    # The row lock makes the ends of the last two matches of a round take turns here, so one of
-    # them sees the other finished (PostgreSQL runs them side by side; SQLite never does).
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    open_matches = stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists()
-    if not open_matches and stage.kind == Stage.Kind.SWISS:
-        try:
-            if tournaments.schedule_swiss_round(stage):
-                return  # the next round is on
-        except tournaments.StageError as e:  # e.g. too few players left: the stage ends, the result stands
-            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
-    if not open_matches:
-        Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
-            status=Stage.Status.FINISHED, finished_at=timezone.now()
+    if match.stage.kind == Stage.Kind.SYSTEM_TEST:
+        system_test.conclude(match)
+    else:
+        tournaments.match_ended(match.stage)
+
+
+# --- Judges ---------------------------------------------------------------------------------
+
+
+def _call_off(match: Match, why: str) -> None:
+    MatchAttempt.objects.filter(match=match, outcome=Outcome.RUNNING).update(
+        outcome=Outcome.SUPERSEDED, finished_at=timezone.now(), error=why
+    )
+
+
+@transaction.atomic
+def rerun_match(match: Match) -> Match:
+    """Play a match again from the start, whatever its state (one being played is called off:
+    its player stops at its next move and its result, if any, is not counted). Its earlier
+    result stays, and counts, until the new one replaces it. A re-run system-test game puts its
+    submission back under test."""
+    match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match.pk)
+    if match.status == Match.Status.RUNNING:
+        _call_off(match, "a judge asked for a re-run while it was being played")
+    match.status, match.priority, match.faults = Match.Status.QUEUED, Match.Priority.WAITING, 0
+    match.error, match.started_at, match.finished_at = "", None, None
+    match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at"])
+    if match.stage is not None:
+        tournaments.reopen(match.stage)
+        if match.stage.kind == Stage.Kind.SYSTEM_TEST:
+            Submission.objects.filter(
+                seats__match=match,
+                entry__is_reference=False,
+                status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
+            ).update(status=Submission.Status.TESTING)
+    dispatch.queue_match(match.pk)
+    return match
+
+
+@transaction.atomic
+def cancel_match(match: Match) -> Match | None:
+    """Stop a match that is not finished: queued, or being played (called off). A re-run that
+    is cancelled leaves the earlier result in place. None if it had already ended."""
+    match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match.pk)
+    if match.status not in OPEN:
+        return None
+    if match.status == Match.Status.RUNNING:
+        _call_off(match, "a judge cancelled the match while it was being played")
+    match.status = Match.Status.FINISHED if match.result_attempt_id else Match.Status.CANCELLED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "finished_at"])
+    events.match_finished(match)
+    match_ended(match)
+    return match
+
+
+def rerun_stage(stage: Stage) -> int:
+    """Play every match of a stage again; the stage is running until they have all ended."""
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().get(pk=stage.pk)
+        matches = Match.objects.filter(stage=stage)
+        for match in matches.filter(status=Match.Status.RUNNING):
+            _call_off(match, "a judge asked for a re-run of the stage while it was being played")
+        ids = list(matches.values_list("pk", flat=True))
+        matches.update(
+            status=Match.Status.QUEUED,
+            priority=Match.Priority.TOURNAMENT,
+            faults=0,
+            error="",
+            started_at=None,
+            finished_at=None,
         )
+        tournaments.reopen(stage)
+        dispatch.queue_matches(ids)
+    return len(ids)
+
+
+# --- The spool: results that are waiting for the database -----------------------------------
+
+
+def spool_folder() -> Path:
+    return Path(settings.MEDIA_ROOT) / "spool"
+
+
+def spool(attempt_id: int, record: MatchRecord) -> Path:
+    """Keep a finished game's result on disk (in the media folder every host shares) until the
+    database takes it: if this process dies meanwhile, the watchdog writes it."""
+    folder = spool_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"attempt-{attempt_id}.json.gz"
+    data = {
+        "attempt": attempt_id,
+        "outcome": record.outcome.to_json(),
+        "seats": [vars(t) for t in record.seats],
+        "replay": record.replay,
+    }
+    partial = path.with_suffix(".tmp")
+    partial.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
+    partial.replace(path)
+    return path
+
+
+def flush_spool() -> int:
+    """Write the results left in the spool by processes that died waiting for the database;
+    returns how many were counted. A result whose attempt was given up meanwhile is still
+    counted if nothing else played the match since: the game was played to its end."""
+    from games.base import Outcome as GameOutcome
+    from judging.referee import SeatTotals
+
+    counted = 0
+    for path in sorted(spool_folder().glob("attempt-*.json.gz")):
+        try:
+            data = json.loads(gzip.decompress(path.read_bytes()))
+        except (OSError, ValueError, EOFError):
+            log.exception("spool: %s is unreadable; left for a judge", path)
+            continue
+        if time.time() - path.stat().st_mtime < 2 * stale_after().total_seconds():
+            continue  # its process may still be waiting to write it itself
+        outcome = data["outcome"]
+        record = MatchRecord(
+            GameOutcome(
+                tuple(outcome["points"]),
+                tuple(outcome["scores"]),
+                tuple(outcome["statuses"]),
+                outcome["reason"],
+                tuple(outcome.get("details", ())),
+            ),
+            [SeatTotals(**s) for s in data["seats"]],
+            data["replay"],
+        )
+        if _revive(data["attempt"]) and write_result(data["attempt"], record):
+            counted += 1
+        path.unlink(missing_ok=True)
+    return counted
+
+
+@transaction.atomic
+def _revive(attempt_id: int) -> bool:
+    """Make a spooled attempt current again if nothing else has been played since it was given up."""
+    attempt = MatchAttempt.objects.select_for_update().filter(pk=attempt_id).first()
+    if attempt is None:
+        return False
+    if attempt.outcome == Outcome.RUNNING:
+        return True
+    if attempt.outcome != Outcome.LOST:
+        return False
+    newer = MatchAttempt.objects.filter(match_id=attempt.match_id, number__gt=attempt.number).exists()
+    match = Match.objects.select_for_update().get(pk=attempt.match_id)
+    if newer or match.status != Match.Status.QUEUED:
+        return False
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+    MatchAttempt.objects.filter(pk=attempt.pk).update(outcome=Outcome.RUNNING)
+    return True

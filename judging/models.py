@@ -68,3 +68,15 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.data}"
+
+
+class Lease(models.Model):
+    """A job that one process at a time should do across every worker (the watchdog): its
+    holder has it until ``expires_at`` and renews it while it works."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    holder = models.CharField(max_length=255, blank=True)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.holder} until {self.expires_at:%H:%M:%S}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,14 +79,30 @@ def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     return "crash", f"{where}: {result.note or 'did not run'}"
 
 
-def play(game: Game, params: dict[str, int], seed: int, players: list[Player], clock: Clock) -> MatchRecord:
-    """Play one match with the referee the game's interaction calls for."""
+class Cancelled(Exception):
+    """The match was called off while it was played (``should_stop`` said so)."""
+
+
+def _never() -> bool:
+    return False
+
+
+def play(
+    game: Game,
+    params: dict[str, int],
+    seed: int,
+    players: list[Player],
+    clock: Clock,
+    should_stop: Callable[[], bool] = _never,
+) -> MatchRecord:
+    """Play one match with the referee the game's interaction calls for. ``should_stop`` is
+    asked before every move; when it answers True the game stops with ``Cancelled``."""
     if len(players) != game.info.seats:
         raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
     if isinstance(game.interaction, ProcessPerMove):
-        return play_process_per_move(game, params, seed, players, clock)
+        return play_process_per_move(game, params, seed, players, clock, should_stop)
     if isinstance(game.interaction, LineProtocol):
-        return play_line_protocol(game, params, seed, players, clock)
+        return play_line_protocol(game, params, seed, players, clock, should_stop)
     raise ValueError(f"{game.info.name} has no referee yet")
 
 
@@ -129,6 +146,7 @@ def play_process_per_move(
     seed: int,
     players: list[Player],
     clock: Clock,
+    should_stop: Callable[[], bool] = _never,
 ) -> MatchRecord:
     interaction = game.interaction
     if not isinstance(interaction, ProcessPerMove):
@@ -147,6 +165,8 @@ def play_process_per_move(
         while (seat := game.to_move(state)) is not None:
             if len(moves) >= game.max_moves(params):
                 raise RuntimeError(f"{game.info.name} went past its maximum length")  # a rules bug, not a player's
+            if should_stop():
+                raise Cancelled(f"called off before move {len(moves) + 1}")
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
             move_no = len(moves) + 1
             cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
@@ -183,7 +203,7 @@ def play_process_per_move(
             if isinstance(move, Illegal):
                 record["status"] = move.status
                 record["output"] = result.stdout_text[:OUTPUT_EXCERPT]
-                outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}")
+                outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                 break
             record["move"] = game.move_text(state, move)
             state = game.apply(state, move)
@@ -218,6 +238,7 @@ def play_line_protocol(
     seed: int,
     players: list[Player],
     clock: Clock,
+    should_stop: Callable[[], bool] = _never,
 ) -> MatchRecord:
     """One process per seat for the whole game. The first player reads the protocol's start
     line; each then reads the opponent's move and answers with its own. Each answer is timed
@@ -248,6 +269,8 @@ def play_line_protocol(
             while (seat := game.to_move(state)) is not None:
                 if len(moves) >= game.max_moves(params):
                     raise RuntimeError(f"{game.info.name} went past its maximum length")
+                if should_stop():
+                    raise Cancelled(f"called off before move {len(moves) + 1}")
                 session, seat_totals = sessions[seat], totals[seat]
                 move_no = len(moves) + 1
                 record: dict[str, Any] = {"n": move_no, "seat": seat}
@@ -295,7 +318,7 @@ def play_line_protocol(
                 if isinstance(move, Illegal):
                     record["status"] = move.status
                     record["output"] = text[:OUTPUT_EXCERPT]
-                    outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}")
+                    outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                     break
                 record["move"] = last_text = game.move_text(state, move)
                 state = game.apply(state, move)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
+import time
 
 from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -50,7 +52,7 @@ def sandbox_self_check() -> str:
 
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
-    from judging import services
+    from judging import matches, services, watchdog
 
     hostname = sender.hostname
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
@@ -59,6 +61,7 @@ def start_heartbeat(sender, **kwargs) -> None:
     level = sandbox_self_check()
 
     def loop() -> None:
+        healthy_since: float | None = None
         while True:
             try:
                 close_old_connections()
@@ -70,8 +73,16 @@ def start_heartbeat(sender, **kwargs) -> None:
                     started_at=started_at,
                     sandbox_level=level,
                 )
-            except Exception:  # the database may be briefly away; the next beat retries
-                log.exception("heartbeat of %s failed", hostname)
+                healthy_since = healthy_since or time.monotonic()
+                # Right after the database comes back, every attempt looks silent: give their
+                # players a full period to beat again before judging any of them lost.
+                if time.monotonic() - healthy_since >= matches.stale_after().total_seconds():
+                    watchdog.run_once(hostname)
+            except Exception:  # the database or broker may be briefly away; the next beat retries
+                healthy_since = None
+                log.exception("heartbeat or watchdog of %s failed", hostname)
+                with contextlib.suppress(Exception):
+                    connection.close()
             if _stop.wait(settings.WORKER_HEARTBEAT_SECONDS):
                 return
 

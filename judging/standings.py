@@ -47,7 +47,8 @@ def compute(contest: Contest, stage: Stage | None = None) -> Standings:
         matches = matches.filter(stage=stage)
     else:  # the contest's tournament: not the system tests, nor the test games a contestant asks for
         matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
-    seats = MatchSeat.objects.filter(match__in=matches.filter(status=Match.Status.FINISHED)).select_related("entry")
+    # The newest result of every match that has one, a match being re-run included.
+    seats = MatchSeat.objects.filter(match__in=matches.filter(result_attempt__isnull=False)).select_related("entry")
     records: dict[int, list[SeatRecord]] = defaultdict(list)
     entries: dict[int, Entry] = {}
     for seat in seats:

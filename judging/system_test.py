@@ -8,11 +8,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
-from judging import events
+from games.base import FAULTS
+from judging import dispatch, events
 from judging.tournaments import stage_params
-
-# A seat status that fails the test: the referee's names, and CodeCup Sudoku's in upper case.
-FAULTS = {"illegal", "crash", "timeout", "exit", "doubled_somewhere"}
 
 
 def system_test_stage(contest) -> Stage | None:
@@ -49,28 +47,33 @@ def start(submission: Submission) -> bool:
         return False
     Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TESTING, test_log="")
     params = stage_params(stage)
-    from judging.tasks import play_match
-
     for game in range(int(stage.params.get("games", 2))):
         match = Match.objects.create(
-            contest=stage.contest, stage=stage, round=submission.number, seed=submission.pk * 1000 + game, params=params
+            contest=stage.contest,
+            stage=stage,
+            round=submission.number,
+            seed=submission.pk * 1000 + game,
+            params=params,
+            priority=Match.Priority.WAITING,  # its author is waiting for the verdict
         )
         seats = [(submission.entry, submission), opponent]
         if game % 2:
             seats.reverse()
         for index, (entry, sub) in enumerate(seats):
             MatchSeat.objects.create(match=match, index=index, entry=entry, submission=sub)
-        play_match.delay_on_commit(match.pk)
+        dispatch.queue_match(match.pk)
     return True
 
 
 def conclude(match: Match) -> None:
-    """After a system-test match ends: once all of the submission's test games have, pass or
-    fail it, with a line per game for its author."""
+    """After a system-test match ends (in the transaction that ended it): once all of the
+    submission's test games have, pass or fail it, with a line per game for its author."""
     seat = match.seats.select_related("submission").filter(entry__is_reference=False).first()
     if seat is None:
         return
-    submission = seat.submission
+    # The ends of two test games take turns here: on PostgreSQL each would otherwise see the
+    # other still running (neither committed yet) and neither would conclude.
+    submission = Submission.objects.select_for_update().get(pk=seat.submission_id)
     seats = (
         MatchSeat.objects.filter(submission=submission, match__stage=match.stage, match__round=submission.number)
         .select_related("match")
@@ -88,10 +91,10 @@ def conclude(match: Match) -> None:
         average = s.cpu_seconds / s.moves if s.moves else 0.0
         side = "first" if s.index == 0 else "second"
         lines.append(
-            f"game {number} (match {m.pk}), moving {side}: {s.status}, {s.moves} moves, "
+            f"game {number} (match {m.pk}), moving {side}: {s.detail or s.status}, {s.moves} moves, "
             f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
         )
-        failed |= s.status.lower() in FAULTS
+        failed |= s.status in FAULTS
     verdict = "failed: a program must play every game by the rules" if failed else "passed"
     log = "\n".join([*lines, f"system test {verdict}"])
     with transaction.atomic():

@@ -1,6 +1,8 @@
 """Celery tasks of the judging layer: thin wrappers over services, ids only.
 
-Names are explicit: ``arbiter/queues.py`` routes them by name.
+Names are explicit: ``arbiter/queues.py`` routes them by name. A task that cannot reach the
+database is retried (with a growing delay, for as long as it takes), never acknowledged and
+forgotten; the watchdog (``judging/watchdog.py``) catches whatever a lost message leaves.
 """
 
 from __future__ import annotations
@@ -8,7 +10,13 @@ from __future__ import annotations
 from celery import shared_task
 
 from judging import builds, matches, services
+from judging.matches import DB_ERRORS
 from sandbox.errors import SandboxError
+
+
+def backoff(retries: int) -> int:
+    """Seconds before the next try: 1, 2, 4 ... up to a minute."""
+    return min(2**retries, 60)
 
 
 @shared_task(name="judging.ping", bind=True)
@@ -16,30 +24,22 @@ def ping(self, ping_id: int) -> None:
     services.answer_ping(ping_id, self.request.hostname or "")
 
 
-@shared_task(
-    name="judging.build_submission",
-    autoretry_for=(SandboxError,),
-    retry_backoff=10,
-    max_retries=5,
-)
-def build_submission(submission_id: int) -> None:
-    builds.build_submission(submission_id)
-
-
-@shared_task(
-    name="judging.play_match",
-    bind=True,
-    autoretry_for=(SandboxError,),
-    retry_backoff=10,
-    max_retries=3,
-)
-def play_match(self, match_id: int) -> None:
+@shared_task(name="judging.build_submission", bind=True, max_retries=None)
+def build_submission(self, submission_id: int) -> None:
     try:
-        matches.play_match(match_id)
-    except SandboxError:
-        if self.request.retries >= self.max_retries:
-            matches.fail_match(match_id, "the sandbox failed on every try")
-        raise
-    except Exception as e:  # a platform bug: record it for the judges instead of losing the match
-        matches.fail_match(match_id, f"{type(e).__name__}: {e}")
-        raise
+        builds.build_submission(submission_id)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+    except SandboxError as e:
+        if not builds.build_fault(submission_id, f"{type(e).__name__}: {e}"):
+            raise self.retry(exc=e, countdown=10 * backoff(self.request.retries)) from e
+
+
+@shared_task(name="judging.play_match", bind=True, max_retries=None)
+def play_match(self, match_id: int) -> None:
+    """A token for one match: plays the most urgent queued one (``match_id`` is the one it was
+    sent for, often the same). Every outcome, faults included, is recorded by the service."""
+    try:
+        matches.play_next(self.request.hostname or "worker")
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from itertools import combinations
 
@@ -9,6 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
+from judging import dispatch
+
+log = logging.getLogger(__name__)
 
 
 class StageError(Exception):
@@ -104,11 +108,34 @@ def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
         stage.status = Stage.Status.RUNNING
         stage.started_at = timezone.now()
         stage.save(update_fields=["status", "started_at"])
-    from judging.tasks import play_match
-
-    for match in matches:
-        play_match.delay_on_commit(match.pk)
+    dispatch.queue_matches([match.pk for match in matches])
     return matches
+
+
+def reopen(stage: Stage) -> None:
+    """A finished stage some of whose matches are to be played again is running again."""
+    Stage.objects.filter(pk=stage.pk, status=Stage.Status.FINISHED).update(
+        status=Stage.Status.RUNNING, finished_at=None
+    )
+
+
+def match_ended(stage: Stage) -> None:
+    """After one of the stage's matches ended (finished, failed or cancelled), in the same
+    transaction: schedule the next Swiss round, or finish the stage, once none is open."""
+    # The row lock makes the ends of the last two matches of a round take turns here, so one of
+    # them sees the other ended (PostgreSQL runs them side by side; SQLite never does).
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+        return
+    if stage.kind == Stage.Kind.SWISS:
+        try:
+            if schedule_swiss_round(stage):
+                return  # the next round is on
+        except StageError as e:  # e.g. too few players left: the stage ends, the result stands
+            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
+    Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
+        status=Stage.Status.FINISHED, finished_at=timezone.now()
+    )
 
 
 @transaction.atomic
@@ -129,29 +156,6 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     for first, second in round_robin_pairs(len(players), games_per_pairing):
         matches.append(_create_match(stage, 1, rng.randrange(2**62), params, [players[first], players[second]]))
     return _launch(stage, matches)
-
-
-@transaction.atomic
-def rerun_match(match: Match) -> bool:
-    """Queue a match to be played again from the start (a judge's re-run); it leaves the
-    standings until it has been played again. A match being played is left alone. A
-    system-test game re-run puts its submission back under test, to be judged again."""
-    updated = (
-        Match.objects.filter(pk=match.pk)
-        .exclude(status=Match.Status.RUNNING)
-        .update(status=Match.Status.QUEUED, attempts=0, error="", started_at=None, finished_at=None)
-    )
-    if updated:
-        if match.stage_id and match.stage.kind == Stage.Kind.SYSTEM_TEST:
-            Submission.objects.filter(
-                seats__match=match,
-                entry__is_reference=False,
-                status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
-            ).update(status=Submission.Status.TESTING)
-        from judging.tasks import play_match
-
-        play_match.delay_on_commit(match.pk)
-    return bool(updated)
 
 
 def run_stage(stage: Stage) -> list[Match]:
@@ -257,17 +261,13 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
     if not first:
         seats.reverse()
     match = Match.objects.create(
-        contest=contest, stage=None, seed=random.randrange(2**62), params=game.resolve_params(contest.game_params)
+        contest=contest,
+        stage=None,
+        seed=random.randrange(2**62),
+        params=game.resolve_params(contest.game_params),
+        priority=Match.Priority.WAITING,
     )
     for index, (e, s) in enumerate(seats[: game.info.seats]):
         MatchSeat.objects.create(match=match, index=index, entry=e, submission=s)
-    from judging.tasks import play_match
-
-    play_match.delay_on_commit(match.pk)
+    dispatch.queue_match(match.pk)
     return match
-
-
-def rerun_stage(stage: Stage) -> int:
-    """Queue every match of a stage to be played again; returns how many were queued
-    (matches being played are left alone)."""
-    return sum(rerun_match(match) for match in stage.matches.order_by("pk"))

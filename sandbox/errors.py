@@ -10,6 +10,11 @@ class SandboxError(Exception):
     """The platform could not run or measure the program (an infrastructure fault)."""
 
 
+class PlatformStall(SandboxError):
+    """The platform itself stopped (paused, starved) while a program's clock ran: the game is
+    replayed as an infrastructure fault, never charged to the program."""
+
+
 class SandboxUnavailable(SandboxError):
     """This host cannot give the isolation that untrusted code requires."""
 

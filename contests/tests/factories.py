@@ -7,8 +7,9 @@ import itertools
 
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
+from django.utils import timezone
 
-from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
 
 _n = itertools.count(1)
 
@@ -51,8 +52,42 @@ def make_submission(entry: Entry, source: bytes = b"print('hello')\n", **kwargs)
 
 
 def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Match:
+    """A match of these submissions, seat 0 first; made ``finished`` it has a (first) attempt
+    holding its result, as a played match has."""
     kwargs.setdefault("seed", 12345)
+    finished = kwargs.get("status") == Match.Status.FINISHED
     match = Match.objects.create(contest=contest, **kwargs)
     for index, submission in enumerate(submissions):
         MatchSeat.objects.create(match=match, index=index, entry=submission.entry, submission=submission)
+    if finished:
+        finish_on_paper(match)
+    return match
+
+
+def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None = None, reason: str = "") -> Match:
+    """Record a result as a worker would, without playing: ``results`` gives each seat's
+    (points, score, status), in seat order (the seats' current values when None)."""
+    seats = list(match.seats.order_by("index"))
+    for seat, values in zip(seats, results or [], strict=False):
+        seat.points, seat.score, seat.status = values
+        seat.save()
+    now = timezone.now()
+    number = match.attempts.count() + 1
+    attempt = MatchAttempt.objects.create(
+        match=match,
+        number=number,
+        worker="on paper",
+        started_at=now,
+        last_seen=now,
+        finished_at=now,
+        outcome=MatchAttempt.Outcome.FINISHED,
+        result={
+            "reason": reason,
+            "seats": [{"index": s.index, "points": s.points, "score": s.score, "status": s.status} for s in seats],
+        },
+    )
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, result_attempt=attempt, finished_at=now, reason=reason or match.reason
+    )
+    match.refresh_from_db()
     return match

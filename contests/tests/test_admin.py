@@ -1,7 +1,15 @@
 import pytest
 from django.urls import reverse
 
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    finish_on_paper,
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+)
 from judging.models import WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
@@ -63,13 +71,19 @@ def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, mo
     assert "already scheduled" in response.content.decode()
 
     match = Match.objects.filter(stage=stage).first()
-    Match.objects.filter(pk=match.pk).update(status="finished", attempts=1)
+    finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
     queued.clear()
     url = reverse("admin:contests_match_changelist")
     response = client.post(url, {"action": "rerun", "_selected_action": [match.pk]}, follow=True)
     assert "1 matches queued again" in response.content.decode()
     match.refresh_from_db()
-    assert (match.status, match.attempts, queued) == ("queued", 0, [match.pk])
+    assert (match.status, match.result_attempt.number, queued) == ("queued", 1, [match.pk])
+    other = Match.objects.filter(stage=stage, status="queued").exclude(pk=match.pk).first()
+    response = client.post(url, {"action": "cancel", "_selected_action": [other.pk]}, follow=True)
+    assert "1 matches cancelled" in response.content.decode()
+    assert Match.objects.get(pk=other.pk).status == "cancelled"
+    response = client.get(reverse("admin:contests_match_change", args=[match.pk]))
+    assert "on paper" in response.content.decode()  # the attempts are shown, with their worker
 
 
 def test_a_contestant_sees_no_run_or_rerun_actions(client):

@@ -132,7 +132,7 @@ class Chomp(Game[ChompState, Move]):
         winner = 1 - state.loser
         return self._won_by(state, winner, "loss", f"seat {state.loser} ate the poison cookie")
 
-    def forfeit(self, state: ChompState, seat: int, status: str, reason: str) -> Outcome:
+    def forfeit(self, state: ChompState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
         return self._won_by(state, 1 - seat, status, reason)
 
     def _won_by(self, state: ChompState, winner: int, loser_status: str, reason: str) -> Outcome:

@@ -147,7 +147,7 @@ class HeartsFlowers(Game[HFState, Move]):
         points = tuple({"win": WIN, "draw": DRAW, "loss": LOSS}[s] for s in state.result)
         return Outcome(points, points, state.result, state.reason)
 
-    def forfeit(self, state: HFState, seat: int, status: str, reason: str) -> Outcome:
+    def forfeit(self, state: HFState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
         statuses = [status, status]
         statuses[1 - seat] = "win"
         points = [LOSS, LOSS]

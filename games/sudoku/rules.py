@@ -14,6 +14,11 @@ Judgement of a move, as the page scores it (winner 2 points):
     a claim that is true                                 WIN                    2-1
 and, from the referee: a crash CRASH and an early exit EXIT (0-2), running out of time
 TIMEOUT (1-2). The other seat's status is WIN, or LOSE when it lost to a true claim.
+
+These CodeCup names are each seat's detail; its status is the platform's word for it
+(``STATUS``): the mistakes that break the rules are faults (illegal, timeout, crash, exit),
+the others (a move that leaves no solution, a false claim) are losses, as CodeCup counted
+only the first kind as irregular.
 """
 
 from __future__ import annotations
@@ -23,7 +28,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import Column, Game, GameInfo, Illegal, LineProtocol, Outcome, count_status, total_points
+from games.base import (
+    CRASH,
+    EXIT,
+    ILLEGAL,
+    LOSS,
+    TIMEOUT,
+    WIN,
+    Column,
+    Game,
+    GameInfo,
+    Illegal,
+    LineProtocol,
+    Outcome,
+    count_status,
+    total_points,
+)
 from games.sudoku import native
 
 ROWS = "ABCDEFGHI"
@@ -41,7 +61,19 @@ FAULT_POINTS = {
     "NO_SOLUTION_DECREASED": 1.0,
     "TIMEOUT": 1.0,
 }
-IRREGULAR = ("TIMEOUT", "CRASH", "EXIT", "ILLEGAL", "DOUBLED_SOMEWHERE")
+# The platform's status of each CodeCup result.
+STATUS = {
+    "WIN": WIN,
+    "LOSE": LOSS,
+    "NO_SOLUTIONS_LEFT": LOSS,
+    "NO_SOLUTION_DECREASED": LOSS,
+    "NO_UNIQUE_CLAIM": LOSS,
+    "ILLEGAL": ILLEGAL,
+    "DOUBLED_SOMEWHERE": ILLEGAL,
+    "TIMEOUT": TIMEOUT,
+    "CRASH": CRASH,
+    "EXIT": EXIT,
+}
 
 
 @dataclass(frozen=True)
@@ -94,8 +126,8 @@ class Sudoku(Game[SudokuState, Move]):
     default_clock = {"time_limit": 30, "measure": "wall"}
     standings = (
         Column("points", "Points", total_points),
-        Column("irregular", "Irregular losses", count_status(*IRREGULAR), higher_is_better=False),
-        Column("wins", "Wins", count_status("WIN")),
+        Column("irregular", "Irregular losses", count_status(ILLEGAL, TIMEOUT, CRASH, EXIT), higher_is_better=False),
+        Column("wins", "Wins", count_status(WIN)),
     )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> SudokuState:
@@ -122,14 +154,14 @@ class Sudoku(Game[SudokuState, Move]):
             return Claim()
         m = MOVE.match(text)
         if m is None:
-            return Illegal(f"{text[:40]!r} is not a move (like Dg7, Dg7! or !)", "ILLEGAL")
+            return Illegal(f"{text[:40]!r} is not a move (like Dg7, Dg7! or !)", ILLEGAL, "ILLEGAL")
         cell = ROWS.index(m.group(1)) * 9 + COLS.index(m.group(2))
         digit = int(m.group(3))
         if state.grid[cell]:
-            return Illegal(f"{text}: {cell_name(cell)} already holds {state.grid[cell]}", "ILLEGAL")
+            return Illegal(f"{text}: {cell_name(cell)} already holds {state.grid[cell]}", ILLEGAL, "ILLEGAL")
         where = peers_hold(state.grid, cell, digit)
         if where:
-            return Illegal(f"{text}: its {where} already holds a {digit}", "DOUBLED_SOMEWHERE")
+            return Illegal(f"{text}: its {where} already holds a {digit}", ILLEGAL, "DOUBLED_SOMEWHERE")
         return Place(cell, digit, claim=bool(m.group(4)))
 
     def move_text(self, state: SudokuState, move: Move) -> str:
@@ -188,8 +220,11 @@ class Sudoku(Game[SudokuState, Move]):
     def outcome(self, state: SudokuState) -> Outcome | None:
         if state.result is None:
             return None
-        points = tuple(self._points(s) for s in state.result)
-        return Outcome(points, points, state.result, state.reason)
+        return self._outcome(state.result, state.reason)
+
+    def _outcome(self, names: tuple[str, ...], reason: str) -> Outcome:
+        points = tuple(self._points(name) for name in names)
+        return Outcome(points, points, tuple(STATUS[name] for name in names), reason, names)
 
     @staticmethod
     def _points(status: str) -> float:
@@ -199,12 +234,12 @@ class Sudoku(Game[SudokuState, Move]):
             return 1.0
         return FAULT_POINTS[status]
 
-    def forfeit(self, state: SudokuState, seat: int, status: str, reason: str) -> Outcome:
-        status = {"timeout": "TIMEOUT", "crash": "CRASH", "exit": "EXIT", "illegal": "ILLEGAL"}.get(status, status)
-        statuses = ["WIN", "WIN"]
-        statuses[seat] = status
-        points = tuple(self._points(s) for s in statuses)
-        return Outcome(points, points, (statuses[0], statuses[1]), reason)
+    def forfeit(self, state: SudokuState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+        names = ["WIN", "WIN"]
+        names[seat] = detail or status.upper()
+        if STATUS.get(names[seat]) != status:
+            raise ValueError(f"{status!r} ({detail!r}) is not a fault of a Sudoku program")
+        return self._outcome((names[0], names[1]), reason)
 
     def frame(self, state: SudokuState) -> dict[str, Any]:
         return {

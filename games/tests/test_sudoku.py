@@ -54,7 +54,8 @@ def two_solutions() -> tuple[bytes, int, int]:
 def judge(state: SudokuState, text: str):
     move = game.parse_move(state, text)
     if isinstance(move, Illegal):
-        return move.status, move.reason
+        assert move.status == "illegal"  # the platform's word; the detail is CodeCup's
+        return move.detail, move.reason
     after = game.apply(state, move)
     return after.result, after.reason
 
@@ -76,7 +77,7 @@ def test_an_unparsable_move_is_illegal_0_2(text):
 def test_a_digit_on_an_occupied_cell_is_illegal_0_2():
     status, reason = judge(state_with({"Aa": 5}), "Aa3")
     assert status == "ILLEGAL" and "Aa already holds 5" in reason
-    outcome = game.forfeit(state_with({"Aa": 5}), 1, "ILLEGAL", reason)
+    outcome = game.forfeit(state_with({"Aa": 5}), 1, "illegal", reason, "ILLEGAL")
     assert outcome.points == (2.0, 0.0)
 
 
@@ -136,14 +137,31 @@ def test_a_false_claim_loses_0_2():
     state = SudokuState(grid=grid, turn=0, moves=77)
     after = game.apply(state, game.parse_move(state, "!"))
     assert after.result == ("NO_UNIQUE_CLAIM", "WIN") and game.outcome(after).points == (0.0, 2.0)
+    # A false claim is a legal move that loses, not a fault: the system test passes it.
+    assert game.outcome(after).statuses == ("loss", "win")
+    assert game.outcome(after).details == ("NO_UNIQUE_CLAIM", "WIN")
 
 
 def test_referee_faults_score_as_the_page_says():
     state = game.initial_state({}, 0)
     assert game.forfeit(state, 0, "timeout", "slow").points == (1.0, 2.0)
-    assert game.forfeit(state, 0, "crash", "boom").statuses == ("CRASH", "WIN")
+    assert game.forfeit(state, 0, "crash", "boom").details == ("CRASH", "WIN")
+    assert game.forfeit(state, 0, "crash", "boom").statuses == ("crash", "win")
     assert game.forfeit(state, 1, "exit", "gone").points == (2.0, 0.0)
-    assert game.forfeit(state, 1, "exit", "gone").statuses == ("WIN", "EXIT")
+    assert game.forfeit(state, 1, "exit", "gone").details == ("WIN", "EXIT")
+    with pytest.raises(ValueError):
+        game.forfeit(state, 1, "timeout", "no", "NO_UNIQUE_CLAIM")  # a detail that is not that fault
+
+
+def test_every_codecup_result_has_a_platform_status():
+    # The system test fails a program on a fault; CodeCup's irregular results are the faults.
+    from games.base import FAULTS, SEAT_STATUSES
+    from games.sudoku.rules import STATUS
+
+    assert set(STATUS.values()) <= set(SEAT_STATUSES)
+    assert {name for name, status in STATUS.items() if status in FAULTS} == {
+        "ILLEGAL", "DOUBLED_SOMEWHERE", "TIMEOUT", "CRASH", "EXIT"
+    }  # fmt: skip
 
 
 def test_standings_break_ties_by_fewer_irregular_losses():

@@ -43,7 +43,7 @@ def test_the_protocol_start_moves_and_quit(program):
     assert moves[0]["stderr"].strip() == "read Start"
     assert moves[1]["stderr"].strip() == "read Aa1"  # the opponent's move, as written
     assert moves[3]["stderr"].strip() == "read Ab2"
-    assert moves[4].get("move") == "!" and record.outcome.statuses == ("NO_UNIQUE_CLAIM", "WIN")
+    assert moves[4].get("move") == "!" and record.outcome.details == ("NO_UNIQUE_CLAIM", "WIN")
     assert all(m["clock_s"] >= 0 for m in moves)
 
 
@@ -59,33 +59,33 @@ def test_the_protocol_start_moves_and_quit(program):
 )
 def test_each_judgement_through_real_programs(first, second, statuses, points, reason):
     record = game(scripted(first), scripted(second))
-    assert record.outcome.statuses == statuses
+    assert record.outcome.details == statuses
     assert record.outcome.points == points
     assert reason in record.outcome.reason
 
 
 def test_a_program_that_sleeps_past_its_budget_times_out_1_2(program):
     record = game(program("sudoku_sleep.sh"), scripted(["Aa1\n"]))
-    assert record.outcome.statuses == ("TIMEOUT", "WIN") and record.outcome.points == (1.0, 2.0)
+    assert record.outcome.details == ("TIMEOUT", "WIN") and record.outcome.points == (1.0, 2.0)
     assert record.outcome.reason == "move 1: no reply in 2 s"
     assert 1.9 < record.replay["moves"][0]["wall_s"] < 3
 
 
 def test_a_program_that_exits_loses_0_2(program):
     record = game(scripted(["Aa1\n"]), program("sudoku_exit.sh"))
-    assert record.outcome.statuses == ("WIN", "EXIT") and record.outcome.points == (2.0, 0.0)
+    assert record.outcome.details == ("WIN", "EXIT") and record.outcome.points == (2.0, 0.0)
     assert "exited before the game was over" in record.outcome.reason
 
 
 def test_a_program_that_crashes_loses_0_2(program):
     record = game(program("sudoku_crash.c"), scripted(["Aa1\n"]))
-    assert record.outcome.statuses == ("CRASH", "WIN")
+    assert record.outcome.details == ("CRASH", "WIN")
     assert record.outcome.reason == "move 1: killed by SIGSEGV"
 
 
 def test_a_move_without_its_newline_is_no_answer(program):
     record = game(program("sudoku_no_newline.py"), scripted(["Aa1\n"]))
-    assert record.outcome.statuses == ("TIMEOUT", "WIN")
+    assert record.outcome.details == ("TIMEOUT", "WIN")
 
 
 def test_the_whole_game_budget_is_shared_by_all_answers():
@@ -101,7 +101,7 @@ def test_the_whole_game_budget_is_shared_by_all_answers():
     program = build_program(slow.encode(), "slow.py").program
     record = game(program, scripted([f"{r}a{d}\n" for r, d in zip("BCDEFG", [4, 7, 2, 5, 8, 3], strict=True)]))
     mine = [m for m in record.replay["moves"] if m["seat"] == 0]
-    assert record.outcome.statuses[0] == "TIMEOUT"
+    assert record.outcome.details[0] == "TIMEOUT"
     assert len(mine) == 4  # 0.5 s an answer on a 2 s clock: the fourth answer runs out
     assert "over the 2 s limit" in record.outcome.reason or "no reply in" in record.outcome.reason
     assert mine[-2]["clock_s"] == pytest.approx(1.5, abs=0.15)

@@ -1,23 +1,37 @@
-"""Playing matches in the worker's code path (without the broker): claim, record once, re-run."""
+"""Playing matches in the worker's code path (without the broker): claim, attempts, faults,
+results recorded once, re-runs and cancellations, the spool."""
 
 import json
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
+from django.utils import timezone
 
-from contests.models import Match, Stage
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
-from judging import matches, standings
+from contests.models import Match, MatchAttempt, Stage
+from contests.tests.factories import (
+    finish_on_paper,
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+)
+from judging import matches, standings, watchdog
+from judging.models import Event
 from judging.tests.conftest import PLAYERS, PROGRAMS
+from sandbox.errors import PlatformStall, SandboxError
 
 pytestmark = pytest.mark.django_db
+Outcome = MatchAttempt.Outcome
 
 
-def _chomp_match(**kwargs):
-    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+def _chomp_match(stage=None, **kwargs):
+    contest = stage.contest if stage else make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    stage = stage or make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
     subs = [
         make_submission(make_entry(contest, name=name), source=path.read_bytes(), filename=path.name, language=lang)
         for name, path, lang in [
@@ -28,14 +42,32 @@ def _chomp_match(**kwargs):
     return make_match(contest, subs, stage=stage, params={"rows": 3, "cols": 3}, **kwargs)
 
 
+def _running(match, seconds_ago=0.0, **kwargs):
+    """The match as a worker left it when it claimed it ``seconds_ago``."""
+    then = timezone.now() - timedelta(seconds=seconds_ago)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING, started_at=then)
+    number = match.attempts.count() + 1
+    defaults = {"worker": "w1@elsewhere", "host": "elsewhere", "pid": 4242}
+    return MatchAttempt.objects.create(
+        match=match, number=number, started_at=then, last_seen=then, **{**defaults, **kwargs}
+    )
+
+
 def test_a_match_is_played_recorded_and_its_stage_finished():
     match = _chomp_match()
     assert matches.play_match(match.pk) == Match.Status.FINISHED
     match.refresh_from_db()
-    assert match.status == "finished" and match.attempts == 1 and match.reason
+    assert match.status == "finished" and match.reason and match.faults == 0
+    (attempt,) = match.attempts.all()
+    assert attempt.outcome == Outcome.FINISHED and match.result_attempt == attempt
+    assert attempt.worker and attempt.pid and attempt.finished_at
+    assert [s["status"] for s in attempt.result["seats"]] == list(
+        match.seats.order_by("index").values_list("status", flat=True)
+    )
     seats = list(match.seats.order_by("index"))
     assert sorted(s.status for s in seats) == ["loss", "win"]
     assert sum(s.moves for s in seats) == len(match.load_replay()["moves"])
+    assert attempt.replay.name == match.replay.name
     assert Stage.objects.get(pk=match.stage_id).status == "finished"  # its only match is played
 
 
@@ -45,37 +77,265 @@ def test_a_second_delivery_of_a_finished_match_changes_nothing():
     match.refresh_from_db()
     before = list(match.seats.values_list("points", "score", "moves"))
     replay = match.load_replay()
-    assert replay is not None
     assert matches.play_match(match.pk) is None
+    assert matches.play_next("w2") is None  # a token with nothing queued plays nothing
     match.refresh_from_db()
     assert list(match.seats.values_list("points", "score", "moves")) == before
-    assert match.load_replay() == replay and match.attempts == 1
+    assert match.load_replay() == replay and match.attempts.count() == 1
     assert standings.compute(match.contest).rows[0].games == 1  # counted once
 
 
-def test_a_match_left_running_by_a_dead_worker_is_played_again():
-    match = _chomp_match(status=Match.Status.RUNNING, attempts=1)
-    assert matches.play_match(match.pk) == Match.Status.FINISHED
-    match.refresh_from_db()
-    assert match.attempts == 2
+def test_a_token_plays_the_most_urgent_queued_match():
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+    tournament = _chomp_match(stage)
+    waiting = _chomp_match(stage, priority=Match.Priority.WAITING)
+    rescued = _chomp_match(stage, priority=Match.Priority.RESCUE)
+    played = [matches.claim("w").match_id for _ in range(3)]
+    assert played == [rescued.pk, waiting.pk, tournament.pk]
+    assert matches.claim("w") is None
 
 
-def test_a_match_is_not_tried_forever():
-    match = _chomp_match(status=Match.Status.RUNNING, attempts=matches.MAX_ATTEMPTS)
-    assert matches.play_match(match.pk) is None
+def test_a_match_whose_worker_went_silent_goes_back_ahead_of_the_queue(queued):
+    match = _chomp_match()
+    later = _chomp_match(match.stage)  # queued earlier than the rescue, but not yet started
+    attempt = _running(match, seconds_ago=matches.stale_after().total_seconds() + 1)
+    assert watchdog.rescue_lost() == 1
+    attempt.refresh_from_db()
     match.refresh_from_db()
-    assert match.status == "failed" and "3 attempts" in match.error  # not left "running" for ever
+    assert attempt.outcome == Outcome.LOST and "w1@elsewhere" in attempt.error and attempt.finished_at
+    assert (match.status, match.priority, match.faults) == ("queued", Match.Priority.RESCUE, 1)
+    assert queued == [("play_match", match.pk)]
+    assert matches.play_next("w2") == match.pk  # before the match that was queued first
+    match.refresh_from_db()
+    assert match.status == "finished" and [a.outcome for a in match.attempts.all()] == ["lost", "finished"]
+    assert Match.objects.get(pk=later.pk).status == "queued"
+
+
+def test_an_attempt_whose_process_on_this_host_is_gone_is_given_up_at_once(queued):
+    import socket
+    import subprocess
+
+    match = _chomp_match()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    attempt = _running(match, host=socket.gethostname(), pid=dead.pid)  # fresh: no heartbeat missed yet
+    alive = _running(_chomp_match(match.stage), host=socket.gethostname(), pid=1)
+    assert watchdog.rescue_lost() == 1
+    attempt.refresh_from_db()
+    assert attempt.outcome == Outcome.LOST and f"pid {dead.pid}" in attempt.error
+    assert MatchAttempt.objects.get(pk=alive.pk).outcome == Outcome.RUNNING
+
+
+def test_a_live_attempt_is_left_alone():
+    attempt = _running(_chomp_match(), seconds_ago=1)
+    assert watchdog.rescue_lost() == 0
+    attempt.refresh_from_db()
+    assert attempt.outcome == Outcome.RUNNING
+
+
+@pytest.mark.parametrize(
+    ("fault", "outcome"),
+    [(PlatformStall("the platform stalled 40.0 s at move 12"), "stalled"), (SandboxError("no jail"), "infra")],
+)
+def test_a_platform_fault_is_an_attempt_retried_never_a_result(monkeypatch, queued, fault, outcome):
+    match = _chomp_match()
+
+    def broken(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(matches, "play", broken)
+    assert matches.play_match(match.pk) == Match.Status.QUEUED
+    match.refresh_from_db()
+    (attempt,) = match.attempts.all()
+    assert attempt.outcome == outcome and str(fault) in attempt.error
+    assert (match.priority, match.faults) == (Match.Priority.RESCUE, 1)
+    assert match.seats.filter(points__isnull=False).count() == 0  # nothing charged to a program
+    assert queued == [("play_match", match.pk)]
+
+
+def test_a_match_is_not_tried_forever(monkeypatch, queued):
+    match = _chomp_match()
+    monkeypatch.setattr(matches, "play", lambda *a, **k: (_ for _ in ()).throw(SandboxError("no jail")))
+    for _ in range(matches.MAX_FAULTS):
+        matches.play_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == "failed" and "3 times in a row" in match.error and "no jail" in match.error
+    assert match.attempts.count() == matches.MAX_FAULTS
+    assert Stage.objects.get(pk=match.stage_id).status == "finished"  # its stage goes on
+    assert Event.objects.filter(kind="match", data__match=match.pk, data__status="failed").exists()
+    matches.rerun_match(match)  # so a judge can re-run it
+    match.refresh_from_db()
+    assert (match.status, match.faults) == ("queued", 0)
+
+
+def test_a_failed_last_match_finishes_its_round_robin_and_a_swiss_round_goes_on(queued):
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 2, "games_per_pairing": 1})
+    for name in "ABCD":
+        make_submission(make_entry(contest, name=name), is_active=True, status="ready")
     from judging import tournaments
 
-    assert tournaments.rerun_match(match)  # so a judge can re-run it
+    first_round = tournaments.run_stage(swiss)
+    finish_on_paper(first_round[0], [(1, 5, "win"), (0, 0, "loss")])
+    matches.fail_match(first_round[1].pk, "SandboxError: no jail")
+    assert swiss.matches.filter(round=2).count() == 2  # the next round was paired
 
 
-def test_a_platform_fault_fails_the_match_for_a_judge_to_rerun():
+def test_a_late_result_of_a_called_off_attempt_is_not_counted(monkeypatch, queued):
     match = _chomp_match()
-    matches.fail_match(match.pk, "SandboxError: no free sandbox slot")
+    attempt = matches.claim("w1")
+    from judging.referee import play as real_play
+
+    record = real_play(*_play_args(match))
+    matches.rerun_match(match)  # a judge re-runs it while attempt 1 is being played
+    assert matches.write_result(attempt.pk, record) is False
+    attempt.refresh_from_db()
     match.refresh_from_db()
-    assert match.status == "failed" and "no free sandbox slot" in match.error
-    assert standings.compute(match.contest).rows == []
+    assert attempt.outcome == Outcome.SUPERSEDED and match.status == "queued" and match.result_attempt is None
+
+
+def _play_args(match):
+    from games import registry
+    from judging.clocks import Clock
+
+    game = registry.get("chomp")
+    players = [matches._player(seat) for seat in match.seats.select_related("entry", "submission").order_by("index")]
+    return game, match.params, match.seed, players, Clock.from_json(game.default_clock)
+
+
+def test_a_rerun_keeps_the_earlier_result_counted_until_the_new_one_replaces_it(queued):
+    match = _chomp_match()
+    matches.play_match(match.pk)
+    match.refresh_from_db()
+    first = match.result_attempt
+    winner = match.seats.get(status="win").entry
+    matches.rerun_match(match)
+    match.refresh_from_db()
+    stage = Stage.objects.get(pk=match.stage_id)
+    assert match.status == "queued" and match.priority == Match.Priority.WAITING
+    assert stage.status == "running"  # a stage being re-run is not shown as finished
+    table = standings.compute(match.contest)
+    assert next(r for r in table.rows if r.entry == winner).values["wins"] == 1  # the earlier result still counts
+    matches.play_match(match.pk)
+    match.refresh_from_db()
+    assert match.result_attempt.number == 2 and match.attempts.count() == 2
+    first.refresh_from_db()
+    assert first.outcome == Outcome.FINISHED and first.result["seats"]  # kept, beside the new one
+    assert first.replay.name != match.replay.name and first.replay.storage.exists(first.replay.name)
+    assert standings.compute(match.contest).rows[0].games == 1
+    assert Stage.objects.get(pk=match.stage_id).status == "finished"
+
+
+def test_rerunning_a_running_match_calls_its_attempt_off(queued):
+    match = _chomp_match()
+    attempt = _running(match)
+    matches.rerun_match(match)
+    attempt.refresh_from_db()
+    match.refresh_from_db()
+    assert attempt.outcome == Outcome.SUPERSEDED and "re-run" in attempt.error
+    assert match.status == "queued" and queued == [("play_match", match.pk)]
+
+
+def test_cancelling(queued):
+    queued_match = _chomp_match()
+    assert matches.cancel_match(queued_match).status == "cancelled"
+    running = _chomp_match(queued_match.stage)
+    attempt = _running(running)
+    assert matches.cancel_match(running).status == "cancelled"
+    assert MatchAttempt.objects.get(pk=attempt.pk).outcome == Outcome.SUPERSEDED
+    assert matches.cancel_match(running) is None  # already ended
+    played = _chomp_match(queued_match.stage)
+    matches.play_match(played.pk)
+    matches.rerun_match(played)
+    back = matches.cancel_match(played)  # the re-run is called off: the earlier result stands
+    assert back.status == "finished" and back.result_attempt.number == 1
+    assert Stage.objects.get(pk=played.stage_id).status == "finished"
+
+
+def test_a_result_waits_for_the_database_and_is_spooled_meanwhile(monkeypatch, settings, tmp_path):
+    match = _chomp_match()
+    attempt = matches.claim("w1")
+    from judging.referee import play as real_play
+
+    record = real_play(*_play_args(match))
+    real_write = matches.write_result
+    calls = []
+
+    def flaky(attempt_id, record):
+        calls.append(sorted(p.name for p in matches.spool_folder().glob("*")))
+        if len(calls) < 3:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_write(attempt_id, record)
+
+    monkeypatch.setattr(matches, "write_result", flaky)
+    monkeypatch.setattr(matches.time, "sleep", lambda s: None)
+    monkeypatch.setattr(matches.connections, "close_all", lambda: None)
+    assert matches.record_result(attempt.pk, record) is True
+    assert calls[0] == [] and calls[1] == [f"attempt-{attempt.pk}.json.gz"]
+    assert list(matches.spool_folder().glob("*")) == []  # written, so the copy is gone
+    assert Match.objects.get(pk=match.pk).status == "finished"
+
+
+def test_the_watchdog_writes_a_spooled_result_its_process_left(monkeypatch, queued):
+    match = _chomp_match()
+    attempt = matches.claim("w1")
+    from judging.referee import play as real_play
+
+    path = matches.spool(attempt.pk, real_play(*_play_args(match)))
+    # The process died waiting for the database; meanwhile its attempt was given up.
+    MatchAttempt.objects.filter(pk=attempt.pk).update(last_seen=timezone.now() - timedelta(hours=1))
+    watchdog.rescue_lost()
+    assert matches.flush_spool() == 0  # too fresh: its process may still write it itself
+    old = timezone.now().timestamp() - 3600
+    import os
+
+    os.utime(path, (old, old))
+    assert matches.flush_spool() == 1
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result_attempt_id == attempt.pk and not path.exists()
+
+
+def test_the_watchdog_sends_tokens_for_queued_matches_the_broker_lost(monkeypatch):
+    sent = []
+    monkeypatch.setattr("judging.tasks.play_match.delay", sent.append)
+    a, b = _chomp_match(), _chomp_match(priority=Match.Priority.RESCUE)
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.send_missing_tokens() == 2 and sent == [b.pk, a.pk]
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 2)
+    assert watchdog.send_missing_tokens() == 0 and len(sent) == 2
+
+
+def test_one_worker_at_a_time_holds_the_watchdog():
+    assert watchdog.take_lease("watchdog", "w1", timedelta(seconds=30))
+    assert not watchdog.take_lease("watchdog", "w2", timedelta(seconds=30))
+    assert watchdog.take_lease("watchdog", "w1", timedelta(seconds=30))  # renewed by its holder
+    assert watchdog.run_once("w2") == {}
+
+
+def test_a_build_the_platform_keeps_failing_ends_for_a_judge_to_retry(queued):
+    from judging import builds
+
+    submission = make_submission(make_entry(make_contest()), status="building")
+    for _ in range(builds.MAX_BUILD_FAULTS - 1):
+        assert builds.build_fault(submission.pk, "SandboxUnavailable: no jail") is False
+    assert builds.build_fault(submission.pk, "SandboxUnavailable: no jail") is True
+    submission.refresh_from_db()
+    assert submission.status == "platform_fault" and "not your program's fault" in submission.build_log
+    assert builds.rebuild(submission)
+    submission.refresh_from_db()
+    assert (submission.status, submission.build_faults) == ("queued", 0)
+    assert queued == [("build_submission", submission.pk)]
+
+
+def test_a_lost_build_is_put_back(queued, monkeypatch):
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 10)
+    submission = make_submission(make_entry(make_contest()), status="building")
+    type(submission).objects.filter(pk=submission.pk).update(build_started_at=timezone.now() - timedelta(hours=1))
+    assert watchdog.rescue_builds() == 1
+    submission.refresh_from_db()
+    assert submission.status == "queued" and submission.build_faults == 1
+    assert queued == [("build_submission", submission.pk)]
 
 
 def test_play_command_prints_a_json_summary_and_writes_the_replay(tmp_path):
@@ -109,8 +369,18 @@ def test_play_command_explains_bad_arguments(args, message):
         call_command("play", *args, stdout=StringIO())
 
 
-@pytest.mark.parametrize(("status", "passed"), [("CRASH", False), ("EXIT", False), ("TIMEOUT", False), ("LOSE", True)])
-def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, passed):
+@pytest.mark.parametrize(
+    ("status", "detail", "passed"),
+    [
+        ("crash", "CRASH", False),
+        ("exit", "EXIT", False),
+        ("timeout", "TIMEOUT", False),
+        ("illegal", "DOUBLED_SOMEWHERE", False),
+        ("loss", "NO_UNIQUE_CLAIM", True),
+        ("loss", "LOSE", True),
+    ],
+)
+def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, detail, passed):
     from judging import system_test
 
     contest = make_contest(game="sudoku", game_params={})
@@ -118,29 +388,26 @@ def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, passed):
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="testing")
     match = make_match(contest, [mine, ref], stage=stage, round=mine.number, status=Match.Status.FINISHED)
-    match.seats.filter(index=0).update(status=status, points=0, moves=3)
-    match.seats.filter(index=1).update(status="WIN", points=2, moves=3)
+    match.seats.filter(index=0).update(status=status, detail=detail, points=0, moves=3)
+    match.seats.filter(index=1).update(status="win", detail="WIN", points=2, moves=3)
     system_test.conclude(match)
     mine.refresh_from_db()
     assert (mine.status, mine.is_active) == (("ready", True) if passed else ("test_failed", False)), mine.test_log
+    assert detail in mine.test_log  # CodeCup's own word for it, as its author knows it
 
 
 def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
-    from judging import system_test, tournaments
+    from judging import system_test
 
     contest = make_contest(game="chomp")
     stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="test_failed", test_log="game 1: crash")
     match = make_match(contest, [mine, ref], stage=stage, status="finished", round=mine.number)
-    assert tournaments.rerun_match(match)
+    matches.rerun_match(match)
     mine.refresh_from_db()
     assert mine.status == "testing" and queued == [("play_match", match.pk)]
-    seats = list(match.seats.order_by("index"))
-    for seat, (points, st) in zip(seats, [(1, "win"), (0, "loss")], strict=True):
-        seat.points, seat.status = points, st
-        seat.save()
-    Match.objects.filter(pk=match.pk).update(status="finished")
+    finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
     system_test.conclude(Match.objects.get(pk=match.pk))
     mine.refresh_from_db()
     assert mine.status == "ready" and mine.is_active and mine.test_log.endswith("system test passed")

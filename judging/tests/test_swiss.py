@@ -4,8 +4,8 @@ of them in a double round robin."""
 import pytest
 
 from contests.models import Match, Stage
-from contests.tests.factories import make_contest, make_entry, make_stage, make_submission
-from judging import matches, standings, tournaments
+from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
+from judging import standings, tournaments
 from judging.tournaments import swiss_pairs
 
 
@@ -45,11 +45,10 @@ def _finish_round(stage, winner_of):
         winner = winner_of([s.entry for s in seats])
         for seat in seats:
             won = seat.entry == winner
-            seat.points, seat.score, seat.status = (2, 2, "WIN") if won else (1, 1, "LOSE")
+            seat.points, seat.score, seat.status = (2, 2, "win") if won else (1, 1, "loss")
             seat.save()
-        match.status = Match.Status.FINISHED
-        match.save()
-    matches._finish_stage_if_done(stage)
+        finish_on_paper(match)
+    tournaments.match_ended(stage)
 
 
 @pytest.mark.django_db
@@ -93,7 +92,7 @@ def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(que
     (match,) = tournaments.run_stage(swiss)
     entries[1].status = "disqualified"  # during the round: no second round can be paired
     entries[1].save()
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
-    matches._finish_stage_if_done(swiss)  # as the worker calls it, in the transaction that records the match
+    finish_on_paper(match)
+    tournaments.match_ended(swiss)  # as the worker calls it, in the transaction that records the match
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1

@@ -1,0 +1,29 @@
+"""Putting work on the broker, in one place: always after the transaction that made the work
+commits, so a worker never looks for a row it cannot see yet.
+
+A ``play_match`` message is a token: the worker that takes it plays the most urgent queued
+match (see ``judging.matches.claim``), so that a match put back after a fault goes ahead of the
+queue, whatever the broker can or cannot reorder. The id a token carries is only for the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def queue_matches(match_ids: Iterable[int]) -> None:
+    """A token for each of these (newly queued) matches, sent when the transaction commits."""
+    from judging.tasks import play_match
+
+    for pk in match_ids:
+        play_match.delay_on_commit(pk)
+
+
+def queue_match(match_id: int) -> None:
+    queue_matches([match_id])
+
+
+def queue_build(submission_id: int) -> None:
+    from judging.tasks import build_submission
+
+    build_submission.delay_on_commit(submission_id)

@@ -1,0 +1,120 @@
+"""What happens when things happen at once: two test games ending together, a heartbeat while
+a judge calls an attempt off, tasks that meet a database that is away."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+
+import pytest
+from celery.exceptions import Retry
+from django.db import OperationalError, connection
+
+from contests.models import Match, MatchAttempt, Stage, Submission
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from games.base import Outcome
+from judging import matches, system_test, tasks
+from judging.referee import MatchRecord, SeatTotals
+from sandbox.errors import SandboxUnavailable
+
+
+def _record(points: tuple[float, float], statuses: tuple[str, str]) -> MatchRecord:
+    outcome = Outcome(points, points, statuses, "seat 1 ate the poison cookie")
+    return MatchRecord(outcome, [SeatTotals(3, 0.01, 0.02), SeatTotals(3, 0.01, 0.02)], {"moves": []})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_test_games_that_end_together_conclude_the_system_test(monkeypatch):
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), status="testing")
+    games = [make_match(contest, seats, stage=stage, round=mine.number) for seats in ([mine, ref], [ref, mine])]
+    attempts = [matches.claim("w", match_id=m.pk) for m in games]
+    # Both games' results are written before either transaction commits: on PostgreSQL each
+    # then saw the other still running, and neither concluded the test.
+    both_written = threading.Barrier(2)
+    real_conclude = system_test.conclude
+
+    def conclude(match):
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_written.wait(timeout=3)  # SQLite runs the transactions one after the other
+        real_conclude(match)
+
+    monkeypatch.setattr(system_test, "conclude", conclude)
+    errors = []
+
+    def finish(attempt, record):
+        try:
+            matches.write_result(attempt.pk, record)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=finish, args=(attempts[0], _record((1, 0), ("win", "loss")))),
+        threading.Thread(target=finish, args=(attempts[1], _record((0, 1), ("loss", "win")))),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    assert set(Match.objects.filter(pk__in=[g.pk for g in games]).values_list("status", flat=True)) == {"finished"}
+    mine.refresh_from_db()
+    assert mine.status == Submission.Status.READY and mine.is_active, mine.test_log
+    assert mine.test_log.endswith("system test passed")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_keeps_its_attempt_alive_and_sees_it_called_off(queued):
+    contest = make_contest(game="chomp")
+    a, b = (make_submission(make_entry(contest, name=n), status="ready") for n in "AB")
+    match = make_match(contest, [a, b])
+    attempt = matches.claim("w1")
+    with matches.Heartbeat(attempt.pk, 0.05) as heartbeat:
+        first_seen = attempt.last_seen
+        deadline = time.monotonic() + 10
+        while MatchAttempt.objects.get(pk=attempt.pk).last_seen == first_seen and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert MatchAttempt.objects.get(pk=attempt.pk).last_seen > first_seen
+        assert not heartbeat.lost.is_set()
+        matches.rerun_match(match)
+        assert heartbeat.lost.wait(10)  # the referee stops at its next move
+
+
+def test_a_match_task_that_cannot_reach_the_database_is_retried_not_forgotten(monkeypatch):
+    retries = []
+
+    def no_database(worker):
+        raise OperationalError("could not connect to server: Connection refused")
+
+    def retry(exc=None, countdown=None, **kwargs):
+        retries.append(countdown)
+        raise Retry(exc=exc, when=countdown)
+
+    monkeypatch.setattr(matches, "play_next", no_database)
+    monkeypatch.setattr(tasks.play_match, "retry", retry)
+    with pytest.raises(Retry):
+        tasks.play_match.run(7)
+    assert retries == [1]
+    assert [tasks.backoff(n) for n in (0, 1, 5, 10)] == [1, 2, 32, 60]
+
+
+def test_a_build_task_retries_platform_faults_until_it_gives_up(monkeypatch):
+    from judging import builds
+
+    faults = iter([False, False, True])
+
+    def no_jail(submission_id):
+        raise SandboxUnavailable("bubblewrap is not installed")
+
+    monkeypatch.setattr(builds, "build_submission", no_jail)
+    monkeypatch.setattr(builds, "build_fault", lambda pk, error: next(faults))
+    monkeypatch.setattr(tasks.build_submission, "retry", lambda exc=None, countdown=None, **k: Retry(exc=exc))
+    for _ in range(2):
+        with pytest.raises(Retry):
+            tasks.build_submission.run(3)
+    tasks.build_submission.run(3)  # the last fault ends it: no retry, the submission says why

@@ -1,0 +1,140 @@
+"""The watchdog: what makes sure no match or build is stuck or lost, whatever happens to the
+workers, the broker or the database. Every worker runs a round from its heartbeat thread
+(``judging/signals.py``); a lease makes one worker at a time do it. A round:
+
+- gives up the attempts whose player is gone: no heartbeat for ``stale_after`` (a worker
+  killed, paused or cut off), or, on this host, a process that no longer exists; their matches
+  go back to the head of the queue (``matches.end_attempt``);
+- writes the results that processes which died waiting for the database left in the spool;
+- sends tokens for queued matches the broker has no message for (a broker restarted without
+  its data, a message acknowledged by a task that failed), and again the builds of queued
+  submissions;
+- puts back builds whose worker was lost (building for far longer than a build may take).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from arbiter import queues
+from contests.models import Match, MatchAttempt, Submission
+from judging import builds, dispatch, matches
+from judging.models import Lease
+
+log = logging.getLogger(__name__)
+
+BUILD_STALE = timedelta(minutes=15)  # a build may take a minute of wall time, and wait for a slot
+QUEUED_BUILD_GRACE = timedelta(minutes=1)
+
+
+def take_lease(name: str, holder: str, ttl: timedelta) -> bool:
+    """Hold the lease ``name`` for ``ttl`` if it is free, expired, or already ours."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            Lease.objects.get_or_create(name=name, defaults={"holder": "", "expires_at": now - ttl})
+    except IntegrityError:  # made at the same moment by another worker
+        pass
+    return bool(
+        Lease.objects.filter(name=name)
+        .filter(Q(expires_at__lt=now) | Q(holder=holder))
+        .update(holder=holder, expires_at=now + ttl)
+    )
+
+
+def run_once(holder: str) -> dict[str, int]:
+    """One round (see the module's docstring); what it did, by kind. Nothing if another
+    worker holds the lease."""
+    if not take_lease("watchdog", holder, matches.stale_after()):
+        return {}
+    done = {
+        "lost": rescue_lost(),
+        "spooled": matches.flush_spool(),
+        "tokens": send_missing_tokens(),
+        "builds": rescue_builds(),
+    }
+    if any(done.values()):
+        log.warning("watchdog: %s", ", ".join(f"{n} {what}" for what, n in done.items() if n))
+    return done
+
+
+def _process_gone(pid: int) -> bool:
+    """Whether process ``pid`` of this host has ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            state = f.read().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+def rescue_lost() -> int:
+    """Give up the running attempts whose player is gone; their matches are queued again."""
+    now = timezone.now()
+    stale = now - matches.stale_after()
+    given_up = 0
+    running = MatchAttempt.objects.filter(outcome=MatchAttempt.Outcome.RUNNING)
+    for attempt in running.filter(last_seen__lt=stale):
+        why = f"{attempt.worker or 'its worker'} (pid {attempt.pid} on {attempt.host}) gave no sign of life since {attempt.last_seen:%H:%M:%S}"
+        given_up += matches.end_attempt(attempt.pk, MatchAttempt.Outcome.LOST, why)
+    host = socket.gethostname()
+    for attempt in running.filter(host=host).exclude(pid__in=[0, os.getpid()]):
+        if _process_gone(attempt.pid):
+            why = f"its process (pid {attempt.pid} of {attempt.worker or host}) is gone"
+            given_up += matches.end_attempt(attempt.pk, MatchAttempt.Outcome.LOST, why)
+    return given_up
+
+
+def broker_backlog(queue: str) -> int:
+    """Messages waiting in a queue of the broker (not those a worker has already taken)."""
+    from arbiter.celery import app
+
+    with app.connection_for_write() as conn:
+        return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+
+
+def send_missing_tokens() -> int:
+    """A token for each queued match beyond the messages waiting in the broker. An extra token
+    costs nothing (it finds no match, or the next one); a missing one leaves a match queued."""
+    queued = Match.objects.filter(status=Match.Status.QUEUED)
+    missing = queued.count() - broker_backlog(queues.MATCHES)
+    if missing <= 0:
+        return 0
+    from judging.tasks import play_match
+
+    for pk in queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing]:
+        play_match.delay(pk)
+    return missing
+
+
+def rescue_builds() -> int:
+    """Put back the builds a lost worker left ``building``, and queue again the queued builds
+    the broker has no message for."""
+    now = timezone.now()
+    put_back = 0
+    for submission in Submission.objects.filter(
+        status=Submission.Status.BUILDING, build_started_at__lt=now - BUILD_STALE
+    ):
+        if not builds.build_fault(submission.pk, f"its build was lost (building since {submission.build_started_at})"):
+            with transaction.atomic():
+                if Submission.objects.filter(pk=submission.pk, status=Submission.Status.BUILDING).update(
+                    status=Submission.Status.QUEUED
+                ):
+                    dispatch.queue_build(submission.pk)
+                    put_back += 1
+    waiting = Submission.objects.filter(status=Submission.Status.QUEUED, created_at__lt=now - QUEUED_BUILD_GRACE)
+    missing = waiting.count() - broker_backlog(queues.BUILDS)
+    if missing > 0:
+        from judging.tasks import build_submission
+
+        for pk in waiting.order_by("pk").values_list("pk", flat=True)[:missing]:
+            build_submission.delay(pk)
+        put_back += missing
+    return put_back
