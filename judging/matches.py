@@ -88,7 +88,11 @@ def claim(worker: str, match_id: int | None = None) -> MatchAttempt | None:
 
 
 def play_next(worker: str) -> int | None:
-    """Play the most urgent queued match; its id, or None when none was queued."""
+    """Play the most urgent queued match; its id, or None when none was queued. A host whose
+    jail cannot be made takes no match (SandboxUnavailable, before anything is claimed)."""
+    from sandbox import require_isolation
+
+    require_isolation()
     attempt = claim(worker)
     if attempt is None:
         return None

@@ -7,11 +7,15 @@ forgotten; the watchdog (``judging/watchdog.py``) catches whatever a lost messag
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from judging import builds, matches, services
 from judging.matches import DB_ERRORS
-from sandbox.errors import SandboxError
+from sandbox.errors import SandboxError, SandboxUnavailable
+
+log = logging.getLogger(__name__)
 
 
 def backoff(retries: int) -> int:
@@ -43,3 +47,6 @@ def play_match(self, match_id: int) -> None:
         matches.play_next(self.request.hostname or "worker")
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+    except SandboxUnavailable as e:  # this host cannot jail programs now: the token goes back for another
+        log.error("%s takes no match: %s", self.request.hostname, e)
+        raise self.retry(exc=e, countdown=30) from e

@@ -93,11 +93,12 @@ def rescue_lost() -> int:
 
 
 def broker_backlog(queue: str) -> int:
-    """Messages waiting in a queue of the broker (not those a worker has already taken)."""
+    """Messages waiting in a queue of the broker (not those a worker has already taken). Not a
+    passive declaration: a broker restarted without its data no longer knows the queue."""
     from arbiter.celery import app
 
     with app.connection_for_write() as conn:
-        return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+        return conn.default_channel.queue_declare(queue=queue).message_count
 
 
 def send_missing_tokens() -> int:

@@ -26,6 +26,7 @@ from .slots import Slot
 log = logging.getLogger(__name__)
 
 FULL, DEGRADED, NONE = "full", "degraded", "none"
+RECHECK_AFTER_S = 60.0  # a report short of full is trusted this long, then the probes run again
 
 # Each probe: a Python program run as the contestant would be, and what must come out.
 CONFINEMENT_PROBES: dict[str, str] = {
@@ -92,12 +93,17 @@ def run_selfcheck(settings: SandboxSettings | None = None, slot: Slot | None = N
             _record(report, "host uid", owner == jail.slot.uid, f"file owned by {owner}")
             confined = not report.failed
             # Limits and accounting.
-            spin = jail.run(["sh", "-c", "while :; do :; done"])
+            for _ in range(3):
+                # If this process itself was held up (paused, starved) while the probe spun, the
+                # probe ran on unwatched: its wall time says so, and it is measured again.
+                spin = jail.run(["sh", "-c", "while :; do :; done"])
+                if spin.wall_s < 2.0:
+                    break
             _record(
                 report,
                 "cpu limit",
                 spin.verdict is Verdict.TIME_LIMIT and 0.3 <= spin.cpu_s <= 0.36,
-                f"{spin.verdict.value} {spin.cpu_s:.3f}",
+                f"{spin.verdict.value} {spin.cpu_s:.3f} s of CPU in {spin.wall_s:.3f} s",
             )
             hog = jail.run(["python3", "-I", "-S", "-c", "b = bytearray(200 << 20); print(len(b))"])
             _record(report, "memory limit", hog.verdict is Verdict.MEMORY_LIMIT, hog.verdict.value)
@@ -127,16 +133,19 @@ def _record(report: SelfCheck, name: str, ok: bool, detail: str) -> None:
         report.failed[name] = detail
 
 
-_reports: dict[SandboxSettings, SelfCheck] = {}
+_reports: dict[SandboxSettings, tuple[SelfCheck, float]] = {}
 
 
 def isolation_level(settings: SandboxSettings | None = None, slot: Slot | None = None) -> SelfCheck:
-    """The self-check report for this host (run once per process and settings; in ``slot``
-    when the caller already holds every slot it may use)."""
+    """The self-check report for this host: run once per process and settings when it finds
+    full isolation, and again after RECHECK_AFTER_S when it did not (a host that was only
+    overloaded for a moment gets its jails back). In ``slot`` when the caller already holds
+    every slot it may use."""
     settings = settings or get_settings()
-    report = _reports.get(settings)
-    if report is None:
-        report = _reports[settings] = run_selfcheck(settings, slot)
+    report, at = _reports.get(settings, (None, 0.0))
+    if report is None or (report.level != FULL and time.monotonic() - at > RECHECK_AFTER_S):
+        report = run_selfcheck(settings, slot)
+        _reports[settings] = (report, time.monotonic())
         if report.level != FULL:
             log.error("SANDBOX SELF-CHECK: isolation level %s: %s", report.level, report.failed)
     return report

@@ -411,3 +411,20 @@ def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
     system_test.conclude(Match.objects.get(pk=match.pk))
     mine.refresh_from_db()
     assert mine.status == "ready" and mine.is_active and mine.test_log.endswith("system test passed")
+
+
+def test_a_host_whose_jail_fails_its_self_check_takes_no_match(monkeypatch):
+    from sandbox import selfcheck
+
+    match = _chomp_match()
+    reports = iter([selfcheck.SelfCheck(selfcheck.DEGRADED, failed={"cpu limit": "time_limit 6.370"})])
+    monkeypatch.setattr(selfcheck, "_reports", {})
+    monkeypatch.setattr(selfcheck, "run_selfcheck", lambda settings=None, slot=None: next(reports))
+    with pytest.raises(SandboxError, match="degraded"):
+        matches.play_next("w1")
+    match.refresh_from_db()
+    assert match.status == "queued" and match.attempts.count() == 0 and match.faults == 0  # not the match's fault
+    # A host that was only held up for a moment gets its jails back at the next self-check.
+    reports = iter([selfcheck.SelfCheck(selfcheck.FULL)])
+    monkeypatch.setattr(selfcheck, "RECHECK_AFTER_S", 0.0)
+    assert matches.play_next("w1") == match.pk
