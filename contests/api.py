@@ -15,7 +15,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from arbiter.api_support import idempotent, refused
+from arbiter.api_support import body_object, idempotent, refused
 from arbiter.converters import parse_id
 from contests import serializers as s
 from contests import services
@@ -202,6 +202,7 @@ def entry_submissions(request, entry_id: int):
         return _paginate(request, entry.submissions.order_by("-number"), s.SubmissionSerializer)
     if entry.user_id != request.user.pk:
         raise PermissionDenied("Only the entry's owner submits to it.")
+    body = body_object(request)
     upload = request.FILES.get("source")
     if upload is not None:
         if upload.size > entry.contest.max_source_bytes:
@@ -210,14 +211,14 @@ def entry_submissions(request, entry_id: int):
             )
         filename, data = upload.name, upload.read()
     else:
-        source = request.data.get("source")
+        source = body.get("source")
         if not isinstance(source, str):
             raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
-        filename = request.data.get("filename") or ""
+        filename = body.get("filename") or ""
         if not isinstance(filename, str) or not filename:
             raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
         data = source.encode()
-    language = request.data.get("language") or None
+    language = body.get("language") or None
     if language is not None and not isinstance(language, str):
         raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
     try:
