@@ -20,6 +20,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import exception_handler
 
 from accounts.models import ApiToken, IdempotentRequest
+from arbiter.errors import error_body
 
 
 class TokenRateThrottle(SimpleRateThrottle):
@@ -35,13 +36,6 @@ class TokenRateThrottle(SimpleRateThrottle):
         else:
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
-
-
-def error_body(status_code: int, code: str, message: str, fields: dict | None = None) -> dict:
-    body = {"error": {"status": status_code, "code": code, "message": message}}
-    if fields:
-        body["error"]["fields"] = fields
-    return body
 
 
 def request_too_big_message() -> str:
@@ -96,9 +90,9 @@ def not_found(request, *args, **kwargs):
     return JsonResponse(error_body(404, "not_found", "There is no such address in the API."), status=404)
 
 
-def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: str = "refused") -> Response:
     """A request the platform's policy refuses (the same message the pages show)."""
-    return Response(error_body(status_code, "refused", message), status=status_code)
+    return Response(error_body(status_code, code, message), status=status_code)
 
 
 def idempotent(view):

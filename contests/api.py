@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from arbiter.api_support import body_object, idempotent, refused
 from arbiter.converters import parse_id
+from arbiter.uploads import limit_uploads, upload_refusal
 from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, Stage, Submission
@@ -171,6 +172,11 @@ def _own_entry(request, entry_id: int) -> Entry:
     return entry
 
 
+def _upload_limit(request, entry_id: int) -> tuple[int, str]:
+    entry = Entry.objects.select_related("contest").filter(pk=entry_id).first()
+    return services.upload_limit(entry.contest) if entry else (0, "No such entry.")
+
+
 @extend_schema(
     methods=["GET"],
     responses=paged(s.SubmissionSerializer),
@@ -192,6 +198,7 @@ def _own_entry(request, entry_id: int) -> Entry:
     summary="Submit a new version (a file, or the source text as JSON)",
     operation_id="submissions_create",
 )
+@limit_uploads(_upload_limit)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([MultiPartParser, FormParser, JSONParser])
@@ -203,12 +210,11 @@ def entry_submissions(request, entry_id: int):
     if entry.user_id != request.user.pk:
         raise PermissionDenied("Only the entry's owner submits to it.")
     body = body_object(request)
+    too_large = upload_refusal(request)
+    if too_large:
+        return refused(too_large, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, code="too_large")
     upload = request.FILES.get("source")
     if upload is not None:
-        if upload.size > entry.contest.max_source_bytes:
-            return refused(
-                f"The file is {upload.size:,} bytes; {entry.contest.title} accepts at most {entry.contest.max_source_bytes:,}."
-            )
         filename, data = upload.name, upload.read()
     else:
         source = body.get("source")

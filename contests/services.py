@@ -112,6 +112,13 @@ def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | 
     return Entry.objects.create(contest=contest, user=user, name=name, form_data=_check_form(contest, form_data or {}))
 
 
+def upload_limit(contest: Contest) -> tuple[int, str]:
+    """The largest file the contest accepts, and the refusal of a larger one that was stopped
+    before all of it arrived (``arbiter.uploads.limit_uploads``)."""
+    limit = contest.max_source_bytes
+    return limit, f"The file is larger than {limit:,} bytes; {contest.title} accepts at most {limit:,}."
+
+
 def offered_languages(contest: Contest) -> dict[str, str]:
     """Language key to title: what the workers can build and the contest allows."""
     from sandbox import languages

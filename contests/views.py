@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from arbiter.converters import parse_id
+from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Submission
@@ -42,12 +43,22 @@ def contest_detail(request, slug: str):
     return render(request, "contests/detail.html", context)
 
 
+def _upload_limit(request, slug: str, entry_id: int | None = None) -> tuple[int, str]:
+    contest = Contest.objects.filter(slug=slug).first()
+    return services.upload_limit(contest) if contest else (0, "No such contest.")
+
+
+@limit_uploads(_upload_limit)
 @login_required
 @require_http_methods(["POST"])
 def submit(request, slug: str, entry_id: int | None = None):
     """A new entry with its first program, or (with ``entry_id``) a new version."""
     contest = _contest(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, contest=contest, user=request.user) if entry_id else None
+    too_large = upload_refusal(request)
+    if too_large:
+        messages.error(request, too_large)
+        return redirect(contest)
     form = SubmissionForm(
         request.POST,
         request.FILES,
@@ -61,11 +72,6 @@ def submit(request, slug: str, entry_id: int | None = None):
             messages.error(request, f"{label}: {' '.join(errors)}")
         return redirect(contest)
     upload = form.cleaned_data["source"]
-    if upload.size > contest.max_source_bytes:
-        messages.error(
-            request, f"The file is {upload.size:,} bytes; {contest.title} accepts at most {contest.max_source_bytes:,}."
-        )
-        return redirect(contest)
     try:
         if entry is None:
             entry = services.create_entry(contest, request.user, form.cleaned_data["name"], form.entry_form_data())
