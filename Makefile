@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format migrations-check bench system-deps clean
+.PHONY: run test lint format migrations-check bench system-deps test-deps clean
 
 $(BIN)/python:
 	./scripts/system-deps.sh
@@ -23,10 +23,13 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/pyth
 system-deps:
 	./scripts/system-deps.sh
 
+test-deps:
+	./scripts/system-deps.sh test
+
 run: system-deps $(VENV)/.runtime
 	./scripts/run.sh
 
-test: system-deps $(VENV)/.dev
+test: test-deps $(VENV)/.dev
 	ARBITER_VAR_DIR=$${ARBITER_VAR_DIR:-var/test} $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
+from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.http import Http404
@@ -17,6 +20,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import exception_handler
 
 from accounts.models import ApiToken, IdempotentRequest
+from arbiter.errors import error_body
 
 
 class TokenRateThrottle(SimpleRateThrottle):
@@ -34,15 +38,28 @@ class TokenRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-def error_body(status_code: int, code: str, message: str, fields: dict | None = None) -> dict:
-    body = {"error": {"status": status_code, "code": code, "message": message}}
-    if fields:
-        body["error"]["fields"] = fields
-    return body
+def request_too_big_message() -> str:
+    return (
+        f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes, the most read into "
+        "memory; send a program this large as a file (multipart/form-data)."
+    )
+
+
+def body_object(request) -> Mapping[str, Any]:
+    """The request's body as fields by name (a JSON object or a form), else a 400."""
+    data = request.data
+    if not isinstance(data, Mapping):
+        kind = "null" if data is None else type(data).__name__
+        raise exceptions.ValidationError({"non_field_errors": [f"Send a JSON object (or a form), not {kind}."]})
+    return data
 
 
 def handle_exception(exc, context):
     """Every error answers {"error": {"status", "code", "message", "fields"?}}."""
+    if isinstance(exc, RequestDataTooBig):  # a JSON body over DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body(413, "too_large", request_too_big_message()), status=413)
+    if isinstance(exc, SuspiciousOperation):  # too many fields or files, and the like
+        return Response(error_body(400, "bad_request", "The request is malformed."), status=400)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, PermissionDenied):
@@ -73,9 +90,9 @@ def not_found(request, *args, **kwargs):
     return JsonResponse(error_body(404, "not_found", "There is no such address in the API."), status=404)
 
 
-def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: str = "refused") -> Response:
     """A request the platform's policy refuses (the same message the pages show)."""
-    return Response(error_body(status_code, "refused", message), status=status_code)
+    return Response(error_body(status_code, code, message), status=status_code)
 
 
 def idempotent(view):
@@ -159,9 +176,12 @@ ERROR_STATUSES = {
     "405": "Method not allowed",
     "406": "No acceptable representation",
     "409": "Conflicts with the object's state",
+    "411": "A request body without a Content-Length (chunked)",
+    "413": "The request or its file is larger than the limit the message names",
     "415": "Unsupported media type",
     "422": "Idempotency-Key reused for another request",
     "429": "Rate limit reached",
+    "500": "The server failed",
 }
 
 

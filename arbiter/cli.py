@@ -112,20 +112,20 @@ def cmd_contests(client: Client, args) -> int:
     return 0
 
 
-def _entry_for(client: Client, slug: str, name: str | None) -> dict:
+def _entry_for(client: Client, slug: str, name: str | None) -> tuple[dict | None, str]:
+    """My entry to submit to, or None and the name of the one the upload will create."""
     entries = client.all_pages(f"/contests/{slug}/entries/")
     if name:
         for entry in entries:
             if entry["name"].lower() == name.lower():
-                return entry
-        return client.request("POST", f"/contests/{slug}/entries/", json={"name": name})
+                return entry, entry["name"]
+        return None, name
     if len(entries) == 1:
-        return entries[0]
+        return entries[0], entries[0]["name"]
     if len(entries) > 1:
         names = ", ".join(e["name"] for e in entries)
         raise CliError(f"you have several entries in {slug} ({names}); say which with --entry NAME")
-    me = client.get("/me/")
-    return client.request("POST", f"/contests/{slug}/entries/", json={"name": me["username"]})
+    return None, client.get("/me/")["username"]
 
 
 def _wait(client: Client, submission: dict, timeout: float) -> dict:
@@ -171,15 +171,19 @@ def cmd_submit(client: Client, args) -> int:
         data = path.read_bytes()
     except OSError as e:
         raise CliError(f"{path}: {e.strerror}") from None
-    entry = _entry_for(client, args.contest, args.entry)
+    entry, name = _entry_for(client, args.contest, args.entry)
     form = {"language": args.lang} if args.lang else {}
+    if entry is None:  # the entry comes with its program, or not at all if the program is refused
+        url, form = f"/contests/{args.contest}/entries/", {**form, "name": name}
+    else:
+        url = f"/entries/{entry['id']}/submissions/"
     key = str(uuid.uuid4())  # a retried upload with this key is not counted twice
     for attempt in range(3):
         try:
-            submission = client.request(
-                "POST", f"/entries/{entry['id']}/submissions/", data=form, files={"source": (path.name, data)},
-                headers={"Idempotency-Key": key},
-            )  # fmt: skip
+            answer = client.request(
+                "POST", url, data=form, files={"source": (path.name, data)}, headers={"Idempotency-Key": key}
+            )
+            submission = answer if entry is not None else answer["submission"]
             break
         except CliError as e:
             if "cannot reach" not in str(e) or attempt == 2:

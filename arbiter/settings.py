@@ -39,6 +39,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "arbiter.uploads.UploadSizeMiddleware",  # first: a body over the cap is refused unread
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -124,8 +125,12 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# The largest request body accepted, refused by its Content-Length before it is read: a few
+# times the largest contest source limit (the demo's is 5 MiB). Each contest's own
+# max_source_bytes then stops a file while it arrives.
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 16 * 1024 * 1024, minimum=64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a body that is not a file (JSON, form fields)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a larger file goes to a temp file
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)

@@ -16,3 +16,8 @@ urlpatterns = [
     path("api/", include("arbiter.api_urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = views.bad_request
+handler403 = views.permission_denied
+handler404 = views.page_not_found
+handler500 = views.server_error

@@ -1,9 +1,12 @@
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from arbiter import health as health_checks
+from arbiter.api_support import error_body, request_too_big_message
 from contests import services as contest_services
 
 
@@ -18,3 +21,40 @@ def home(request):
 def health(request):
     report = health_checks.report()
     return JsonResponse(report, status=200 if report["status"] != "error" else 503)
+
+
+# --- Django's own error answers: the API's error body under /api/, the HTML pages elsewhere ---
+
+
+def is_api(request) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def _api_error(status_code: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(status_code, code, message), status=status_code)
+
+
+def bad_request(request, exception):
+    if not is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return _api_error(413, "too_large", request_too_big_message())
+    return _api_error(400, "bad_request", "The request is malformed.")
+
+
+def permission_denied(request, exception):
+    if not is_api(request):
+        return defaults.permission_denied(request, exception)
+    return _api_error(403, "permission_denied", str(exception) or "You are not allowed to do this.")
+
+
+def page_not_found(request, exception):
+    if not is_api(request):
+        return defaults.page_not_found(request, exception)
+    return _api_error(404, "not_found", "There is no such address in the API.")
+
+
+def server_error(request):
+    if not is_api(request):
+        return defaults.server_error(request)
+    return _api_error(500, "server_error", "The server failed to answer; the error is logged. Try again later.")

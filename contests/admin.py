@@ -1,3 +1,5 @@
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 
@@ -10,8 +12,32 @@ class StageInline(admin.TabularInline):
     fields = ("order", "name", "kind", "params", "status")
 
 
+class ContestForm(forms.ModelForm):
+    rules_source = forms.URLField(
+        required=False, assume_scheme="https", help_text=Contest._meta.get_field("rules_source").help_text
+    )
+
+    class Meta:
+        model = Contest
+        fields = [
+            "title", "slug", "summary", "is_public", "game", "game_params", "clock", "rules", "rules_source",
+            "opens_at", "closes_at", "allowed_languages", "max_source_bytes", "max_executable_bytes",
+            "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
+        ]  # fmt: skip
+
+    def clean_max_source_bytes(self) -> int:
+        value = self.cleaned_data["max_source_bytes"]
+        cap = settings.UPLOAD_MAX_BYTES
+        if value is not None and value > cap:
+            raise forms.ValidationError(
+                f"At most {cap:,} bytes: the site refuses any larger request (UPLOAD_MAX_BYTES); raise that first."
+            )
+        return value
+
+
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):
+    form = ContestForm
     list_display = ("title", "slug", "game", "is_public", "opens_at", "closes_at")
     list_filter = ("game", "is_public")
     search_fields = ("title", "slug")

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import math
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import APIException, NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from arbiter.api_support import idempotent, refused
+from arbiter.api_support import body_object, idempotent, refused
 from arbiter.converters import parse_id
+from arbiter.uploads import limit_uploads, upload_refusal
 from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, Stage, Submission
@@ -134,6 +138,62 @@ def standings(request, slug: str):
 # --- Entries and submissions ------------------------------------------------------------------
 
 
+def _refused(e: services.Refused) -> Response:
+    """The service's refusal: 429 with Retry-After for a used-up submission limit, 409 for an
+    entry that no longer takes the change, else 400."""
+    if isinstance(e, services.SubmissionLimit):
+        response = refused(str(e), status.HTTP_429_TOO_MANY_REQUESTS, code="limit_reached")
+        response["Retry-After"] = str(max(1, math.ceil((e.next_allowed_at - timezone.now()).total_seconds())))
+        return response
+    if isinstance(e, services.EntryClosed):
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return refused(str(e))
+
+
+def _program(request, *, required: bool) -> dict | None:
+    """The program a POST carries: a ``source`` file (multipart), or ``source`` text with its
+    ``filename`` (JSON); and the ``language``, else by the file's extension."""
+    body = body_object(request)
+    too_large = upload_refusal(request)
+    if too_large:
+        raise UploadTooLarge(too_large)
+    upload = request.FILES.get("source")
+    if upload is not None:
+        filename, data = upload.name, upload.read()
+    elif body.get("source") is None and not required:
+        return None
+    else:
+        source = body.get("source")
+        if not isinstance(source, str):
+            raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
+        filename = body.get("filename") or ""
+        if not isinstance(filename, str) or not filename:
+            raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
+        data = source.encode()
+    language = body.get("language") or None
+    if language is not None and not isinstance(language, str):
+        raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
+    return {"filename": filename, "data": data, "language": language}
+
+
+class UploadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Send a retry with the same key to get the first answer back.",
+)
+
+
+def _contest_upload_limit(request, slug: str) -> tuple[int, str]:
+    contest = Contest.objects.filter(slug=slug).first()
+    return services.upload_limit(contest) if contest else (0, "No such contest.")
+
+
 @extend_schema(
     methods=["GET"],
     responses=paged(s.EntrySerializer),
@@ -142,13 +202,18 @@ def standings(request, slug: str):
 )
 @extend_schema(
     methods=["POST"],
-    request=s.EntryCreateSerializer,
-    responses={201: s.EntrySerializer},
-    summary="Enter a contest",
+    request={"multipart/form-data": s.EntryEnterSerializer, "application/json": s.EntryEnterSerializer},
+    responses={201: s.EntryCreatedSerializer},
+    parameters=[IDEMPOTENCY_KEY],
+    summary="Enter a contest, with the first program or without",
+    description="With a program (as for a submission), the entry and its first submission are made together, "
+    "or neither is: a refused program leaves no entry behind.",
     operation_id="entries_create",
 )
+@limit_uploads(_contest_upload_limit)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
+@parser_classes([MultiPartParser, FormParser, JSONParser])
 @idempotent
 def my_entries(request, slug: str):
     contest = _contest(request, slug)
@@ -156,11 +221,19 @@ def my_entries(request, slug: str):
         return _paginate(request, contest.entries.filter(user=request.user).order_by("pk"), s.EntrySerializer)
     body = s.EntryCreateSerializer(data=request.data)
     body.is_valid(raise_exception=True)
+    program = _program(request, required=False)
+    name, form = body.validated_data["name"], body.validated_data["form"]
     try:
-        entry = services.create_entry(contest, request.user, body.validated_data["name"], body.validated_data["form"])
+        if program is None:
+            entry, submission = services.create_entry(contest, request.user, name, form), None
+        else:
+            submission = services.enter(contest, request.user, name, form, **program)
+            entry = submission.entry
     except services.Refused as e:
-        return refused(str(e))
-    return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return _refused(e)
+    data = s.EntrySerializer(entry).data
+    data["submission"] = s.SubmissionSerializer(submission).data if submission else None
+    return Response(data, status=status.HTTP_201_CREATED)
 
 
 def _own_entry(request, entry_id: int) -> Entry:
@@ -169,6 +242,18 @@ def _own_entry(request, entry_id: int) -> Entry:
     if not services.can_see_private(request.user, entry):
         raise PermissionDenied("This is another contestant's entry.")
     return entry
+
+
+def _owned_entry(request, entry_id: int, action: str) -> Entry:
+    entry = _own_entry(request, entry_id)
+    if entry.user_id != request.user.pk:
+        raise PermissionDenied(f"Only the entry's owner {action}.")
+    return entry
+
+
+def _upload_limit(request, entry_id: int) -> tuple[int, str]:
+    entry = Entry.objects.select_related("contest").filter(pk=entry_id).first()
+    return services.upload_limit(entry.contest) if entry else (0, "No such entry.")
 
 
 @extend_schema(
@@ -181,17 +266,11 @@ def _own_entry(request, entry_id: int) -> Entry:
     methods=["POST"],
     request={"multipart/form-data": s.SubmissionCreateSerializer, "application/json": s.SubmissionCreateSerializer},
     responses={201: s.SubmissionSerializer},
-    parameters=[
-        OpenApiParameter(
-            "Idempotency-Key",
-            str,
-            OpenApiParameter.HEADER,
-            description="Send a retry with the same key to get the first answer back.",
-        )
-    ],
+    parameters=[IDEMPOTENCY_KEY],
     summary="Submit a new version (a file, or the source text as JSON)",
     operation_id="submissions_create",
 )
+@limit_uploads(_upload_limit)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([MultiPartParser, FormParser, JSONParser])
@@ -202,29 +281,50 @@ def entry_submissions(request, entry_id: int):
         return _paginate(request, entry.submissions.order_by("-number"), s.SubmissionSerializer)
     if entry.user_id != request.user.pk:
         raise PermissionDenied("Only the entry's owner submits to it.")
-    upload = request.FILES.get("source")
-    if upload is not None:
-        if upload.size > entry.contest.max_source_bytes:
-            return refused(
-                f"The file is {upload.size:,} bytes; {entry.contest.title} accepts at most {entry.contest.max_source_bytes:,}."
-            )
-        filename, data = upload.name, upload.read()
-    else:
-        source = request.data.get("source")
-        if not isinstance(source, str):
-            raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
-        filename = request.data.get("filename") or ""
-        if not isinstance(filename, str) or not filename:
-            raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
-        data = source.encode()
-    language = request.data.get("language") or None
-    if language is not None and not isinstance(language, str):
-        raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
+    program = _program(request, required=True)
     try:
-        submission = services.submit(entry, filename=filename, data=data, language=language)
+        submission = services.submit(entry, **program)
     except services.Refused as e:
-        return refused(str(e))
+        return _refused(e)
     return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=s.EntryRenameSerializer,
+    responses=s.EntrySerializer,
+    summary="Rename my entry (unique among my entries in the contest)",
+    operation_id="entries_rename",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_rename(request, pk: int):
+    entry = _owned_entry(request, pk, "renames it")
+    body = s.EntryRenameSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.rename_entry(entry, body.validated_data["name"])
+    except services.Refused as e:
+        return _refused(e)
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
+    request=None,
+    responses=s.EntrySerializer,
+    summary="Withdraw my entry, for good",
+    description="It takes no more submissions, plays in no new stage, leaves the standings and no longer "
+    "counts against the contest's entries per contestant. A withdrawn entry does not come back.",
+    operation_id="entries_withdraw",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_withdraw(request, pk: int):
+    entry = _owned_entry(request, pk, "withdraws it")
+    try:
+        entry = services.withdraw(entry)
+    except services.Refused as e:
+        return _refused(e)
+    return Response(s.EntrySerializer(entry).data)
 
 
 @extend_schema(

@@ -68,7 +68,15 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class EntryCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    form = serializers.DictField(required=False, default=dict, help_text="Answers to the contest's entry form.")
+    form = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Answers to the contest's entry form (in a multipart form: fields form.NAME).",
+    )
+
+
+class EntryRenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
 
 
 class SubmissionSerializer(serializers.ModelSerializer):
@@ -80,6 +88,16 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "id", "entry", "contest", "number", "language", "filename", "sha256", "size", "status", "is_active",
             "toolchain", "created_at", "built_at",
         ]  # fmt: skip
+        read_only_fields = fields
+
+
+class EntryCreatedSerializer(EntrySerializer):
+    submission = SubmissionSerializer(
+        read_only=True, allow_null=True, help_text="The first submission, when the program came along."
+    )
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "submission"]
         read_only_fields = fields
 
 
@@ -103,6 +121,19 @@ class SubmissionCreateSerializer(serializers.Serializer):
     filename = serializers.CharField(
         required=False, max_length=200, help_text="Needed with JSON; the file's name otherwise."
     )
+    language = serializers.CharField(
+        required=False, allow_blank=True, max_length=20, help_text="By the file's extension when left out."
+    )
+
+
+class EntryEnterSerializer(EntryCreateSerializer):
+    """The schema of entering: the entry, and optionally its first program as for a submission
+    (the view reads the program; only the entry goes through ``EntryCreateSerializer``)."""
+
+    source = serializers.JSONField(
+        required=False, help_text="The first program: a file (multipart) or its text (JSON)."
+    )
+    filename = serializers.CharField(required=False, max_length=200, help_text="Needed with the source as JSON text.")
     language = serializers.CharField(
         required=False, allow_blank=True, max_length=20, help_text="By the file's extension when left out."
     )

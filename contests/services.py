@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,25 @@ class Refused(Exception):
     """The platform's policy refuses this request; the message is for the user as it is."""
 
 
+class SubmissionLimit(Refused):
+    """A contest's submissions per day or per week are used up until ``next_allowed_at``."""
+
+    def __init__(self, message: str, next_allowed_at: datetime) -> None:
+        super().__init__(message)
+        self.next_allowed_at = next_allowed_at
+
+
+# What the submission limits count: a submission that failed to build (or, in a state added
+# later, failed for a platform fault) is not listed, so it does not use up a contestant's day.
+COUNTED_STATUSES = (
+    Submission.Status.QUEUED,
+    Submission.Status.BUILDING,
+    Submission.Status.TESTING,
+    Submission.Status.TEST_FAILED,
+    Submission.Status.READY,
+)
+
+
 def _check_form(contest: Contest, form_data: dict[str, Any]) -> dict[str, Any]:
     clean: dict[str, Any] = {}
     for spec in contest.entry_form:
@@ -97,20 +116,107 @@ def _check_form(contest: Contest, form_data: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | None = None) -> Entry:
-    name = (name or "").strip()
+def _lock_contestant(user_id: int) -> None:
+    """One change to a contestant's entries and submissions at a time (inside a transaction):
+    the limits are counted, names checked and numbers handed out without a race."""
+    get_user_model().objects.select_for_update().filter(pk=user_id).first()
+
+
+def _check_name(contest: Contest, user, name: str, entry: Entry | None = None) -> str:
+    name = (name or "").strip() if isinstance(name, str) else ""
     if not name:
         raise Refused("Give your entry a name.")
     if len(name) > 100:
         raise Refused("An entry name has at most 100 characters.")
+    taken = contest.entries.filter(user=user, name__iexact=name)
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    if taken.exists():  # withdrawn ones too: their games still show the name
+        raise Refused(f"You already have an entry called {name}.")
+    return name
+
+
+def may_enter(contest: Contest, user) -> bool:
+    """Whether the contestant has room for another entry (withdrawn ones make room)."""
+    limit = contest.max_entries_per_user
+    return not limit or contest.entries.filter(user=user).exclude(status=Entry.Status.WITHDRAWN).count() < limit
+
+
+def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | None = None) -> Entry:
     if not contest.is_open():
         raise Refused(f"{contest.title} is not taking entries now.")
-    if contest.entries.filter(user=user, name__iexact=name).exists():
-        raise Refused(f"You already have an entry called {name}.")
-    limit = contest.max_entries_per_user
-    if limit and contest.entries.filter(user=user).count() >= limit:
-        raise Refused(f"{contest.title} allows {limit} entr{'y' if limit == 1 else 'ies'} per contestant.")
-    return Entry.objects.create(contest=contest, user=user, name=name, form_data=_check_form(contest, form_data or {}))
+    with transaction.atomic():
+        _lock_contestant(user.pk)
+        name = _check_name(contest, user, name)
+        if not may_enter(contest, user):
+            limit = contest.max_entries_per_user
+            raise Refused(f"{contest.title} allows {limit} entr{'y' if limit == 1 else 'ies'} per contestant.")
+        form = _check_form(contest, form_data or {})
+        return Entry.objects.create(contest=contest, user=user, name=name, form_data=form)
+
+
+def enter(
+    contest: Contest,
+    user,
+    name: str,
+    form_data: dict[str, Any] | None = None,
+    *,
+    filename: str,
+    data: bytes,
+    language: str | None = None,
+) -> Submission:
+    """A new entry with its first program, or nothing at all: the program is checked first, and
+    the entry and its submission are made in one transaction."""
+    if not contest.is_open():
+        raise Refused(f"{contest.title} is not taking entries now.")
+    check_upload(contest, filename=filename, data=data, language=language)
+    with transaction.atomic():
+        entry = create_entry(contest, user, name, form_data)
+        return submit(entry, filename=filename, data=data, language=language)
+
+
+class EntryClosed(Refused):
+    """The entry, or its contest, no longer takes this change."""
+
+
+def _check_owner_may_change(entry: Entry, what: str) -> None:
+    if entry.status != Entry.Status.ACTIVE:
+        raise EntryClosed(f"{entry.name} is already {entry.get_status_display().lower()}; it cannot be {what}.")
+    if not entry.contest.is_open():
+        raise EntryClosed(f"{entry.contest.title} is closed; its entries stay as they are.")
+
+
+def rename_entry(entry: Entry, name: str) -> Entry:
+    """A new name for an active entry, with the checks of a new entry's name."""
+    with transaction.atomic():
+        _lock_contestant(entry.user_id)
+        entry = Entry.objects.select_related("contest").get(pk=entry.pk)
+        _check_owner_may_change(entry, "renamed")
+        entry.name = _check_name(entry.contest, entry.user, name, entry)
+        entry.save(update_fields=["name"])
+    return entry
+
+
+def withdraw(entry: Entry, now: datetime | None = None) -> Entry:
+    """The owner takes an entry out of the contest, for good: it takes no more submissions, is
+    scheduled in no new stage, leaves the standings (its opponents keep what they won) and no
+    longer counts against ``max_entries_per_user``. Its games and its name stay on record."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        _lock_contestant(entry.user_id)
+        fresh = Entry.objects.select_related("contest").get(pk=entry.pk)
+        _check_owner_may_change(fresh, "withdrawn")
+        reason = f"Withdrawn by its owner on {now.astimezone(UTC):%Y-%m-%d %H:%M} UTC."
+        Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.WITHDRAWN, status_reason=reason)
+    entry.refresh_from_db()
+    return entry
+
+
+def upload_limit(contest: Contest) -> tuple[int, str]:
+    """The largest file the contest accepts, and the refusal of a larger one that was stopped
+    before all of it arrived (``arbiter.uploads.limit_uploads``)."""
+    limit = contest.max_source_bytes
+    return limit, f"The file is larger than {limit:,} bytes; {contest.title} accepts at most {limit:,}."
 
 
 def offered_languages(contest: Contest) -> dict[str, str]:
@@ -122,16 +228,10 @@ def offered_languages(contest: Contest) -> dict[str, str]:
     return {key: languages.LANGUAGES[key].title for key in allowed if key in available}
 
 
-def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = None, now=None) -> Submission:
-    """Check a new version of an entry's program against the contest's policy and queue its build."""
+def check_upload(contest: Contest, *, filename: str, data: bytes, language: str | None = None) -> tuple[str, str]:
+    """The file's clean name and its language, or Refused: what needs no database."""
     from sandbox import languages
 
-    contest = entry.contest
-    now = now or timezone.now()
-    if entry.status != Entry.Status.ACTIVE:
-        raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
-    if not contest.is_open(now):
-        raise Refused(f"{contest.title} is not taking submissions now.")
     filename = Path(filename or "").name
     if not filename or filename.startswith("."):
         raise Refused("The file needs a name.")
@@ -147,23 +247,56 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
     offered = offered_languages(contest)
     if language not in offered:
         raise Refused(f"{language} is not accepted here; choose one of: {', '.join(offered) or 'none'}.")
+    return filename, language
+
+
+def _check_submission_limits(contest: Contest, user_id: int, now: datetime) -> None:
+    """Refuse when the contestant's counted submissions in the last day or week reach the
+    contest's limit, saying when the window has room again: when the oldest submission that
+    keeps it full leaves it (the later of the two windows' times when both are full)."""
+    refusals = []
+    for window, span, limit in (
+        (timedelta(days=1), "day", contest.max_submissions_per_day),
+        (timedelta(days=7), "week", contest.max_submissions_per_week),
+    ):
+        if limit is None:
+            continue
+        times = list(
+            Submission.objects.filter(
+                entry__contest=contest,
+                entry__user_id=user_id,
+                status__in=COUNTED_STATUSES,
+                created_at__gt=now - window,
+            )
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
+        if len(times) >= limit:
+            refusals.append((times[len(times) - limit] + window, span, limit))
+    if refusals:
+        allowed_at, span, limit = max(refusals)
+        shown = allowed_at.astimezone(UTC)
+        if shown.microsecond:  # never name a moment before the one allowed
+            shown = shown.replace(microsecond=0) + timedelta(seconds=1)
+        raise SubmissionLimit(
+            f"{contest.title} accepts {limit} submission{'s' if limit != 1 else ''} a {span}; your next submission"
+            f" is allowed at {shown:%Y-%m-%d %H:%M:%S} UTC. Submissions that failed to build do not count.",
+            allowed_at,
+        )
+
+
+def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = None, now=None) -> Submission:
+    """Check a new version of an entry's program against the contest's policy and queue its build."""
+    contest = entry.contest
+    now = now or timezone.now()
+    if entry.status != Entry.Status.ACTIVE:
+        raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
+    if not contest.is_open(now):
+        raise Refused(f"{contest.title} is not taking submissions now.")
+    filename, language = check_upload(contest, filename=filename, data=data, language=language)
     with transaction.atomic():
-        # One submission of a contestant at a time: the limits below count, and the entry's
-        # numbers are handed out, without a second upload racing in between.
-        get_user_model().objects.select_for_update().filter(pk=entry.user_id).first()
-        for window, limit in (
-            (timedelta(days=1), contest.max_submissions_per_day),
-            (timedelta(days=7), contest.max_submissions_per_week),
-        ):
-            if limit is not None:
-                recent = Submission.objects.filter(
-                    entry__contest=contest, entry__user=entry.user, created_at__gt=now - window
-                )
-                if recent.count() >= limit:
-                    span = "day" if window.days == 1 else "week"
-                    raise Refused(
-                        f"{contest.title} accepts {limit} submission{'s' if limit != 1 else ''} a {span}; try again later."
-                    )
+        _lock_contestant(entry.user_id)
+        _check_submission_limits(contest, entry.user_id, now)
         number = (entry.submissions.aggregate(m=Max("number"))["m"] or 0) + 1
         submission = Submission(
             entry=entry,

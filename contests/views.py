@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from arbiter.converters import parse_id
+from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Submission
@@ -38,16 +39,29 @@ def contest_detail(request, slug: str):
     )
     context = {"contest": contest, "stages": stages, "entries": entries, "mine": mine}
     if request.user.is_authenticated and contest.is_open():
-        context["form"] = SubmissionForm(contest=contest, languages=services.offered_languages(contest), new_entry=True)
+        languages = services.offered_languages(contest)
+        context["form"] = SubmissionForm(contest=contest, languages=languages, new_entry=False)
+        if services.may_enter(contest, request.user):
+            context["entry_form"] = SubmissionForm(contest=contest, languages=languages, new_entry=True)
     return render(request, "contests/detail.html", context)
 
 
+def _upload_limit(request, slug: str, entry_id: int | None = None) -> tuple[int, str]:
+    contest = Contest.objects.filter(slug=slug).first()
+    return services.upload_limit(contest) if contest else (0, "No such contest.")
+
+
+@limit_uploads(_upload_limit)
 @login_required
 @require_http_methods(["POST"])
 def submit(request, slug: str, entry_id: int | None = None):
     """A new entry with its first program, or (with ``entry_id``) a new version."""
     contest = _contest(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, contest=contest, user=request.user) if entry_id else None
+    too_large = upload_refusal(request)
+    if too_large:
+        messages.error(request, too_large)
+        return redirect(contest)
     form = SubmissionForm(
         request.POST,
         request.FILES,
@@ -61,24 +75,55 @@ def submit(request, slug: str, entry_id: int | None = None):
             messages.error(request, f"{label}: {' '.join(errors)}")
         return redirect(contest)
     upload = form.cleaned_data["source"]
-    if upload.size > contest.max_source_bytes:
-        messages.error(
-            request, f"The file is {upload.size:,} bytes; {contest.title} accepts at most {contest.max_source_bytes:,}."
-        )
-        return redirect(contest)
+    program = {"filename": upload.name, "data": upload.read(), "language": form.cleaned_data["language"] or None}
     try:
         if entry is None:
-            entry = services.create_entry(contest, request.user, form.cleaned_data["name"], form.entry_form_data())
-        submission = services.submit(
-            entry, filename=upload.name, data=upload.read(), language=form.cleaned_data["language"] or None
-        )
+            submission = services.enter(
+                contest, request.user, form.cleaned_data["name"], form.entry_form_data(), **program
+            )
+        else:
+            submission = services.submit(entry, **program)
     except services.Refused as e:
         messages.error(request, str(e))
         return redirect(contest)
     messages.success(
-        request, f"Received {submission.filename} as version {submission.number} of {entry.name}; it is being built."
+        request,
+        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}; it is being built.",
     )
     return redirect("contests:submission", pk=submission.pk)
+
+
+def _my_entry(request, slug: str, entry_id: int) -> Entry:
+    return get_object_or_404(
+        Entry.objects.select_related("contest"), pk=entry_id, contest=_contest(request, slug), user=request.user
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def entry_rename(request, slug: str, entry_id: int):
+    entry = _my_entry(request, slug, entry_id)
+    old = entry.name
+    try:
+        entry = services.rename_entry(entry, request.POST.get("name", ""))
+    except services.Refused as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{old} is now called {entry.name}.")
+    return redirect(entry.contest)
+
+
+@login_required
+@require_http_methods(["POST"])
+def entry_withdraw(request, slug: str, entry_id: int):
+    entry = _my_entry(request, slug, entry_id)
+    try:
+        services.withdraw(entry)
+    except services.Refused as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{entry.name} is withdrawn: it plays no more games and leaves the standings.")
+    return redirect(entry.contest)
 
 
 @login_required

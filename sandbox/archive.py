@@ -3,6 +3,11 @@
 Refused: absolute paths, `..`, links that leave the folder, hard links, device files and
 FIFOs, more than `max_files` members, more than `max_bytes` unpacked (counted while
 unpacking, not trusted from headers), and zip members that expand more than `max_ratio` times.
+
+A zip member's file type comes from Unix mode bits, which only zips made on Unix carry (the
+high 16 bits of its external attributes, with "made by" Unix). A member with no file type
+there is a regular file, or a folder when its name ends in '/': Python's ``writestr`` stores
+permission bits alone (``0o600``), Windows and Java tools store MS-DOS attributes only.
 """
 
 from __future__ import annotations
@@ -100,6 +105,14 @@ def _check_resolved(work: WorkDir, names: list[str]) -> None:
             raise UnsafeArchive(f"{name!r} leaves the folder through links")
 
 
+ZIP_MADE_ON_UNIX = 3
+
+
+def _zip_mode(info: zipfile.ZipInfo) -> int:
+    """The member's Unix mode (file type and permissions), 0 where the zip has none."""
+    return info.external_attr >> 16 if info.create_system == ZIP_MADE_ON_UNIX else 0
+
+
 def _extract_zip(data: bytes, work: WorkDir, budget: _Budget) -> Iterator[str]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -112,19 +125,20 @@ def _extract_zip(data: bytes, work: WorkDir, budget: _Budget) -> Iterator[str]:
         for info in infos:
             budget.member()
             name = _clean(info.filename)
-            mode = info.external_attr >> 16
+            mode = _zip_mode(info)
+            kind = stat.S_IFMT(mode)
             if info.compress_size and info.file_size / info.compress_size > budget.limits.max_ratio:
                 raise UnsafeArchive(f"{name!r} expands more than {budget.limits.max_ratio} times")
             if not name:
                 continue
             if info.is_dir():
                 work.mkdir(name)
-            elif stat.S_ISLNK(mode):
+            elif kind == stat.S_IFLNK:
                 with archive.open(info) as f:
                     target = f.read(4096).decode("utf-8", errors="strict")
                 _check_link(name, target)
                 work.symlink(name, target)
-            elif mode and not stat.S_ISREG(mode):
+            elif kind not in (0, stat.S_IFREG):  # no file type: a regular file
                 raise UnsafeArchive(f"{name!r} is not a regular file")
             else:
                 with archive.open(info) as f:

@@ -3,7 +3,14 @@
 #   python3-venv  to create .venv (Debian splits venv/ensurepip out of python3)
 #   bubblewrap    the sandbox's jail (bwrap); without it untrusted programs do not run
 #   gcc g++ make  C and C++ entries, the demo's reference players, Sudoku's solution counter
+# With `test` (what `make test` runs), also what the test suite needs:
+#   chromium      the browser tests (Playwright drives Debian's Chromium; it downloads none)
 set -euo pipefail
+
+case "${1:-run}" in
+    run | test) ;;
+    *) echo "usage: $0 [run|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
@@ -11,6 +18,9 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
+if [ "${1:-run}" = test ]; then
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

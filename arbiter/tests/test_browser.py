@@ -11,7 +11,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
-def demo(transactional_db):
+def demo(transactional_db, queued):  # the reference programs' builds are not sent to a broker
     call_command("load_demo", verbosity=0)
 
 

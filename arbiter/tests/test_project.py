@@ -3,6 +3,7 @@
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,44 @@ def test_procfile_runs_web_and_worker():
     lines = dict(line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
     assert "gunicorn arbiter.wsgi" in lines["web"]
     assert "celery -A arbiter worker" in lines["worker"]
+
+
+def _system_deps(tmp_path, uid: int, *args: str) -> tuple[subprocess.CompletedProcess, str]:
+    """scripts/system-deps.sh on a machine that has everything `make run` needs but no Chromium,
+    as user ``uid``; apt-get only records what it was asked."""
+    shims = tmp_path / "bin"
+    shims.mkdir(exist_ok=True)
+    if not (shims / "python3").exists():
+        (shims / "python3").symlink_to(sys.executable)
+    tools = {name: "#!/bin/sh\nexit 0\n" for name in ("bwrap", "gcc", "g++", "make")}
+    tools["id"] = f"#!/bin/sh\necho {uid}\n"
+    tools["apt-get"] = f'#!/bin/sh\necho "$*" >> {tmp_path / "apt.log"}\n'
+    for name, text in tools.items():
+        (shims / name).write_text(text)
+        (shims / name).chmod(0o755)
+    result = subprocess.run(
+        ["/bin/bash", str(ROOT / "scripts" / "system-deps.sh"), *args],
+        env={"PATH": str(shims)}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    log = tmp_path / "apt.log"
+    return result, log.read_text() if log.exists() else ""
+
+
+def test_system_deps_installs_chromium_for_the_tests_only(tmp_path):
+    result, apt = _system_deps(tmp_path, 0)
+    assert result.returncode == 0 and apt == ""  # `make run` needs no browser
+    result, apt = _system_deps(tmp_path, 0, "test")
+    assert result.returncode == 0, result.stderr
+    assert apt.splitlines() == ["update -qq", "install -y -qq chromium"]
+
+
+def test_system_deps_prints_the_apt_get_line_when_not_root(tmp_path):
+    result, apt = _system_deps(tmp_path, 1000, "test")
+    assert result.returncode == 1 and apt == ""
+    assert "sudo apt-get install -y chromium" in result.stderr
+
+
+def test_make_test_installs_what_the_tests_need():
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^test: test-deps ", makefile, re.M)
+    assert re.search(r"^test-deps:\n\t\./scripts/system-deps\.sh test$", makefile, re.M)

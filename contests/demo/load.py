@@ -16,11 +16,13 @@ ORGANISER = "arbiter"  # owns the reference programs; cannot log in
 
 
 @transaction.atomic
-def load_demo() -> list[str]:
+def load_demo(queue_builds: bool = True) -> list[str]:
     """Create what is missing of the demo data and return a line per object created.
 
     Existing rows are never modified, so a second run changes nothing and a judge's edits
-    to a demo contest survive a restart.
+    to a demo contest survive a restart. The reference programs it enters are queued for the
+    workers to build (once the transaction commits), unless ``queue_builds`` is off because
+    ``play_demo`` builds them in this process.
     """
     created: list[str] = []
     judges = ensure_judges_group()
@@ -59,17 +61,23 @@ def load_demo() -> list[str]:
         created.append(f"contest {spec.slug}")
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
             Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
-        _enter_references(contest, spec, organiser)
+        for submission in _enter_references(contest, spec, organiser):
+            if queue_builds:
+                from judging.tasks import build_submission
+
+                build_submission.delay_on_commit(submission.pk)
+                created.append(f"queued the build of {submission.entry.name} for {spec.slug}")
     return created
 
 
-def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> None:
+def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> list[Submission]:
     import hashlib
 
     from django.core.files.base import ContentFile
 
     from sandbox.languages import language_for
 
+    entered = []
     for name, path in spec.references:
         data = (Path(settings.BASE_DIR) / path).read_bytes()
         entry = Entry.objects.create(contest=contest, user=organiser, name=name, is_reference=True)
@@ -83,6 +91,8 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> N
         )
         submission.source.save(submission.filename, ContentFile(data), save=False)
         submission.save()
+        entered.append(submission)
+    return entered
 
 
 def play_demo() -> list[str]:

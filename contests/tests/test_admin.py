@@ -92,3 +92,20 @@ def test_a_contestant_sees_no_run_or_rerun_actions(client):
     user.save()
     client.force_login(user)
     assert client.get(reverse("admin:contests_match_changelist")).status_code == 403
+
+
+def test_a_contest_cannot_accept_sources_larger_than_the_sites_upload_cap(settings):
+    from contests.admin import ContestForm
+
+    settings.UPLOAD_MAX_BYTES = 1 << 20
+    contest = make_contest()
+    fields = {
+        "title": contest.title, "slug": contest.slug, "game": contest.game, "game_params": "{}", "clock": "{}",
+        "allowed_languages": "[]", "entry_form": "[]", "max_entries_per_user": 1,
+    }  # fmt: skip
+    form = ContestForm({**fields, "max_source_bytes": (1 << 20) + 1}, instance=contest)
+    assert not form.is_valid()
+    assert (
+        "UPLOAD_MAX_BYTES" in form.errors["max_source_bytes"][0] and "1,048,576" in form.errors["max_source_bytes"][0]
+    )
+    assert ContestForm({**fields, "max_source_bytes": 1 << 19}, instance=contest).is_valid()

@@ -270,3 +270,63 @@ def test_the_schema_is_valid_openapi_without_warnings(tmp_path):
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
     assert "/api/stages/{id}/rerun/" in (tmp_path / "schema.yml").read_text()
+
+
+def test_enter_with_a_program_in_one_request_and_a_refused_one_creates_nothing(queued):
+    make_contest(slug="chomp", entry_form=[{"name": "country", "label": "Country", "required": True}])
+    client = api(make_user())
+    url = "/api/contests/chomp/entries/"
+    refused = client.post(
+        url, {"name": "Muncher", "form.country": "NL", "source": SimpleUploadedFile("notes.txt", b"hi")},
+        format="multipart",
+    )  # fmt: skip
+    assert refused.status_code == 400 and "Cannot tell the language" in refused.json()["error"]["message"]
+    as_text = client.post(url, {"name": "Muncher", "form": {"country": "NL"}, "source": "int main;"}, format="json")
+    assert as_text.status_code == 400 and "say the file's name" in as_text.json()["error"]["message"]
+    assert not Entry.objects.exists() and queued == []
+    entered = client.post(
+        url, {"name": "Muncher", "form.country": "NL", "source": SimpleUploadedFile("m.c", C_SOURCE)},
+        format="multipart",
+    )  # fmt: skip
+    assert entered.status_code == 201, entered.json()
+    body = entered.json()
+    assert body["name"] == "Muncher" and body["form_data"] == {"country": "NL"}
+    assert body["submission"]["number"] == 1 and body["submission"]["language"] == "c"
+    assert queued == [("build_submission", body["submission"]["id"])]
+    plain = api(make_user()).post(url, {"name": "Plain", "form": {"country": "BE"}}, format="json")
+    assert plain.status_code == 201 and plain.json()["submission"] is None
+
+
+def test_a_refusal_by_a_limit_is_a_429_that_says_when(queued):
+    entry = make_entry(make_contest(max_submissions_per_week=1))
+    client = api(entry.user)
+    url = f"/api/entries/{entry.pk}/submissions/"
+    assert client.post(url, {"filename": "m.c", "source": "int main;"}, format="json").status_code == 201
+    response = client.post(url, {"filename": "m.c", "source": "int main;"}, format="json")
+    assert response.status_code == 429 and response.json()["error"]["code"] == "limit_reached"
+    assert "your next submission is allowed at " in response.json()["error"]["message"]
+    assert 7 * 86400 - 60 < int(response["Retry-After"]) <= 7 * 86400
+
+
+def test_the_owner_withdraws_and_renames_an_entry(queued):
+    contest = make_contest(slug="chomp", max_entries_per_user=1)
+    entry = make_entry(contest, name="Muncher")
+    owner = api(entry.user)
+    for client in (api(make_user()), api(judge())):  # nobody but the owner, not even a judge
+        assert client.post(f"/api/entries/{entry.pk}/rename/", {"name": "X"}, format="json").status_code == 403
+        assert client.post(f"/api/entries/{entry.pk}/withdraw/").status_code == 403
+    assert api().post(f"/api/entries/{entry.pk}/withdraw/").status_code in (401, 403)
+    assert api(entry.user).post("/api/entries/999999/withdraw/").status_code == 404
+    renamed = owner.post(f"/api/entries/{entry.pk}/rename/", {"name": "Cruncher"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Cruncher"
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", {}, format="json").status_code == 400
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", [], format="json").status_code == 400
+    withdrawn = owner.post(f"/api/entries/{entry.pk}/withdraw/")
+    assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
+    again = owner.post(f"/api/entries/{entry.pk}/withdraw/")
+    assert again.status_code == 409 and "already withdrawn" in again.json()["error"]["message"]
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", {"name": "Y"}, format="json").status_code == 409
+    fresh = owner.post("/api/contests/chomp/entries/", {"name": "Second"}, format="json")
+    assert fresh.status_code == 201  # a withdrawn entry does not count against the one allowed
+    listing = owner.get("/api/contests/chomp/entries/").json()["results"]
+    assert [(e["name"], e["status"]) for e in listing] == [("Cruncher", "withdrawn"), ("Second", "active")]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from accounts.models import ApiToken
-from contests.models import Stage, Submission
+from contests.models import Entry, Stage, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
 from judging.tests.test_tournament import wait_for
@@ -59,6 +59,10 @@ def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_ser
     empty.write_text("")
     refused = run(live_server, token, "submit", "chomp", str(empty), expect=1)
     assert refused.stderr.strip() == "arbiter: The file is empty."
+    _, newcomer = ApiToken.issue(make_user("dave"), "cli")
+    refused = run(live_server, newcomer, "submit", "chomp", str(empty), expect=1)
+    assert refused.stderr.strip() == "arbiter: The file is empty."
+    assert not Entry.objects.filter(user__username="dave").exists()  # no entry without its program
     unknown = run(live_server, token, "submit", "nope", str(program), expect=1)
     assert "no contest 'nope'" in unknown.stderr
     bad = run(live_server, "arb_0000000000000000000000", "contests", expect=1)

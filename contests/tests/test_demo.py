@@ -64,3 +64,28 @@ def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
     lines = play_demo()
     assert lines and all(line.endswith(": 0 games") for line in lines)
     assert Match.objects.filter(status="queued").exists()  # left for the worker
+
+
+def test_load_demo_queues_the_builds_of_the_reference_programs_for_the_workers(queued, capsys):
+    """What docker/compose.yml runs: without --play the workers build them, or no system test
+    would have an opponent."""
+    from contests.models import Submission
+
+    call_command("load_demo")
+    references = Submission.objects.filter(entry__is_reference=True)
+    assert references.count() >= 5
+    assert sorted(queued) == sorted(("build_submission", pk) for pk in references.values_list("pk", flat=True))
+    assert "queued the build of" in capsys.readouterr().out
+    queued.clear()
+    call_command("load_demo", verbosity=0)
+    assert queued == []  # a second run queues nothing more
+
+
+def test_load_demo_play_builds_the_reference_programs_here(monkeypatch, queued):
+    from contests.models import Submission
+
+    built = []
+    monkeypatch.setattr("judging.builds.build_submission", built.append)
+    call_command("load_demo", "--play", verbosity=0)
+    assert queued == []  # not for a worker: built in this process
+    assert sorted(built) == sorted(Submission.objects.filter(entry__is_reference=True).values_list("pk", flat=True))

@@ -1,14 +1,14 @@
 """The submission policy, enforced in the service that the pages and the API both call."""
 
 import hashlib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
 from contests.models import Entry, Submission
-from contests.services import Refused, create_entry, submit
-from contests.tests.factories import make_contest, make_entry, make_user
+from contests.services import Refused, SubmissionLimit, create_entry, enter, rename_entry, submit, withdraw
+from contests.tests.factories import make_contest, make_entry, make_submission, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +99,118 @@ def test_entries_need_a_fresh_name_and_the_form_answered():
         create_entry(contest, user, "Third", {"country": "NL"})
     with pytest.raises(Refused, match="Give your entry a name"):
         create_entry(contest, make_user(), "   ", {"country": "NL"})
+
+
+def test_a_refused_upload_for_a_new_entry_creates_nothing(queued):
+    contest = make_contest()
+    user = make_user()
+    for kwargs in [
+        {"filename": "notes.txt", "data": b"hello"},
+        {"filename": "x.c", "data": C_SOURCE, "language": "cobol"},
+        {"filename": "empty.c", "data": b""},
+    ]:
+        with pytest.raises(Refused):
+            enter(contest, user, "Muncher", {}, **kwargs)
+    assert not Entry.objects.exists() and not Submission.objects.exists() and queued == []
+    submission = enter(contest, user, "Muncher", {}, filename="m.c", data=C_SOURCE)
+    assert submission.entry.name == "Muncher" and submission.number == 1
+    assert queued == [("build_submission", submission.pk)]
+
+
+def test_an_entry_refused_by_the_limits_is_not_created_either(queued):
+    contest = make_contest(max_submissions_per_week=1, max_entries_per_user=2)
+    user = make_user()
+    enter(contest, user, "First", {}, filename="m.c", data=C_SOURCE)
+    with pytest.raises(Refused, match="accepts 1 submission a week"):
+        enter(contest, user, "Second", {}, filename="m.c", data=C_SOURCE)
+    assert list(Entry.objects.values_list("name", flat=True)) == ["First"]
+
+
+def test_submissions_that_failed_to_build_do_not_count_against_the_limits(queued):
+    contest = make_contest(max_submissions_per_day=2, max_submissions_per_week=2)
+    entry = make_entry(contest)
+    first = submit(entry, filename="a.c", data=C_SOURCE)
+    submit(entry, filename="a.c", data=C_SOURCE)
+    with pytest.raises(Refused):
+        submit(entry, filename="a.c", data=C_SOURCE)
+    Submission.objects.filter(pk=first.pk).update(status=Submission.Status.BUILD_FAILED)
+    assert submit(entry, filename="a.c", data=C_SOURCE).number == 3
+    for status in ("queued", "building", "testing", "test_failed", "ready"):  # every other one counts
+        Submission.objects.filter(number=3).update(status=status)
+        with pytest.raises(Refused):
+            submit(entry, filename="a.c", data=C_SOURCE)
+
+
+def _submitted_at(entry, *moments):
+    for moment in moments:
+        submission = make_submission(entry, C_SOURCE, language="c", filename="a.c")
+        Submission.objects.filter(pk=submission.pk).update(created_at=moment)
+
+
+def test_a_refusal_by_a_limit_says_when_the_next_submission_is_allowed(queued):
+    now = datetime(2026, 11, 22, 12, 0, 0, 250_000, tzinfo=UTC)
+    entry = make_entry(make_contest(title="Chomp", max_submissions_per_day=2))
+    _submitted_at(entry, now - timedelta(hours=20), now - timedelta(hours=3), now - timedelta(hours=1))
+    # three in the day (the limit was lower, or one was rebuilt): room comes when two have left it
+    with pytest.raises(SubmissionLimit) as refused:
+        submit(entry, filename="a.c", data=C_SOURCE, now=now)
+    assert str(refused.value) == (
+        "Chomp accepts 2 submissions a day; your next submission is allowed at 2026-11-23 09:00:01 UTC."
+        " Submissions that failed to build do not count."
+    )
+    assert refused.value.next_allowed_at == datetime(2026, 11, 23, 9, 0, 0, 250_000, tzinfo=UTC)
+    submit(entry, filename="a.c", data=C_SOURCE, now=refused.value.next_allowed_at)
+
+
+def test_the_later_of_two_limits_decides_when_the_next_submission_is_allowed(queued):
+    now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+    entry = make_entry(make_contest(title="Chomp", max_submissions_per_day=2, max_submissions_per_week=3))
+    _submitted_at(entry, now - timedelta(days=5), now - timedelta(hours=2), now - timedelta(hours=1))
+    with pytest.raises(SubmissionLimit, match="accepts 3 submissions a week; .* allowed at 2026-11-24 12:00:00 UTC"):
+        submit(entry, filename="a.c", data=C_SOURCE, now=now)
+
+
+def test_a_contestant_withdraws_an_entry_and_it_makes_room_for_another(queued):
+    contest = make_contest(max_entries_per_user=1)
+    user = make_user()
+    entry = create_entry(contest, user, "Muncher")
+    with pytest.raises(Refused, match="allows 1 entry per contestant"):
+        create_entry(contest, user, "Other")
+    withdraw(entry)
+    assert entry.status == Entry.Status.WITHDRAWN and "Withdrawn by its owner" in entry.status_reason
+    with pytest.raises(Refused, match="This entry is withdrawn"):
+        submit(entry, filename="a.c", data=C_SOURCE)
+    with pytest.raises(Refused, match="already withdrawn"):
+        withdraw(entry)
+    with pytest.raises(Refused, match="already have an entry called muncher"):  # its games keep the name
+        create_entry(contest, user, "muncher")
+    assert create_entry(contest, user, "Other").status == Entry.Status.ACTIVE
+    out = make_entry(contest, status=Entry.Status.DISQUALIFIED)
+    with pytest.raises(Refused, match="disqualified"):
+        withdraw(out)
+    closed = make_entry(make_contest(closes_at=timezone.now() - timedelta(hours=1)))
+    with pytest.raises(Refused, match="is closed"):
+        withdraw(closed)
+
+
+def test_a_contestant_renames_an_entry_with_the_checks_of_a_new_one():
+    contest = make_contest(max_entries_per_user=2)
+    user = make_user()
+    a, b = create_entry(contest, user, "Alpha"), create_entry(contest, user, "Beta")
+    make_entry(contest, name="Gamma")  # another contestant's
+    assert rename_entry(a, "  Gamma ").name == "Gamma"
+    assert Entry.objects.get(pk=a.pk).name == "Gamma"
+    assert rename_entry(a, "gamma").name == "gamma"  # its own name in other letters
+    for name, message in [
+        ("BETA", "already have an entry called BETA"),
+        ("  ", "Give your entry a name"),
+        ("x" * 101, "at most 100 characters"),
+    ]:
+        with pytest.raises(Refused, match=message):
+            rename_entry(a, name)
+    withdraw(b)
+    with pytest.raises(Refused, match="withdrawn"):
+        rename_entry(b, "Delta")
+    closed = make_entry(make_contest(closes_at=timezone.now() - timedelta(hours=1)))
+    with pytest.raises(Refused, match="is closed"):
+        rename_entry(closed, "Late")

@@ -109,6 +109,18 @@ def _zip(members: dict[str, bytes], links: dict[str, str] | None = None) -> byte
     return out.getvalue()
 
 
+def _zip_special(name: str, kind: int) -> bytes:
+    """A zip made on Unix holding one member of file type ``kind`` (a device, FIFO, socket)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("runme", b"#!/bin/sh\n")
+        info = zipfile.ZipInfo(name)
+        info.create_system = 3
+        info.external_attr = (kind | 0o644) << 16
+        z.writestr(info, b"")
+    return out.getvalue()
+
+
 def _tgz(*members: tuple[tarfile.TarInfo, bytes]) -> bytes:
     out = io.BytesIO()
     with tarfile.open(fileobj=out, mode="w:gz") as t:
@@ -151,6 +163,48 @@ def test_tar_gz_with_build_script(sandbox_settings: SandboxSettings) -> None:
     assert run_program(build.program, settings=sandbox_settings).stdout == b"built\n"
 
 
+MAKEFILE_ENTRY = {
+    "Makefile": b"runme: main.c\n\tgcc -O2 -o runme main.c\n",
+    "main.c": b'#include <stdio.h>\nint main(void){puts("built");return 0;}',
+}
+
+
+def test_a_zip_written_by_pythons_writestr_builds(sandbox_settings: SandboxSettings) -> None:
+    """writestr(name, data) stores permissions with no file type (0o600 << 16): a regular file."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("src/", b"")
+        for name, data in MAKEFILE_ENTRY.items():
+            z.writestr(name, data)
+    assert zipfile.ZipFile(out).getinfo("Makefile").external_attr >> 16 == 0o600
+    build = build_program(out.getvalue(), "entry.zip", settings=sandbox_settings)
+    assert build.ok, build.log
+    assert build.program is not None
+    assert run_program(build.program, settings=sandbox_settings).stdout == b"built\n"
+
+
+def test_a_zip_made_without_unix_modes_builds(sandbox_settings: SandboxSettings) -> None:
+    """Zips from Windows tools (or Java's) carry MS-DOS attributes only: files and folders,
+    whatever the high bits hold; a would-be link among them is written as a plain file."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, data in MAKEFILE_ENTRY.items():
+            info = zipfile.ZipInfo(name)
+            info.create_system, info.external_attr = 0, 0x20  # MS-DOS, "archive" attribute
+            z.writestr(info, data)
+        folder = zipfile.ZipInfo("support/")
+        folder.create_system, folder.external_attr = 0, 0x10  # MS-DOS directory
+        z.writestr(folder, b"")
+        stray = zipfile.ZipInfo("support/notes")
+        stray.create_system, stray.external_attr = 11, (stat.S_IFLNK | 0o777) << 16  # NTFS: no Unix meaning
+        z.writestr(stray, b"/etc/passwd")
+    build = build_program(out.getvalue(), "entry.zip", settings=sandbox_settings)
+    assert build.ok, build.log
+    assert build.program is not None
+    notes = build.program.files / "support" / "notes"
+    assert not notes.is_symlink() and notes.read_bytes() == b"/etc/passwd"
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -160,6 +214,10 @@ def test_tar_gz_with_build_script(sandbox_settings: SandboxSettings) -> None:
         _zip({"runme": b"x"}, links={"abs": "/etc/passwd"}),
         _zip({"zeros": bytes(200 << 20)}),
         _zip({f"f{n}": b"" for n in range(3000)}),
+        _zip_special("dev", stat.S_IFCHR),
+        _zip_special("disk", stat.S_IFBLK),
+        _zip_special("fifo", stat.S_IFIFO),
+        _zip_special("socket", stat.S_IFSOCK),
         _tgz((_info("../evil"), b"x")),
         _tgz((_info("dev", tarfile.CHRTYPE), b"")),
         _tgz((_info("fifo", tarfile.FIFOTYPE), b"")),
@@ -181,6 +239,10 @@ def test_tar_gz_with_build_script(sandbox_settings: SandboxSettings) -> None:
         "link-abs",
         "zip-bomb",
         "too-many",
+        "zip-device",
+        "zip-block-device",
+        "zip-fifo",
+        "zip-socket",
         "tar-slip",
         "device",
         "fifo",

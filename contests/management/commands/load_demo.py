@@ -4,15 +4,20 @@ from contests.demo.load import load_demo, play_demo
 
 
 class Command(BaseCommand):
-    help = "Create the demo accounts and contests. Safe to run again: what exists is left as it is."
+    help = (
+        "Create the demo accounts and contests, and queue the builds of their reference programs for the "
+        "workers. Safe to run again: what exists is left as it is."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "--play", action="store_true", help="also build the reference programs and play the demo round robins now"
+            "--play",
+            action="store_true",
+            help="build the reference programs here and now (not in a worker) and play the demo round robins",
         )
 
     def handle(self, *args, **options) -> None:
-        lines = load_demo()
+        lines = load_demo(queue_builds=not options["play"])
         if options["play"]:
             lines += play_demo()
         for line in lines:
