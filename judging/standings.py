@@ -54,10 +54,11 @@ def compute(contest: Contest, stage: Stage | None = None) -> Standings:
     for seat in seats:
         entries[seat.entry_id] = seat.entry
         records[seat.entry_id].append(SeatRecord(seat.points or 0.0, seat.score or 0.0, seat.status, seat.moves))
+    # A disqualified or withdrawn entry leaves; its opponents keep what they won against it.
     rows = [
         Row(rank=0, entry=entries[eid], games=len(recs), values={c.key: c.total(recs) for c in columns})
         for eid, recs in records.items()
-        if entries[eid].status != Entry.Status.DISQUALIFIED  # its opponents keep what they won
+        if entries[eid].status == Entry.Status.ACTIVE
     ]
     for row in rows:
         row.cells = row.ordered(columns)

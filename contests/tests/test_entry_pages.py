@@ -195,10 +195,6 @@ def test_only_the_owner_renames_or_withdraws_an_entry_on_the_pages(client):
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.ACTIVE and entry.name == "Muncher"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="judging/standings.py drops only disqualified entries; its rewrite (issue 9, standings) owns the fix",
-)
 def test_a_withdrawn_entry_leaves_the_standings(client):
     from contests.services import withdraw
 
