@@ -93,18 +93,18 @@ def _system_deps(tmp_path, uid: int, *args: str) -> tuple[subprocess.CompletedPr
     return result, log.read_text() if log.exists() else ""
 
 
-def test_system_deps_installs_chromium_for_the_tests_only(tmp_path):
+def test_system_deps_installs_the_browser_and_servers_for_the_tests_only(tmp_path):
     result, apt = _system_deps(tmp_path, 0)
     assert result.returncode == 0 and apt == ""  # `make run` needs no browser
     result, apt = _system_deps(tmp_path, 0, "test")
     assert result.returncode == 0, result.stderr
-    assert apt.splitlines() == ["update -qq", "install -y -qq chromium"]
+    assert apt.splitlines() == ["update -qq", "install -y -qq chromium postgresql redis-server"]
 
 
 def test_system_deps_prints_the_apt_get_line_when_not_root(tmp_path):
     result, apt = _system_deps(tmp_path, 1000, "test")
     assert result.returncode == 1 and apt == ""
-    assert "sudo apt-get install -y chromium" in result.stderr
+    assert "sudo apt-get install -y chromium postgresql redis-server" in result.stderr
 
 
 def test_make_test_installs_what_the_tests_need():
