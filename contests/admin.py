@@ -13,6 +13,9 @@ class StageInline(admin.TabularInline):
 
 
 class ContestForm(forms.ModelForm):
+    """A contest is for a game the platform hosts: a new one chooses among them; one made for a
+    game to come keeps it (it is listed, never open) until it is hosted."""
+
     rules_source = forms.URLField(
         required=False, assume_scheme="https", help_text=Contest._meta.get_field("rules_source").help_text
     )
@@ -24,6 +27,16 @@ class ContestForm(forms.ModelForm):
             "opens_at", "closes_at", "allowed_languages", "max_source_bytes", "max_executable_bytes",
             "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
         ]  # fmt: skip
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        from games import registry
+
+        choices = [(name, game.info.title) for name, game in sorted(registry.GAMES.items())]
+        current = self.instance.game if self.instance.pk else ""
+        if current and current not in registry.GAMES:
+            choices.append((current, f"{current} (not hosted yet: the contest cannot open)"))
+        self.fields["game"] = forms.ChoiceField(choices=choices, help_text=self.fields["game"].help_text)
 
     def clean_max_source_bytes(self) -> int:
         value = self.cleaned_data["max_source_bytes"]

@@ -103,7 +103,13 @@ def contest_detail(request, slug: str):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("stage", int, description="Only this stage's games (a stage id).")],
+    parameters=[
+        OpenApiParameter(
+            "stage",
+            int,
+            description="A stage id; by default the contest's current stage (the latest under way or over).",
+        )
+    ],
     responses=s.StandingsSerializer,
     summary="Standings with every tie-break column",
     operation_id="standings",
@@ -112,13 +118,14 @@ def contest_detail(request, slug: str):
 @permission_classes([AllowAny])
 def standings(request, slug: str):
     contest = _contest(request, slug)
-    stage = None
     if request.query_params.get("stage"):
         stage_id = parse_id(request.query_params["stage"])
         if stage_id is None:
             raise serializers.ValidationError({"stage": ["A stage id is a number."]})
         stage = get_object_or_404(contest.stages, pk=stage_id)
-    if contest.game not in registry.GAMES:
+    else:  # the contest's current stage
+        stage = standings_service.current_stage(contest)
+    if not contest.is_hosted:
         return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
     table = standings_service.compute(contest, stage)
     return Response(

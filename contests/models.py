@@ -62,8 +62,18 @@ class Contest(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("contests:detail", args=[self.slug])
 
+    @property
+    def is_hosted(self) -> bool:
+        """Whether its game is one the platform has (the registry's); a contest for a game that
+        is not is listed, but never open."""
+        from games import registry
+
+        return self.game in registry.GAMES
+
     def is_open(self, now: Any = None) -> bool:
         now = now or timezone.now()
+        if not self.is_hosted:
+            return False
         if self.opens_at and now < self.opens_at:
             return False
         return not (self.closes_at and now >= self.closes_at)
@@ -77,7 +87,7 @@ class Stage(models.Model):
         QUALIFICATION = "qualification", "Qualification"
         RACE = "race", "Race"
         BATCH = "batch", "Batch run"
-        LADDER = "ladder", "Ladder"
+        LADDER = "ladder", "Continuous (an open contest's games, as versions arrive)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

@@ -142,9 +142,16 @@ def may_enter(contest: Contest, user) -> bool:
     return not limit or contest.entries.filter(user=user).exclude(status=Entry.Status.WITHDRAWN).count() < limit
 
 
+def closed_because(contest: Contest) -> str:
+    """Why a contest takes no entries or submissions now, for the person who tried."""
+    if not contest.is_hosted:
+        return f"{contest.title} takes no entries yet: its game ({contest.game}) is not hosted here."
+    return f"{contest.title} is not taking entries now."
+
+
 def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | None = None) -> Entry:
     if not contest.is_open():
-        raise Refused(f"{contest.title} is not taking entries now.")
+        raise Refused(closed_because(contest))
     with transaction.atomic():
         _lock_contestant(user.pk)
         name = _check_name(contest, user, name)
@@ -168,7 +175,7 @@ def enter(
     """A new entry with its first program, or nothing at all: the program is checked first, and
     the entry and its submission are made in one transaction."""
     if not contest.is_open():
-        raise Refused(f"{contest.title} is not taking entries now.")
+        raise Refused(closed_because(contest))
     check_upload(contest, filename=filename, data=data, language=language)
     with transaction.atomic():
         entry = create_entry(contest, user, name, form_data)
@@ -292,7 +299,9 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
     if entry.status != Entry.Status.ACTIVE:
         raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
     if not contest.is_open(now):
-        raise Refused(f"{contest.title} is not taking submissions now.")
+        raise Refused(
+            closed_because(contest) if not contest.is_hosted else f"{contest.title} is not taking submissions now."
+        )
     filename, language = check_upload(contest, filename=filename, data=data, language=language)
     with transaction.atomic():
         _lock_contestant(entry.user_id)

@@ -12,7 +12,7 @@ from arbiter.converters import parse_id
 from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
-from contests.models import Contest, Entry, Match, Submission
+from contests.models import Contest, Entry, Match, Stage, Submission
 from judging import standings as standings_service
 from judging import tournaments
 
@@ -154,12 +154,17 @@ def test_game(request, pk: int):
 
 @require_GET
 def standings(request, slug: str):
+    """A stage's standings: the one asked for, else the contest's current one."""
     contest = _contest(request, slug)
-    stage = None
     if request.GET.get("stage"):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
-    table = standings_service.compute(contest, stage)
-    return render(request, "contests/standings.html", {"contest": contest, "stage": stage, "table": table})
+    else:
+        stage = standings_service.current_stage(contest)
+    stages = contest.stages.exclude(kind=Stage.Kind.SYSTEM_TEST).exclude(status=Stage.Status.PENDING)
+    context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
+    if contest.is_hosted:
+        context["table"] = standings_service.compute(contest, stage)
+    return render(request, "contests/standings.html", context)
 
 
 @require_GET

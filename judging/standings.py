@@ -39,6 +39,19 @@ def _sort_key(values: dict[str, float], columns: tuple[Column, ...]) -> tuple[fl
     return tuple(-values[c.key] if c.higher_is_better else values[c.key] for c in columns)
 
 
+BYE = "bye"  # the seat status of a round sat out (a Swiss bye): its points count, it is no game
+
+
+def current_stage(contest: Contest) -> Stage | None:
+    """The stage a contest's standings show by default: the latest one under way or over."""
+    return (
+        contest.stages.exclude(kind=Stage.Kind.SYSTEM_TEST)
+        .filter(status__in=[Stage.Status.RUNNING, Stage.Status.FINISHED])
+        .order_by("-order")
+        .first()
+    )
+
+
 def compute(contest: Contest, stage: Stage | None = None) -> Standings:
     game = registry.get(contest.game)
     columns = game.standings
@@ -49,14 +62,28 @@ def compute(contest: Contest, stage: Stage | None = None) -> Standings:
         matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
     # The newest result of every match that has one, a match being re-run included.
     seats = MatchSeat.objects.filter(match__in=matches.filter(result_attempt__isnull=False)).select_related("entry")
+    continuous = stage is not None and stage.kind == Stage.Kind.LADDER
+    if continuous:  # an entry's current version's games; a new version starts afresh
+        seats = seats.filter(submission__is_active=True)
     records: dict[int, list[SeatRecord]] = defaultdict(list)
     entries: dict[int, Entry] = {}
     for seat in seats:
         entries[seat.entry_id] = seat.entry
         records[seat.entry_id].append(SeatRecord(seat.points or 0.0, seat.score or 0.0, seat.status, seat.moves))
+    if continuous:  # every entry that plays in it is listed at once, before its first game
+        from judging.tournaments import contenders
+
+        for entry, _ in contenders(stage):
+            entries.setdefault(entry.pk, entry)
+            records.setdefault(entry.pk, [])
     # A disqualified or withdrawn entry leaves; its opponents keep what they won against it.
     rows = [
-        Row(rank=0, entry=entries[eid], games=len(recs), values={c.key: c.total(recs) for c in columns})
+        Row(
+            rank=0,
+            entry=entries[eid],
+            games=sum(1 for r in recs if r.status != BYE),  # a round sat out is not a game
+            values={c.key: c.total(recs) for c in columns},
+        )
         for eid, recs in records.items()
         if entries[eid].status == Entry.Status.ACTIVE
     ]

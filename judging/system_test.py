@@ -10,7 +10,7 @@ from django.db import transaction
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from games.base import FAULTS
 from judging import dispatch, events
-from judging.tournaments import stage_params
+from judging.tournaments import stage_params, version_activated
 
 
 def system_test_stage(contest) -> Stage | None:
@@ -29,10 +29,13 @@ def _opponent(stage: Stage) -> tuple[Entry, Submission] | None:
 
 
 def activate(submission: Submission) -> None:
+    """Make this version the one that plays for its entry; the contest's continuous stages
+    schedule its games."""
     Submission.objects.filter(entry_id=submission.entry_id, is_active=True).exclude(pk=submission.pk).update(
         is_active=False
     )
     Submission.objects.filter(pk=submission.pk).update(is_active=True, status=Submission.Status.READY)
+    version_activated(submission)
 
 
 @transaction.atomic

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
 from itertools import combinations
 
 from django.db import transaction
 from django.utils import timezone
 
-from contests.models import Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
 from judging import dispatch
+from judging.standings import BYE
 
 log = logging.getLogger(__name__)
 
@@ -71,12 +73,17 @@ def _top_of_earlier_stages(
 
 
 def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tuple[Entry, Submission]]:
+    """A contestant's best-ranked entry of the stages before; an entry that played none of
+    them does not proceed (it has no rank to be the best by)."""
     rank = _earlier_ranks(stage)
+    played_before = stage.contest.stages.filter(order__lt=stage.order).exclude(kind=Stage.Kind.SYSTEM_TEST).exists()
     best: dict[int, tuple[Entry, Submission]] = {}
     kept = []
     for entry, submission in pairs:
         if entry.is_reference:
             kept.append((entry, submission))
+            continue
+        if played_before and entry.pk not in rank:
             continue
         current = best.get(entry.user_id)
         if current is None or rank.get(entry.pk, 10**9) < rank.get(current[0].pk, 10**9):
@@ -108,7 +115,7 @@ def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
         stage.status = Stage.Status.RUNNING
         stage.started_at = timezone.now()
         stage.save(update_fields=["status", "started_at"])
-    dispatch.queue_matches([match.pk for match in matches])
+    dispatch.queue_matches([match.pk for match in matches if match.status == Match.Status.QUEUED])
     return matches
 
 
@@ -125,6 +132,8 @@ def match_ended(stage: Stage) -> None:
     # The row lock makes the ends of the last two matches of a round take turns here, so one of
     # them sees the other ended (PostgreSQL runs them side by side; SQLite never does).
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind == Stage.Kind.LADDER:
+        return  # a continuous stage goes on while its contest is open
     if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
         return
     if stage.kind == Stage.Kind.SWISS:
@@ -164,19 +173,91 @@ def run_stage(stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)
     if stage.kind == Stage.Kind.SWISS:
         return schedule_swiss_round(stage)
+    if stage.kind == Stage.Kind.LADDER:
+        return schedule_continuous(stage)
     raise StageError(f"{stage.get_kind_display()} stages are not run by hand (yet)")
+
+
+# --- The continuous stage of an open contest ------------------------------------------------
+
+
+@transaction.atomic
+def schedule_continuous(stage: Stage, submission: Submission | None = None) -> list[Match]:
+    """The games a continuous stage still owes: every pair of current versions (the active
+    submissions of the contest's active entries) plays ``games_per_pairing`` games, each side
+    first in turn, like a round robin that grows as versions arrive. With ``submission``, only
+    that new version's games are looked at. Bounded: a new version brings at most
+    ``games_per_pairing`` games against each other entry, or against the ``max_opponents``
+    whose versions have played least in the stage (so that, over time, the counts even out).
+    The standings of the stage count the games of each entry's current version."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind != Stage.Kind.LADDER:
+        raise StageError(f"{stage} is not a continuous stage")
+    if stage.status == Stage.Status.FINISHED:
+        return []
+    players = contenders(stage)
+    current = {sub.pk: (entry, sub) for entry, sub in players}
+    played: dict[frozenset[int], int] = {}
+    games_of: dict[int, int] = dict.fromkeys(current, 0)
+    seats = MatchSeat.objects.filter(match__stage=stage, submission__in=current).exclude(
+        match__status=Match.Status.CANCELLED
+    )
+    by_match: dict[int, list[int]] = {}
+    for match_id, sub_id in seats.values_list("match_id", "submission_id"):
+        by_match.setdefault(match_id, []).append(sub_id)
+    for subs in by_match.values():
+        if len(subs) == 2:
+            played[frozenset(subs)] = played.get(frozenset(subs), 0) + 1
+        for sub_id in subs:
+            games_of[sub_id] += 1
+    games = int(stage.params.get("games_per_pairing", 2))
+    limit = stage.params.get("max_opponents")
+    new = [submission.pk] if submission is not None and submission.pk in current else list(current)
+    params = stage_params(stage)
+    rng = random.Random()
+    matches: list[Match] = []
+    paired: set[frozenset[int]] = set()
+    for mine in new:
+        others = [other for other in current if other != mine and frozenset((mine, other)) not in paired]
+        if limit:
+            others = sorted(others, key=lambda o: (played.get(frozenset((mine, o)), 0), games_of[o], o))[: int(limit)]
+        for other in others:
+            pair = frozenset((mine, other))
+            paired.add(pair)
+            first, second = sorted(pair)
+            for g in range(played.get(pair, 0), games):
+                seats_of = [current[first], current[second]] if g % 2 == 0 else [current[second], current[first]]
+                matches.append(_create_match(stage, 1, rng.randrange(2**62), params, seats_of))
+    return _launch(stage, matches)
+
+
+def version_activated(submission: Submission) -> None:
+    """A new version became its entry's active one: the contest's running continuous stages
+    schedule its games (in the transaction that activated it)."""
+    stages = Stage.objects.filter(
+        contest_id=submission.entry.contest_id, kind=Stage.Kind.LADDER, status=Stage.Status.RUNNING
+    )
+    for stage in stages:
+        schedule_continuous(stage, submission)
 
 
 # --- Swiss system ---------------------------------------------------------------------------
 
 
-def swiss_pairs(order: list[int], met: set[frozenset[int]]) -> tuple[list[tuple[int, int]], int | None]:
+def swiss_pairs(
+    order: list[int], met: set[frozenset[int]], byes: dict[int, int] | None = None
+) -> tuple[list[tuple[int, int]], int | None]:
     """Pair players given best first: each with the best-placed player below it whom it has
     not met, backtracking when the rest cannot be paired; rematches only when nothing else
-    works. With an odd number, the last player sits out (returned second)."""
+    works. With an odd number, one sits out (returned second): the lowest-placed of those
+    who have had the fewest byes (``byes``: player to byes so far), so nobody has a second
+    bye while another has none, as in FIDE's Swiss rules."""
     bye = None
     if len(order) % 2:
-        bye, order = order[-1], order[:-1]
+        byes = byes or {}
+        fewest = min(byes.get(p, 0) for p in order)
+        bye = next(p for p in reversed(order) if byes.get(p, 0) == fewest)
+        order = [p for p in order if p != bye]
 
     def pair(rest: list[int], allow_rematch: bool) -> list[tuple[int, int]] | None:
         if not rest:
@@ -196,11 +277,55 @@ def swiss_pairs(order: list[int], met: set[frozenset[int]]) -> tuple[list[tuple[
     return pairs, bye
 
 
+def win_points(stage: Stage) -> float:
+    """What a seat of this stage's game scores for a win: what it gets when its opponent forfeits."""
+    from games import registry
+
+    game = registry.get(stage.contest.game)
+    state = game.initial_state(stage_params(stage), 0)
+    return game.forfeit(state, 1, "crash", "").points[0]
+
+
+def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], points: float) -> Match:
+    """A round sat out, recorded as a one-seat match that is born finished, with its points."""
+    entry, submission = player
+    now = timezone.now()
+    match = Match.objects.create(
+        contest=stage.contest,
+        stage=stage,
+        round=round_no,
+        seed=0,
+        params=stage_params(stage),
+        status=Match.Status.FINISHED,
+        reason=f"{entry.name} sits out round {round_no} (a bye)",
+        started_at=now,
+        finished_at=now,
+    )
+    MatchSeat.objects.create(
+        match=match, index=0, entry=entry, submission=submission, points=points, score=0, status=BYE, moves=0
+    )
+    seat = {"index": 0, "entry": entry.pk, "submission": submission.pk, "points": points, "status": BYE}
+    attempt = MatchAttempt.objects.create(
+        match=match,
+        number=1,
+        worker="(the Swiss pairing)",
+        started_at=now,
+        last_seen=now,
+        finished_at=now,
+        outcome=MatchAttempt.Outcome.FINISHED,
+        result={"reason": match.reason, "seats": [seat]},
+    )
+    Match.objects.filter(pk=match.pk).update(result_attempt=attempt)
+    return match
+
+
 @transaction.atomic
 def schedule_swiss_round(stage: Stage) -> list[Match]:
     """Schedule the next round of a Swiss stage (parameters ``rounds``, default 24, and
     ``games_per_pairing``, default 2: each side first once), pairing by the points of this
-    stage so far. Does nothing while a round is being played or after the last one."""
+    stage so far. With an odd number of players one sits out (see ``swiss_pairs``) and scores
+    ``bye_points`` (default: what winning the pairing's games scores, as FIDE gives a full
+    point). Does nothing while a round is being played or after the last one."""
     from judging import standings
 
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
@@ -219,7 +344,8 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     by_entry = {entry.pk: (entry, submission) for entry, submission in players}
     order = sorted(by_entry, key=lambda pk: (table.get(pk, 0), pk))
     met = {frozenset(seat.entry_id for seat in match.seats.all()) for match in stage.matches.prefetch_related("seats")}
-    pairs, _bye = swiss_pairs(order, met)
+    byes = Counter(MatchSeat.objects.filter(match__stage=stage, status=BYE).values_list("entry_id", flat=True))
+    pairs, bye = swiss_pairs(order, met, byes)
     games = int(stage.params.get("games_per_pairing", 2))
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}/{done_rounds + 1}")
@@ -228,11 +354,14 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
         for g in range(games):
             seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
             matches.append(_create_match(stage, done_rounds + 1, rng.randrange(2**62), params, seats))
+    if bye is not None:
+        points = float(stage.params.get("bye_points", games * win_points(stage)))
+        matches.append(_create_bye(stage, done_rounds + 1, by_entry[bye], points))
     return _launch(stage, matches)
 
 
 def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
-    """Who plays the later rounds: the first round's players still active."""
+    """Who plays the later rounds: the first round's players (a bye included) still active."""
     seats = MatchSeat.objects.filter(match__stage=stage, match__round=1).select_related("entry", "submission")
     players = {seat.entry_id: (seat.entry, seat.submission) for seat in seats}
     return [p for p in players.values() if p[0].status == Entry.Status.ACTIVE]

@@ -66,6 +66,8 @@ DEMO_CONTESTS = [
         ),
         stages=[
             ("System test", "system_test", {"games": 2, "rows": 4, "cols": 5, "opponent": "Random (C)"}),
+            # POTM published standings every week while the contest ran.
+            ("Weekly standings", "ladder", {"games_per_pairing": 2}),
             ("Round robin", "round_robin", {"games_per_pairing": 2}),
         ],
         # "25K max source size", "Maximum size of executable is 1 Megabyte", "no more than two a week"
@@ -95,6 +97,7 @@ DEMO_CONTESTS = [
         ),
         stages=[
             ("System test", "system_test", {"games": 2, "n": 4, "opponent": "Random (Python)"}),
+            ("Practice games", "ladder", {"games_per_pairing": 2, "n": 4}),
             ("Round robin, n = 4", "round_robin", {"games_per_pairing": 2, "n": 4}),
             ("Round robin, n = 5", "round_robin", {"games_per_pairing": 2, "n": 5, "best_of_each_contestant": True}),
         ],
@@ -124,7 +127,8 @@ DEMO_CONTESTS = [
         ),
         stages=[
             ("System test", "system_test", {"games": 2, "opponent": "Random (Python)"}),
-            ("Round robin", "round_robin", {"games_per_pairing": 2}),
+            # CodeCup's test competitions: every version plays every other while the contest is open.
+            ("Test competition", "ladder", {"games_per_pairing": 2}),
             # The final of CodeCup 2024: 24 Swiss rounds, then the best 36 in a double round robin.
             ("Swiss rounds", "swiss", {"rounds": 24, "games_per_pairing": 2}),
             ("Final", "round_robin", {"games_per_pairing": 2, "top": 36}),

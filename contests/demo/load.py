@@ -60,12 +60,16 @@ def load_demo(queue_builds: bool = True) -> list[str]:
             continue
         created.append(f"contest {spec.slug}")
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
-            Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
+            stage = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
+            if kind == Stage.Kind.LADDER and contest.is_hosted:  # open contests play as versions arrive
+                from judging import tournaments
+
+                tournaments.run_stage(stage)
         for submission in _enter_references(contest, spec, organiser):
             if queue_builds:
-                from judging.tasks import build_submission
+                from judging import dispatch
 
-                build_submission.delay_on_commit(submission.pk)
+                dispatch.queue_build(submission.pk)
                 created.append(f"queued the build of {submission.entry.name} for {spec.slug}")
     return created
 
@@ -96,9 +100,10 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
 
 
 def play_demo() -> list[str]:
-    """Build the demo's reference programs and play its round robins here and now, with the
-    real sandbox, so that a newcomer sees standings and replays at once. Only stages that
-    have not been scheduled yet are played, so a second run changes nothing."""
+    """Build the demo's reference programs and play the games of its continuous stages here
+    and now, with the real sandbox, so that a newcomer sees standings and replays at once.
+    Only games not yet played are played, so a second run changes nothing. The round robins
+    and finals wait for a judge to run them."""
     from judging import builds, matches, tournaments
 
     done = []
@@ -110,15 +115,16 @@ def play_demo() -> list[str]:
             continue
         done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
     for spec in DEMO_CONTESTS:
-        stages = Stage.objects.filter(contest__slug=spec.slug, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.PENDING)
-        for stage in stages.exclude(params__has_key="top"):  # a final waits for its qualifying stage
-            if len(tournaments.contenders(stage)) < 2:
+        for stage in Stage.objects.filter(contest__slug=spec.slug, kind=Stage.Kind.LADDER, status=Stage.Status.RUNNING):
+            tournaments.schedule_continuous(stage)  # what the versions active now still owe
+            waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
+            if not waiting:
                 continue
-            for match in tournaments.schedule_round_robin(stage):
+            for pk in waiting:
                 try:
-                    matches.play_match(match.pk)
+                    matches.play_match(pk)
                 except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
-                    log.warning("demo: match %s of %s not played here: %s", match.pk, stage, e)
+                    log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
             done.append(f"played {stage}: {finished} games")
     return done
