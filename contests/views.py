@@ -13,6 +13,7 @@ from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Stage, Submission
+from judging import matches as judging_matches
 from judging import standings as standings_service
 from judging import tournaments
 
@@ -188,7 +189,32 @@ def _match(request, pk: int) -> Match:
 def match_detail(request, pk: int):
     match = _match(request, pk)
     seats = match.seats.select_related("entry").order_by("index")
-    return render(request, "contests/match.html", {"match": match, "contest": match.contest, "seats": seats})
+    context = {"match": match, "contest": match.contest, "seats": seats}
+    if request.user.has_perm("contests.rerun_match"):  # judges see every attempt and its result
+        context["attempts"] = list(match.attempts.order_by("number"))
+        names = {seat.index: seat.entry.name for seat in seats}
+        for attempt in context["attempts"]:
+            attempt.seat_results = [
+                {**seat, "name": names.get(seat["index"], "?")} for seat in (attempt.result or {}).get("seats", [])
+            ]
+    return render(request, "contests/match.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def match_action(request, pk: int, action: str):
+    """A judge's re-run or cancellation of a match, from its page."""
+    if not request.user.has_perm("contests.rerun_match"):
+        return HttpResponseForbidden("Only the contest's judges may do this.")
+    match = _match(request, pk)
+    if action == "rerun":
+        judging_matches.rerun_match(match)
+        messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
+    elif judging_matches.cancel_match(match) is None:
+        messages.error(request, "Only a match that is queued or being played can be cancelled.")
+    else:
+        messages.success(request, "The match is cancelled.")
+    return redirect("contests:match", pk=match.pk)
 
 
 @require_GET

@@ -202,3 +202,29 @@ def test_a_withdrawn_entry_leaves_the_standings(client):
     withdraw(match.seats.get(index=0).entry)
     rows = client.get(f"/api/contests/{match.contest.slug}/standings/").json()["rows"]
     assert [row["entry"] for row in rows] == [match.seats.get(index=1).entry_id]
+
+
+def test_a_judge_sees_every_attempt_and_reruns_or_cancels_from_the_match_page(client, queued):
+    from django.contrib.auth.models import Group
+
+    from contests.models import MatchAttempt
+    from judging import matches
+
+    match, me = _replayed_match()
+    matches.rerun_match(match)
+    contestant_page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Attempts" not in contestant_page  # only judges see them
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    client.force_login(judge)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Attempts" in page and "(counted)" in page and "the result above counts until then" in page
+    response = client.post(f"/matches/{match.pk}/cancel/", follow=True)
+    assert "The match is cancelled." in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == "finished"  # the re-run was called off: the earlier result stands
+    response = client.post(f"/matches/{match.pk}/rerun/", follow=True)
+    assert "queued to be played again" in response.content.decode()
+    assert MatchAttempt.objects.filter(match=match).count() == 1
+    client.force_login(me)
+    assert client.post(f"/matches/{match.pk}/rerun/").status_code == 403
