@@ -279,6 +279,22 @@ class Cgroup:
         text = _read(self._dir(self.layout.freezer) / "cgroup.procs")
         return {int(p) for p in text.split()}
 
+    def busy(self) -> bool:
+        """Whether a thread in the cgroup is running or ready to run, rather than waiting for
+        something (its input, a sleep, a child)."""
+        h = self.layout.freezer
+        assert h is not None
+        text = _read(self._dir(h) / ("cgroup.threads" if h.version == 2 else "tasks"))
+        for tid in text.split():
+            try:
+                with open(f"/proc/{tid}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:  # gone meanwhile
+                continue
+            if stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] == b"R":
+                return True
+        return False
+
     # -- controlling ------------------------------------------------------------------------
 
     def freeze(self) -> None:

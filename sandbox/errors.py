@@ -15,6 +15,12 @@ class PlatformStall(SandboxError):
     replayed as an infrastructure fault, never charged to the program."""
 
 
+class Interrupted(BaseException):
+    """The process was asked to stop (``sandbox.interrupt.request_stop``, from a SIGTERM
+    handler): raised at a safe point of a loop that waits for a program, so that every jail is
+    closed on the way out. Not an ``Exception``: nothing records it as a result or a fault."""
+
+
 class SandboxUnavailable(SandboxError):
     """This host cannot give the isolation that untrusted code requires."""
 

@@ -2,7 +2,9 @@
 
 The program is frozen (cgroup freezer) whenever it is not its turn, so it cannot think on
 its opponent's time; its turn starts when the referee sends it something (or asks it for a
-line) and ends when its reply arrives.
+line) and ends when its reply arrives. After the reply it may go on for a moment, until it
+waits for its next line (at most SETTLE_S, SETTLE_CPU_S): what it writes to stderr meanwhile
+belongs to this move. Its wall time leaves out the platform's stalls (see StallClock).
 
     with Jail(limits) as jail:
         session = jail.start_session(["./prog"])
@@ -28,6 +30,10 @@ from .result import RunResult, Verdict
 if TYPE_CHECKING:
     from .jail import Jail
 
+SETTLE_S = 0.1  # after its answer, how long a program may go on before it is frozen...
+SETTLE_CPU_S = 0.01  # ...and how much CPU it may use meanwhile (its own: charged to the move)
+SETTLE_POLL_S = 0.001
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -36,8 +42,9 @@ class Reply:
     line: str | None
     verdict: Verdict
     cpu_s: float
-    wall_s: float
+    wall_s: float  # the platform's stalls left out
     note: str = ""
+    stalled_s: float = 0.0  # the platform's stalls during the move
 
 
 class Session:
@@ -55,7 +62,6 @@ class Session:
         self.cpu_total = 0.0
         self.moves = 0
         self._turn_cpu0 = 0
-        self._turn_t0 = 0.0
         self._closed: RunResult | None = None
         self._stderr_seen = 0
         if error is not None:
@@ -67,19 +73,39 @@ class Session:
     def _begin_turn(self) -> None:
         if self.frozen:
             self._turn_cpu0 = self.cgroup.cpu_ns()
-            self._turn_t0 = time.monotonic()
+            self.monitor.clock.restart()
             self.cgroup.thaw()
             self.frozen = False
 
-    def _end_turn(self) -> tuple[float, float]:
+    def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float]:
+        """Freeze the program: (CPU, wall, stalled) of the turn, its wall time ending at ``now``
+        (a look at the stall clock, when the reply was seen)."""
         self.moves += 1
         if self.frozen:  # a line already waiting from the last turn: this reply cost nothing
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
+        if now is None:
+            now = self.monitor.look()
+        clock = self.monitor.clock
+        wall = clock.elapsed(now)
+        if settle:
+            self._settle()
         self.cgroup.freeze()
         self.frozen = True
+        self.monitor.drain()  # all it wrote up to now belongs to this move
         cpu = (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9
         self.cpu_total += cpu
-        return cpu, time.monotonic() - self._turn_t0
+        return cpu, wall, clock.stalled
+
+    def _settle(self) -> None:
+        """Let the program finish what it does after its answer (typically a line to stderr)
+        until it waits for something, or SETTLE_S or SETTLE_CPU_S have passed. This wall time
+        is not the program's; the CPU is."""
+        until = time.monotonic() + SETTLE_S
+        cpu_until = self.cgroup.cpu_ns() + SETTLE_CPU_S * 1e9
+        while not self.monitor.ended and self.cgroup.busy():
+            if time.monotonic() >= until or self.cgroup.cpu_ns() >= cpu_until:
+                return
+            self.monitor.pump(SETTLE_POLL_S)
 
     @property
     def alive(self) -> bool:
@@ -109,6 +135,7 @@ class Session:
                 return False
             select.select([], [self.monitor.stdin_fd], [], min(remaining, POLL_S))
             self.monitor.pump(0)
+            self.monitor.look()  # a stall here is checked in read_line
         return True
 
     def read_line(self, *, wall_s: float, cpu_s: float | None = None) -> Reply:
@@ -118,43 +145,48 @@ class Session:
         monitor = self.monitor
         line = monitor.stdout.take_line()
         if line is not None:
-            return self._reply(line, Verdict.OK)
+            return self._reply(line)
         if not self.alive:
             return self._ended_reply()
         self._begin_turn()
-        deadline = self._turn_t0 + wall_s
+        clock = monitor.clock
+        now = monitor.tick()
         while True:
-            monitor.pump(min(POLL_S, max(0.0, deadline - time.monotonic())))
+            monitor.pump(min(POLL_S, max(0.0, clock.deadline(wall_s) - now)))
+            now = monitor.tick()  # raises PlatformStall for a move the platform stalled too long
             line = monitor.stdout.take_line()
             if line is not None:
-                return self._reply(line, Verdict.OK)
+                return self._reply(line, now)
             if monitor.stdout.truncated:
-                return self._stop(Verdict.OUTPUT_LIMIT, "line too long")
+                return self._stop(Verdict.OUTPUT_LIMIT, "line too long", now)
             if monitor.ended:
-                return self._ended_reply()
+                return self._ended_reply(now)
             if (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9 >= cpu_limit:
-                return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move")
-            if time.monotonic() >= deadline:
-                return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s")
+                return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move", now)
+            if now >= clock.deadline(wall_s):
+                return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s", now)
 
-    def _reply(self, line: bytes, verdict: Verdict, note: str = "") -> Reply:
-        cpu, wall = self._end_turn()
-        return Reply(line.decode("utf-8", errors="replace"), verdict, cpu, wall, note)
+    def _reply(self, line: bytes, now: float | None = None) -> Reply:
+        cpu, wall, stalled = self._end_turn(now, settle=True)
+        return Reply(line.decode("utf-8", errors="replace"), Verdict.OK, cpu, wall, stalled_s=stalled)
 
-    def _stop(self, verdict: Verdict, note: str) -> Reply:
-        cpu, wall = self._end_turn()
+    def _stop(self, verdict: Verdict, note: str, now: float) -> Reply:
+        cpu, wall, stalled = self._end_turn(now)
         self.monitor.stop(verdict, note)
-        return Reply(None, verdict, cpu, wall, note)
+        return Reply(None, verdict, cpu, wall, note, stalled)
 
-    def _ended_reply(self) -> Reply:
-        cpu, wall = self._end_turn() if not self.frozen else (0.0, 0.0)
+    def _ended_reply(self, now: float | None = None) -> Reply:
+        cpu, wall, stalled = self._end_turn(now) if not self.frozen else (0.0, 0.0, 0.0)
         result = self.close()
         verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
-        return Reply(None, verdict, cpu, wall, result.note or "the program ended")
+        return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled)
 
     def take_stderr(self) -> bytes:
         """What the program wrote to stderr since the last call (for a per-move record)."""
-        self.monitor.pump(0)
+        if self.frozen:
+            self.monitor.drain()
+        else:
+            self.monitor.pump(0)
         data = self.monitor.stderr.getvalue()
         new = data[self._stderr_seen :]
         self._stderr_seen = len(data)

@@ -11,6 +11,8 @@ import time
 from typing import TYPE_CHECKING
 
 from .capture import Capture
+from .errors import PlatformStall, SandboxError
+from .interrupt import check_stop, stop_requested
 from .limits import MB, Limits
 from .result import RunResult, Verdict
 
@@ -19,6 +21,43 @@ if TYPE_CHECKING:
 
 POLL_S = 0.003  # CPU time is sampled at least this often while the program runs
 DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
+STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
+STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
+
+
+class StallClock:
+    """The wall clock of one run or move, less the platform's own stalls.
+
+    A loop that watches a running program looks at this clock at least every POLL_S. When two
+    looks are more than STALL_S apart, the platform stopped in between (its process paused or
+    starved, its host swapping): the whole gap is the platform's, not the program's. It is
+    left out of the program's wall time and moves its deadline; past STALL_LIMIT_S in one move
+    the move cannot be judged at all. CPU time is the program's own and is not touched."""
+
+    def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> float:
+        """A new move starts now."""
+        self.t0 = self.last = time.monotonic()
+        self.stalled = 0.0
+        return self.t0
+
+    def tick(self) -> float:
+        """Look at the clock: the time now, noting the gap since the last look if it is a stall."""
+        now = time.monotonic()
+        gap, self.last = now - self.last, now
+        if gap > STALL_S:
+            self.stalled += gap
+        return now
+
+    def elapsed(self, now: float) -> float:
+        """The program's wall time from the start of the move until ``now``."""
+        return max(now - self.t0 - self.stalled, 0.0)
+
+    def deadline(self, wall_s: float) -> float:
+        """When the program has had ``wall_s`` seconds of its own, stalls moving it on."""
+        return self.t0 + wall_s + self.stalled
 
 
 class Monitor:
@@ -31,7 +70,9 @@ class Monitor:
         self.cpu0 = self.cgroup.cpu_ns()
         self.oom0 = self.cgroup.oom_kills()
         self.pids0 = self.cgroup.pids_limit_hits()
-        self.t0 = time.monotonic()
+        self.clock = StallClock()
+        self.t0 = self.clock.t0
+        self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
         self.t_end: float | None = None
         self.cpu_end: float | None = None
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
@@ -78,18 +119,68 @@ class Monitor:
             if fd == self.stdin_fd:
                 self._write_stdin()
             elif fd in self.reading:
-                try:
-                    data = os.read(fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if data:
-                    self.reading[fd].feed(data)
-                else:
-                    self.poller.unregister(fd)
-                    os.close(fd)
-                    del self.reading[fd]
+                self._read_output(fd)
             elif fd == control:
                 self._read_control()
+
+    def _read_output(self, fd: int) -> bool:
+        """Read once from the program's stdout or stderr; False if nothing more is there now."""
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return False
+        if data:
+            self.reading[fd].feed(data)
+            return True
+        self.poller.unregister(fd)
+        os.close(fd)
+        del self.reading[fd]
+        return False
+
+    def drain(self) -> None:
+        """Read all the output already written (the program is frozen or has ended, so this
+        ends: at most a pipe's buffer each)."""
+        for fd in list(self.reading):
+            while fd in self.reading and self._read_output(fd):
+                pass
+
+    def look(self) -> float:
+        """Look at the stall clock: the time now, a stall since the last look noted."""
+        before = self.clock.stalled
+        now = self.clock.tick()
+        self.stalled_s += self.clock.stalled - before
+        return now
+
+    def tick(self) -> float:
+        """In every turn of a loop that waits for the program: look at the stall clock (the
+        time now), and stop here if the move stalled too long or this process is to stop."""
+        now = self.look()
+        if self.clock.stalled > STALL_LIMIT_S:
+            self.abandon()
+            raise PlatformStall(
+                f"the platform stalled for {self.clock.stalled:.1f} s while a program's clock ran "
+                f"(gaps over {STALL_S:g} s between two looks at it, at most {STALL_LIMIT_S:g} s a move)"
+            )
+        if stop_requested():
+            self.abandon()
+            check_stop()
+        return now
+
+    def abandon(self) -> None:
+        """Give up on this run, which will not be judged: kill the program, close its pipes.
+        The jail is closed by its owner on the way out."""
+        self.cgroup.freeze()
+        self.stopped = self.stopped or Verdict.RUNTIME_ERROR
+        self.note = self.note or "abandoned by the platform"
+        with contextlib.suppress(SandboxError, OSError):
+            self.jail.kill_programs()
+        self.cgroup.thaw()
+        self.close_stdin()
+        for fd in list(self.reading):
+            with contextlib.suppress(KeyError):
+                self.poller.unregister(fd)
+            os.close(fd)
+        self.reading = {}
 
     def _write_stdin(self) -> None:
         try:
@@ -140,14 +231,15 @@ class Monitor:
         # just now, leaving the runner frozen halfway through its reply.
         self.cgroup.thaw()
 
-    def check(self, cpu_limit: float, deadline: float) -> bool:
+    def check(self, cpu_limit: float, wall_s: float) -> bool:
         """Stop the program if it is over a limit; True if it was stopped."""
+        now = self.tick()
         if self.stdout.truncated:
             self.stop(Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)")
         elif self.cpu_s() >= cpu_limit:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
-        elif time.monotonic() >= deadline:
-            self.stop(Verdict.WALL_LIMIT, f"wall time limit of {deadline - self.t0:g} s exceeded")
+        elif now >= self.clock.deadline(wall_s):
+            self.stop(Verdict.WALL_LIMIT, f"wall time limit of {wall_s:g} s exceeded")
         else:
             return False
         return True
@@ -155,11 +247,15 @@ class Monitor:
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
         self.attach(in_w, out_r, err_r)
         self.feed_stdin(stdin, close_after=True)
-        deadline = self.t0 + self.limits.wall
+        now = self.tick()
         while not self.ended:
-            self.pump(min(POLL_S, deadline - time.monotonic()))
-            if not self.ended and self.check(self.limits.cpu_s, deadline):
+            self.pump(min(POLL_S, self.clock.deadline(self.limits.wall) - now))
+            if self.ended:
+                self.tick()  # a stall just before the end is not the program's either
                 break
+            if self.check(self.limits.cpu_s, self.limits.wall):
+                break
+            now = self.clock.last
         return self.finish()
 
     def finish(self) -> RunResult:
@@ -189,7 +285,7 @@ class Monitor:
 
     def judge(self) -> RunResult:
         assert self.cpu_end is not None and self.t_end is not None
-        cpu, wall = self.cpu_end, self.t_end - self.t0
+        cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
         exit_code = signal = None
         if self.status is not None:
             exit_code = self.status.get("exit_code")  # type: ignore[assignment]
@@ -225,6 +321,7 @@ class Monitor:
             stdout_truncated=self.stdout.truncated,
             stderr_truncated=self.stderr.truncated,
             note=note,
+            stalled_s=self.stalled_s,
         )
 
     def finish_error(self, error: str) -> RunResult:

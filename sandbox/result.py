@@ -30,6 +30,7 @@ class RunResult:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     note: str = ""  # why the verdict, for people ("CPU limit of 1.0 s exceeded")
+    stalled_s: float = 0.0  # the platform's stalls during the run, left out of wall_s
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -51,6 +52,7 @@ class RunResult:
         data["stderr"] = self.stderr_text
         data["cpu_s"] = round(self.cpu_s, 4)
         data["wall_s"] = round(self.wall_s, 4)
+        data["stalled_s"] = round(self.stalled_s, 4)
         data["peak_memory_mb"] = round(self.peak_memory_mb, 2)
         return data
 

@@ -3,7 +3,9 @@ process per move. Hostile acts happen in the middle of a game."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -11,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from sandbox.conf import SandboxSettings
+from sandbox.errors import Interrupted, PlatformStall
 from sandbox.interactive import Session
+from sandbox.interrupt import clear_stop, request_stop
 from sandbox.jail import Endpoint, Jail
 from sandbox.limits import Limits
-from sandbox.monitor import Monitor
+from sandbox.monitor import STALL_LIMIT_S, Monitor
 from sandbox.programs import open_jail
 from sandbox.result import Verdict
 
@@ -223,3 +227,94 @@ def test_output_over_the_cap_is_always_output_limit(sandbox_settings: SandboxSet
             result = jail.run(["sh", "-c", "head -c 1001 /dev/zero"])
             assert (result.verdict, result.stdout_truncated) == (Verdict.OUTPUT_LIMIT, True), result
             assert result.wall_s < 1
+
+
+def pause_this_process(after_s: float, for_s: float) -> subprocess.Popen:
+    """Stop this process (the referee) with SIGSTOP after ``after_s`` seconds for ``for_s``
+    seconds, as a paused or starved worker is stopped; the programs in its jails run on."""
+    pid = os.getpid()
+    return subprocess.Popen(["sh", "-c", f"sleep {after_s}; kill -STOP {pid}; sleep {for_s}; kill -CONT {pid}"])
+
+
+SLOW_ANSWER = (
+    "import sys, time\nsys.stdin.readline()\ntime.sleep({})\nprint('answer', flush=True)\nsys.stdin.readline()\n"
+)
+
+
+def test_a_short_stall_of_the_platform_is_not_the_programs_time(sandbox_settings: SandboxSettings) -> None:
+    # The referee is stopped for 1 s while the program thinks for 1.7 s of a 1.5 s move: the
+    # stall moves the deadline and is left out of the program's wall time.
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["python3", "-I", "-S", "-c", SLOW_ANSWER.format(1.7)])
+        session.send_line("go")
+        pauser = pause_this_process(0.3, 1.0)
+        reply = session.read_line(wall_s=1.5)
+        pauser.wait()
+        assert (reply.line, reply.verdict) == ("answer", Verdict.OK), reply
+        assert 0.95 <= reply.stalled_s < 1.5, reply
+        assert 0.4 < reply.wall_s < 0.9, reply  # 1.7 s less the stall
+        session.send_line("quit")
+        assert session.close().stalled_s == reply.stalled_s
+
+
+def test_a_long_stall_of_the_platform_cannot_be_judged(sandbox_settings: SandboxSettings) -> None:
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["python3", "-I", "-S", "-c", SLOW_ANSWER.format(1.0)])
+        session.send_line("go")
+        pauser = pause_this_process(0.3, STALL_LIMIT_S + 0.5)
+        with pytest.raises(PlatformStall, match="the platform stalled for 2.5 s"):
+            session.read_line(wall_s=5)
+        pauser.wait()
+        assert not session.alive  # given up, never a verdict of the program
+        session.close()
+        assert jail.cgroup is not None and jail.cgroup.pids() == jail._spare
+
+
+def test_a_stall_during_a_run_is_not_the_programs_time(sandbox_settings: SandboxSettings) -> None:
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        pauser = pause_this_process(0.3, 1.0)
+        result = jail.run(["sleep", "1.7"], limits=LIMITS.but(wall_s=1.5))
+        pauser.wait()
+        assert result.verdict is Verdict.OK, result
+        assert 0.95 <= result.stalled_s < 1.5 and 0.4 < result.wall_s < 0.9, result
+        pauser = pause_this_process(0.3, STALL_LIMIT_S + 0.5)
+        with pytest.raises(PlatformStall):
+            jail.run(["sleep", "5"], limits=LIMITS.but(wall_s=10))
+        pauser.wait()
+        assert jail.run(["sh", "-c", "echo next"]).stdout == b"next\n"  # the jail still serves
+
+
+def test_stderr_written_after_the_answer_belongs_to_its_move(sandbox_settings: SandboxSettings) -> None:
+    code = (
+        "import sys, time\n"
+        "for n in range(3):\n"
+        "    sys.stdin.readline()\n"
+        "    print(f'answer {n}', flush=True)\n"
+        "    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.003: pass\n"
+        "    print(f'after answer {n}', file=sys.stderr, flush=True)\n"
+    )
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["python3", "-I", "-S", "-c", code])
+        for n in range(3):
+            session.send_line("go")
+            assert session.read_line(wall_s=5).line == f"answer {n}"
+            assert session.take_stderr() == f"after answer {n}\n".encode()
+        session.close()
+
+
+def test_a_requested_stop_ends_a_wait_for_a_program(sandbox_settings: SandboxSettings) -> None:
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["sleep", "100"])
+        session.send_line("go")
+        timer = threading.Timer(0.3, request_stop)
+        timer.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(Interrupted):
+                session.read_line(wall_s=30)
+        finally:
+            clear_stop()
+        assert time.monotonic() - started < 1
+        session.close()
+        assert jail.cgroup is not None and jail.cgroup.pids() == jail._spare
