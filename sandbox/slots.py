@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .conf import SandboxSettings
 from .errors import SandboxError, SandboxUnavailable
+from .interrupt import check_stop
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +194,7 @@ def reserve(
             if on_wait is not None:
                 on_wait(message)
             next_log = now + WAIT_LOG_EVERY_S
+        check_stop()  # holding nothing: a safe point to stop
         time.sleep(POLL_S * (0.5 + random.random()))
 
 

@@ -10,10 +10,12 @@ import subprocess
 import sys
 import time
 import uuid
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
 
 pytestmark = pytest.mark.slow
 
@@ -92,3 +94,35 @@ def test_play_stopped_by_sigterm_removes_its_jails(sandbox_root):
     ] == []
     with open("/proc/mounts") as f:
         assert str(sandbox_root) not in f.read()
+
+
+class SigtermInAFinalizer:
+    """Sends this process SIGTERM from its finalizer, so that the handler runs inside it: an
+    exception raised there is printed and dropped, and the game went on."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):  # the handler runs at one of these turns, still in here
+            pass
+
+
+def test_a_sigterm_handled_inside_a_finalizer_still_stops_play(monkeypatch):
+    from sandbox.interrupt import stop_requested
+    from sandbox.monitor import Monitor
+
+    real_pump = Monitor.pump
+    calls = []
+
+    def pump(self, timeout):
+        calls.append(1)
+        if len(calls) == 100:  # a while into the game (or the build)
+            SigtermInAFinalizer()  # dropped at once
+        return real_pump(self, timeout)
+
+    monkeypatch.setattr(Monitor, "pump", pump)
+    started = time.monotonic()
+    with pytest.raises(CommandError, match="stopped by SIGTERM"):
+        call_command("play", "chomp", str(SLEEPER), str(SLEEPER), "--clock", "wall_per_move_s=5", stdout=StringIO())
+    assert time.monotonic() - started < 5  # not after the first timeout
+    assert not stop_requested()  # the next command starts afresh
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL

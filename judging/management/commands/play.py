@@ -15,16 +15,16 @@ from games import registry
 from games.base import ParamError
 from judging.clocks import Clock, ClockError
 from judging.referee import Player, play
-from sandbox.errors import SandboxError
+from sandbox.errors import Interrupted, SandboxError
+from sandbox.interrupt import clear_stop, request_stop
 from sandbox.programs import build_program
 
 
-class Stopped(BaseException):
-    """SIGTERM arrived: unwind, so that every jail is closed on the way out."""
-
-
 def _stop(signum, frame) -> None:
-    raise Stopped
+    """SIGTERM: the loops waiting for a program or a slot raise Interrupted at their next turn,
+    and every jail is closed on the way out. Raising here instead could fire inside a
+    finalizer, which drops the exception, or halfway through closing a jail."""
+    request_stop()
 
 
 def _pairs(items: list[str], what: str) -> dict[str, float]:
@@ -71,10 +71,11 @@ class Command(BaseCommand):
         previous = signal.signal(signal.SIGTERM, _stop)
         try:
             self._play(options)
-        except Stopped:
+        except Interrupted:
             raise CommandError("stopped by SIGTERM; its jails are closed") from None
         finally:
             signal.signal(signal.SIGTERM, previous)
+            clear_stop()
 
     def _play(self, options) -> None:
         try:
