@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove
 from judging.clocks import Clock
+from sandbox.errors import PlatformStall
 from sandbox.jail import reserve_slots
 from sandbox.limits import Limits
 from sandbox.programs import Program, judge_language, open_jail
@@ -174,9 +174,12 @@ def play_process_per_move(
             if seat_totals.moves:  # the first move finds the folder as open_jail made it
                 jail.reset_work(player.program.files, keep=interaction.keep)
             argv = player.program.argv(limits, interaction.args(state, seat))
-            result = jail.run(
-                argv, stdin=interaction.stdin(state, seat).encode(), env=dict(player.program.env), limits=limits
-            )
+            try:
+                result = jail.run(
+                    argv, stdin=interaction.stdin(state, seat).encode(), env=dict(player.program.env), limits=limits
+                )
+            except PlatformStall as e:
+                raise PlatformStall(f"move {move_no}: {e}") from None
             result = judge_language(player.program, result, limits)
             seat_totals.moves += 1
             seat_totals.cpu_s += result.cpu_s
@@ -188,6 +191,8 @@ def play_process_per_move(
                 "wall_s": round(result.wall_s, 4),
                 "stderr": _tail(result.stderr),
             }
+            if result.stalled_s:  # the platform's, left out of wall_s
+                record["stalled_s"] = round(result.stalled_s, 4)
             moves.append(record)
             if not result.ok:
                 status, reason = _fault(move_no, result, limits)
@@ -280,16 +285,17 @@ def play_line_protocol(
                     wall, cpu = budget, budget
                 else:
                     wall, cpu = clock.wall_per_move_s or budget * 2 + 5, budget
-                took_cpu = took_wall = 0.0
+                took_cpu = took_wall = stalled = 0.0
                 text = None
                 if session.send_line(last_text):
-                    started = time.monotonic()
                     while text is None:
-                        reply = session.read_line(
-                            wall_s=max(wall - (time.monotonic() - started), 0.0), cpu_s=max(cpu - took_cpu, 0.0)
-                        )
+                        try:
+                            reply = session.read_line(wall_s=max(wall - took_wall, 0.0), cpu_s=max(cpu - took_cpu, 0.0))
+                        except PlatformStall as e:
+                            raise PlatformStall(f"move {move_no}: {e}") from None
                         took_cpu += reply.cpu_s
                         took_wall += reply.wall_s
+                        stalled += reply.stalled_s
                         if reply.line is None:
                             break
                         text = reply.line.strip() or None  # a blank line is forgiven: read on
@@ -301,6 +307,8 @@ def play_line_protocol(
                 took = took_wall if clock.measure == "wall" else took_cpu
                 used[seat], bank[seat], late = clock.charge(used[seat], bank[seat], took)
                 record.update(cpu_s=round(took_cpu, 4), wall_s=round(took_wall, 4), clock_s=round(used[seat], 4))
+                if stalled:  # the platform's, left out of wall_s and the clock
+                    record["stalled_s"] = round(stalled, 4)
                 record["stderr"] = _tail(session.take_stderr())
                 if text is None:
                     if reply is None:

@@ -47,6 +47,28 @@ def test_the_protocol_start_moves_and_quit(program):
     assert all(m["clock_s"] >= 0 for m in moves)
 
 
+def test_stderr_written_just_after_an_answer_is_in_that_moves_record():
+    # The program is frozen once it waits for its next line, not the instant its answer
+    # arrives: what it wrote meanwhile was shown under its next move.
+    after = (
+        "import sys, time\n"
+        "moves = iter(['Aa1', 'Ab2', 'Ac3'])\n"
+        "for line in sys.stdin:\n"
+        "    if line.strip() == 'Quit':\n"
+        "        break\n"
+        "    move = next(moves)\n"
+        "    print(move, flush=True)\n"
+        "    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.003:\n"
+        "        pass\n"
+        "    print(f'played {move}', file=sys.stderr, flush=True)\n"
+    )
+    program = build_program(after.encode(), "after.py").program
+    record = game(program, scripted(["Ba4\n", "Ca7\n", "!\n"]))
+    mine = [m for m in record.replay["moves"] if m["seat"] == 0]
+    assert [m["stderr"] for m in mine] == ["played Aa1\n", "played Ab2\n", "played Ac3\n"]
+
+
 @pytest.mark.parametrize(
     ("first", "second", "statuses", "points", "reason"),
     [

@@ -154,6 +154,70 @@ def test_a_platform_fault_is_an_attempt_retried_never_a_result(monkeypatch, queu
     assert queued == [("play_match", match.pk)]
 
 
+def _pause_this_process(after_s: float, for_s: float):
+    """SIGSTOP this process (the worker) after ``after_s`` seconds for ``for_s`` seconds."""
+    import os
+    import subprocess
+
+    pid = os.getpid()
+    return subprocess.Popen(["sh", "-c", f"sleep {after_s}; kill -STOP {pid}; sleep {for_s}; kill -CONT {pid}"])
+
+
+SLOW_FIRST = b"""import sys, time
+first = True
+for line in sys.stdin:
+    if line.strip() == 'Quit':
+        break
+    if first:
+        time.sleep(1.0)
+        first = False
+    print('Aa1', flush=True)
+"""
+CLAIMS = b"""import sys
+for line in sys.stdin:
+    if line.strip() == 'Quit':
+        break
+    print('!', flush=True)
+"""
+
+
+def test_a_worker_paused_during_a_move_stalls_the_attempt_and_the_match_is_played_again(monkeypatch, queued):
+    # The worker is stopped for 2.5 s while the first program takes 1 s of its 2 s clock: the
+    # pause was once charged to it as a timeout.
+    from sandbox.interactive import Session
+
+    contest = make_contest(game="sudoku", game_params={}, clock={"time_limit": 2, "measure": "wall"})
+    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+    subs = [
+        make_submission(make_entry(contest, name=name), source=source, filename=f"{name}.py")
+        for name, source in [("slow", SLOW_FIRST), ("claims", CLAIMS)]
+    ]
+    match = make_match(contest, subs, stage=stage, params={})
+    real_send_line = Session.send_line
+    pausers = []
+
+    def send_line(self, line, timeout_s=1.0):
+        sent = real_send_line(self, line, timeout_s)
+        if not pausers:  # the first move
+            pausers.append(_pause_this_process(0.3, 2.5))
+        return sent
+
+    monkeypatch.setattr(Session, "send_line", send_line)
+    assert matches.play_match(match.pk) == Match.Status.QUEUED
+    pausers[0].wait()
+    match.refresh_from_db()
+    (attempt,) = match.attempts.all()
+    assert attempt.outcome == Outcome.STALLED, (attempt.outcome, attempt.error, attempt.result)
+    assert attempt.error.startswith("move 1: the platform stalled for 2.5 s")
+    assert (match.priority, match.faults) == (Match.Priority.RESCUE, 1)
+    assert match.seats.filter(points__isnull=False).count() == 0  # nothing charged to a program
+    assert queued == [("play_match", match.pk)]
+    assert matches.play_match(match.pk) == Match.Status.FINISHED  # played again, unpaused
+    match.refresh_from_db()
+    assert [a.outcome for a in match.attempts.all()] == ["stalled", "finished"]
+    assert list(match.seats.order_by("index").values_list("detail", flat=True)) == ["WIN", "NO_UNIQUE_CLAIM"]
+
+
 def test_a_match_is_not_tried_forever(monkeypatch, queued):
     match = _chomp_match()
     monkeypatch.setattr(matches, "play", lambda *a, **k: (_ for _ in ()).throw(SandboxError("no jail")))
