@@ -168,7 +168,7 @@ class Monitor:
 
     def abandon(self) -> None:
         """Give up on this run, which will not be judged: kill the program, close its pipes.
-        The jail is closed by its owner on the way out."""
+        The jail stays usable (its owner usually closes it on the way out)."""
         self.cgroup.freeze()
         self.stopped = self.stopped or Verdict.RUNTIME_ERROR
         self.note = self.note or "abandoned by the platform"
@@ -176,6 +176,9 @@ class Monitor:
             self.jail.kill_programs()
         self.cgroup.thaw()
         self.close_stdin()
+        until = time.monotonic() + DRAIN_S
+        while self.status is None and not self.jail.runner_lost and time.monotonic() < until:
+            self.pump(0.05)  # the runner's word on the killed program, not to be read as the next one's
         for fd in list(self.reading):
             with contextlib.suppress(KeyError):
                 self.poller.unregister(fd)
