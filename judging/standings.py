@@ -214,6 +214,8 @@ def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings
     """The standings of ``match``'s stage as they would be with each attempt's result counted
     for it instead of the current one. Every total is a sum over seats, so each is the
     current table less this match's current result plus the attempt's."""
+    if any(a is not None and a.match_id != match.pk for a in attempts):
+        raise ValueError(f"an attempt compared is not one of match {match.pk}'s")
     stage = match.stage
     columns = registry.get(match.contest.game).standings
     seats = list(match.seats.select_related("submission"))

@@ -313,3 +313,6 @@ def test_a_test_game_is_in_no_standings_to_compare():
     a, b = (make_submission(make_entry(contest)) for _ in range(2))
     match = _game(contest, None, [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
     assert standings.compare(match, None, match.attempts.get()) is None
+    other = _game(contest, make_stage(contest), [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
+    with pytest.raises(ValueError, match="not one of match"):
+        standings.compare(other, None, match.attempts.get())
