@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -23,7 +23,7 @@ from arbiter.converters import parse_id
 from arbiter.uploads import limit_uploads, upload_refusal
 from contests import serializers as s
 from contests import services
-from contests.models import Contest, Entry, Match, Stage, Submission
+from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from judging import builds, matches, tournaments
 from judging import standings as standings_service
@@ -378,6 +378,16 @@ def test_game(request, pk: int):
 # --- Matches ----------------------------------------------------------------------------------
 
 
+def _id_param(params, name: str) -> int | None:
+    """An id given as a query parameter; None if not given, a 400 if not a number."""
+    if not params.get(name):
+        return None
+    value = parse_id(params[name])
+    if value is None:
+        raise serializers.ValidationError({name: [f"A {name} id is a number."]})
+    return value
+
+
 @extend_schema(
     parameters=[
         OpenApiParameter("contest", str, description="A contest's slug."),
@@ -397,21 +407,26 @@ def match_list(request):
     q = request.query_params
     if q.get("contest"):
         matches = matches.filter(contest__slug=q["contest"])
-    for name in ("stage", "entry"):
-        if q.get(name):
-            value = parse_id(q[name])
-            if value is None:
-                raise serializers.ValidationError({name: [f"A {name} id is a number."]})
-            matches = matches.filter(**{"stage_id" if name == "stage" else "seats__entry_id": value})
+    # A seat condition is an EXISTS, not a join: a match is listed once without a DISTINCT,
+    # which would make the page's COUNT sort every match.
+    seats = MatchSeat.objects.filter(match=OuterRef("pk"))
+    if (stage_id := _id_param(q, "stage")) is not None:
+        matches = matches.filter(stage_id=stage_id)
+    if (entry_id := _id_param(q, "entry")) is not None:
+        matches = matches.filter(Exists(seats.filter(entry_id=entry_id)))
     if q.get("mine") in ("1", "true", "yes"):
         if not request.user.is_authenticated:
             raise NotAuthenticated("Log in (or send a token) to list your own games.")
-        matches = matches.filter(seats__entry__user=request.user)
+        matches = matches.filter(Exists(seats.filter(entry__user=request.user)))
     if q.get("status"):
         if q["status"] not in Match.Status.values:
             raise serializers.ValidationError({"status": [f"One of: {', '.join(Match.Status.values)}."]})
         matches = matches.filter(status=q["status"])
-    matches = matches.distinct().select_related("contest").prefetch_related("seats__entry").order_by("-pk")
+    matches = (
+        matches.select_related("contest")
+        .prefetch_related(Prefetch("seats", MatchSeat.objects.select_related("entry").order_by("index")))
+        .order_by("-pk")
+    )
     return _paginate(request, matches, s.MatchSerializer)
 
 

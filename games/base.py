@@ -53,6 +53,9 @@ ILLEGAL, TIMEOUT, CRASH, EXIT = "illegal", "timeout", "crash", "exit"
 SEAT_STATUSES = (WIN, LOSS, DRAW, ILLEGAL, TIMEOUT, CRASH, EXIT)
 # A program that did not play by the rules (it fails the system test); a loss is not one.
 FAULTS = frozenset({ILLEGAL, TIMEOUT, CRASH, EXIT})
+# A round sat out (a Swiss bye): a seat of the platform's, not of a game; its points count in
+# the standings, but it is no game played.
+BYE = "bye"
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,41 @@ class SeatRecord:
     score: float
     status: str
     moves: int
+    detail: str = ""  # the game's own name for the result, when it has one
+
+
+TOTALLED = ("points", "score", "moves")  # the fields of a seat a column may add up
+
+
+@dataclass(frozen=True)
+class Total:
+    """How a column adds up an entry's seats: the sum of one field (``of``: points, score or
+    moves), or with ``of`` empty the number of seats; either over the seats whose status is
+    one of ``statuses`` (every seat when empty) and, when ``detail`` is given, whose result
+    the game names so.
+
+    A total is data rather than a function so that the platform can have the database add
+    it up where the seats are, and it is a sum over seats, so that one game's result
+    changing changes it by that game's difference. Called on records, it adds them up here.
+    """
+
+    of: str = ""
+    statuses: tuple[str, ...] = ()
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.of and self.of not in TOTALLED:
+            raise ValueError(f"a column adds up one of {TOTALLED}, not {self.of!r}")
+        unknown = [s for s in self.statuses if s not in (*SEAT_STATUSES, BYE)]
+        if unknown:
+            raise ValueError(f"seat statuses {unknown} are not in the vocabulary {SEAT_STATUSES}")
+
+    def counts(self, seat: SeatRecord) -> bool:
+        return (not self.statuses or seat.status in self.statuses) and (not self.detail or seat.detail == self.detail)
+
+    def __call__(self, seats: Sequence[SeatRecord]) -> float:
+        chosen = [s for s in seats if self.counts(s)]
+        return sum(getattr(s, self.of) for s in chosen) if self.of else len(chosen)
 
 
 @dataclass(frozen=True)
@@ -111,27 +149,23 @@ class Column:
 
     key: str
     label: str
-    total: Callable[[Sequence[SeatRecord]], float]
+    total: Total
     higher_is_better: bool = True
 
 
-def total_points(seats: Sequence[SeatRecord]) -> float:
-    return sum(s.points for s in seats)
+total_points = Total("points")
+total_score = Total("score")
+total_moves = Total("moves")
 
 
-def total_score(seats: Sequence[SeatRecord]) -> float:
-    return sum(s.score for s in seats)
+def count_status(*statuses: str) -> Total:
+    """The number of seats with one of these results."""
+    return Total(statuses=statuses)
 
 
-def total_moves(seats: Sequence[SeatRecord]) -> float:
-    return sum(s.moves for s in seats)
-
-
-def count_status(*statuses: str) -> Callable[[Sequence[SeatRecord]], float]:
-    def count(seats: Sequence[SeatRecord]) -> float:
-        return sum(1 for s in seats if s.status in statuses)
-
-    return count
+def count_detail(detail: str, *statuses: str) -> Total:
+    """The number of seats whose result the game names ``detail`` (Sudoku: NO_SOLUTIONS_LEFT)."""
+    return Total(statuses=statuses, detail=detail)
 
 
 @dataclass(frozen=True)

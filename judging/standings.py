@@ -1,17 +1,24 @@
 """Standings: a stage's or a contest's finished games, ranked by the game's own columns.
 A contest's are those of its tournament stages: system tests and test games do not count.
 
+The database adds the seats up: every column is a ``games.base.Total`` (a sum of a seat's
+field, or a count of seats), so a table is one grouped query over the seats, one fetch of
+the entries it names and one count of the matches, whatever the number of games.
+
 Returns data; templates and the API render it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
-from contests.models import Contest, Entry, Match, MatchSeat, Stage
+from django.db.models import Count, Q, Sum
+
+from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage
 from games import registry
-from games.base import Column, SeatRecord
+from games.base import BYE, Column, SeatRecord, Total
+
+__all__ = ["BYE", "Change", "Comparison", "Row", "Standings", "compare", "compute", "current_stage", "with_result"]
 
 
 @dataclass
@@ -35,11 +42,23 @@ class Standings:
     total: int  # games scheduled (cancelled ones not counted)
 
 
+@dataclass
+class _Tally:
+    """An entry's totals before ranking: its seats, its games and each column's value."""
+
+    seats: int
+    games: int
+    values: dict[str, float]
+
+    def add(self, record: SeatRecord, columns: tuple[Column, ...], sign: int = 1) -> None:
+        self.seats += sign
+        self.games += sign * (record.status != BYE)  # a round sat out is not a game
+        for c in columns:
+            self.values[c.key] += sign * c.total([record])
+
+
 def _sort_key(values: dict[str, float], columns: tuple[Column, ...]) -> tuple[float, ...]:
     return tuple(-values[c.key] if c.higher_is_better else values[c.key] for c in columns)
-
-
-BYE = "bye"  # the seat status of a round sat out (a Swiss bye): its points count, it is no game
 
 
 def current_stage(contest: Contest) -> Stage | None:
@@ -52,48 +71,192 @@ def current_stage(contest: Contest) -> Stage | None:
     )
 
 
-def compute(contest: Contest, stage: Stage | None = None) -> Standings:
-    game = registry.get(contest.game)
-    columns = game.standings
-    matches = Match.objects.filter(contest=contest)
+def _in_table(contest: Contest, stage: Stage | None) -> Q:
+    """The matches a table counts, as a condition on MatchSeat's match."""
     if stage is not None:
-        matches = matches.filter(stage=stage)
-    else:  # the contest's tournament: not the system tests, nor the test games a contestant asks for
-        matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
-    # The newest result of every match that has one, a match being re-run included.
-    seats = MatchSeat.objects.filter(match__in=matches.filter(result_attempt__isnull=False)).select_related("entry")
-    continuous = stage is not None and stage.kind == Stage.Kind.LADDER
-    if continuous:  # an entry's current version's games; a new version starts afresh
-        seats = seats.filter(submission__is_active=True)
-    records: dict[int, list[SeatRecord]] = defaultdict(list)
-    entries: dict[int, Entry] = {}
-    for seat in seats:
-        entries[seat.entry_id] = seat.entry
-        records[seat.entry_id].append(SeatRecord(seat.points or 0.0, seat.score or 0.0, seat.status, seat.moves))
-    if continuous:  # every entry that plays in it is listed at once, before its first game
-        from judging.tournaments import contenders
+        return Q(match__stage=stage)
+    # the contest's tournament: not the system tests, nor the test games a contestant asks for
+    return Q(match__contest=contest, match__stage__isnull=False) & ~Q(match__stage__kind=Stage.Kind.SYSTEM_TEST)
 
-        for entry, _ in contenders(stage):
-            entries.setdefault(entry.pk, entry)
-            records.setdefault(entry.pk, [])
-    # A disqualified or withdrawn entry leaves; its opponents keep what they won against it.
-    rows = [
-        Row(
-            rank=0,
-            entry=entries[eid],
-            games=sum(1 for r in recs if r.status != BYE),  # a round sat out is not a game
-            values={c.key: c.total(recs) for c in columns},
+
+def _continuous(stage: Stage | None) -> bool:
+    """A continuous stage counts the games of each entry's current version; a new one starts afresh."""
+    return stage is not None and stage.kind == Stage.Kind.LADDER
+
+
+def _sql(total: Total) -> Sum | Count:
+    only = Q()
+    if total.statuses:
+        only &= Q(status__in=total.statuses)
+    if total.detail:
+        only &= Q(detail=total.detail)
+    if total.of:
+        return Sum(total.of, filter=only or None)
+    return Count("pk", filter=only or None)
+
+
+def _tallies(contest: Contest, stage: Stage | None, columns: tuple[Column, ...]) -> dict[int, _Tally]:
+    """Each entry's totals over the counted seats, in one grouped query. Only the seats of
+    matches with a result count: a match being re-run keeps its earlier one until the new
+    one lands."""
+    seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
+    if _continuous(stage):
+        seats = seats.filter(submission__is_active=True)
+    aliases = {f"c{i}": c.key for i, c in enumerate(columns)}
+    grouped = (
+        seats.order_by()
+        .values("entry_id")
+        .annotate(
+            seats=Count("pk"),
+            games=Count("pk", filter=~Q(status=BYE)),
+            **{alias: _sql(c.total) for alias, c in zip(aliases, columns, strict=True)},
         )
-        for eid, recs in records.items()
-        if entries[eid].status == Entry.Status.ACTIVE
-    ]
-    for row in rows:
+    )
+    return {
+        g["entry_id"]: _Tally(g["seats"], g["games"], {key: g[alias] or 0 for alias, key in aliases.items()})
+        for g in grouped
+    }
+
+
+def _progress(contest: Contest, stage: Stage | None) -> tuple[int, int]:
+    matches = Match.objects.filter(stage=stage) if stage is not None else Match.objects.filter(contest=contest)
+    if stage is None:
+        matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
+    counts = matches.exclude(status=Match.Status.CANCELLED).aggregate(
+        finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk")
+    )
+    return counts["finished"], counts["total"]
+
+
+def _entries(ids: set[int]) -> dict[int, Entry]:
+    """The active entries among ``ids``: a disqualified or withdrawn entry leaves the
+    standings; its opponents keep what they won against it."""
+    return {e.pk: e for e in Entry.objects.filter(pk__in=ids, status=Entry.Status.ACTIVE)} if ids else {}
+
+
+def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
+    """In a continuous stage, every entry that plays in it, listed before its first game."""
+    if not _continuous(stage):
+        return {}
+    from judging.tournaments import contenders
+
+    return {entry.pk: entry for entry, _ in contenders(stage)}
+
+
+def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict[int, Entry]) -> list[Row]:
+    rows = []
+    for pk, entry in entries.items():
+        tally = tallies.get(pk) or _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0))
+        row = Row(rank=0, entry=entry, games=tally.games, values=dict(tally.values))
         row.cells = row.ordered(columns)
+        rows.append(row)
     rows.sort(key=lambda r: (_sort_key(r.values, columns), r.entry.name.lower()))
     previous = None
     for position, row in enumerate(rows, start=1):
         key = _sort_key(row.values, columns)
         row.rank = rows[position - 2].rank if key == previous else position  # equal on every column: shared rank
         previous = key
-    scheduled = matches.exclude(status=Match.Status.CANCELLED)
-    return Standings(columns, rows, scheduled.filter(status=Match.Status.FINISHED).count(), scheduled.count())
+    return rows
+
+
+def compute(contest: Contest, stage: Stage | None = None) -> Standings:
+    columns = registry.get(contest.game).standings
+    tallies = _tallies(contest, stage, columns)
+    rows = _rank(columns, tallies, _listed_at_once(stage) | _entries(set(tallies)))
+    return Standings(columns, rows, *_progress(contest, stage))
+
+
+# --- How one match's result moves the standings (for the judges) -----------------------------
+
+
+@dataclass
+class Change:
+    """One entry's place with the earlier result and with the newer one (None: not listed)."""
+
+    entry: Entry
+    before: Row | None
+    after: Row | None
+
+    @property
+    def places_up(self) -> int:
+        """How many places the newer result moved it up (down when negative)."""
+        if self.before is None or self.after is None:
+            return 0
+        return self.before.rank - self.after.rank
+
+
+@dataclass
+class Comparison:
+    before: Standings  # with the earlier attempt's result
+    after: Standings  # with the newer attempt's result
+    changes: list[Change]  # every entry listed in either, in the newer order
+
+
+def _recorded(attempt: MatchAttempt | None, seats: list[MatchSeat]) -> list[tuple[MatchSeat, SeatRecord]]:
+    """The seats' results as ``attempt`` recorded them (see judging.matches._result_json);
+    none when it has no result."""
+    by_index = {seat.index: seat for seat in seats}
+    result = (attempt.result or {}) if attempt is not None else {}
+    return [
+        (by_index[r["index"]], SeatRecord(r.get("points") or 0.0, r.get("score") or 0.0, r.get("status") or "",
+                                          r.get("moves") or 0, r.get("detail") or ""))
+        for r in result.get("seats", [])
+        if r.get("index") in by_index
+    ]  # fmt: skip
+
+
+def _held(seats: list[MatchSeat]) -> list[tuple[MatchSeat, SeatRecord]]:
+    """The result the seats hold: the match's current one."""
+    return [(s, SeatRecord(s.points or 0.0, s.score or 0.0, s.status, s.moves, s.detail)) for s in seats]
+
+
+def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings]:
+    """The standings of ``match``'s stage as they would be with each attempt's result counted
+    for it instead of the current one. Every total is a sum over seats, so each is the
+    current table less this match's current result plus the attempt's."""
+    if any(a is not None and a.match_id != match.pk for a in attempts):
+        raise ValueError(f"an attempt compared is not one of match {match.pk}'s")
+    stage = match.stage
+    columns = registry.get(match.contest.game).standings
+    seats = list(match.seats.select_related("submission"))
+    continuous = _continuous(stage)
+    counted = {s.index for s in seats if not continuous or s.submission.is_active}
+    tallies = _tallies(match.contest, stage, columns)
+    if match.result_attempt_id is not None:  # take the current result out
+        for seat, record in _held(seats):
+            if seat.index in counted:
+                tallies[seat.entry_id].add(record, columns, sign=-1)
+    at_once = _listed_at_once(stage)
+    entries = at_once | _entries(set(tallies) | {s.entry_id for s in seats})
+    progress = _progress(match.contest, stage)
+    tables = []
+    for attempt in attempts:
+        these = {pk: _Tally(t.seats, t.games, dict(t.values)) for pk, t in tallies.items()}
+        for seat, record in _recorded(attempt, seats):
+            if seat.index in counted:
+                these.setdefault(seat.entry_id, _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0)))
+                these[seat.entry_id].add(record, columns)
+        listed = {pk: e for pk, e in entries.items() if pk in at_once or (pk in these and these[pk].seats > 0)}
+        tables.append(Standings(columns, _rank(columns, these, listed), *progress))
+    return tables
+
+
+def with_result(match: Match, attempt: MatchAttempt | None) -> Standings | None:
+    """The standings of ``match``'s stage had ``attempt``'s result been the one counted for it
+    (None: had the match no result). None for a test game: it is in no standings."""
+    if match.stage_id is None:
+        return None
+    return _tables(match, [attempt])[0]
+
+
+def compare(match: Match, earlier: MatchAttempt | None, newer: MatchAttempt | None) -> Comparison | None:
+    """The standings of ``match``'s stage with the earlier attempt's result and with the newer
+    one's, entry by entry: what a re-run changed. None for a test game (in no standings)."""
+    if match.stage_id is None:
+        return None
+    before, after = _tables(match, [earlier, newer])
+    was = {row.entry.pk: row for row in before.rows}
+    now = {row.entry.pk: row for row in after.rows}
+    changes = [Change(row.entry, was.get(row.entry.pk), row) for row in after.rows]
+    changes += [Change(row.entry, row, None) for row in before.rows if row.entry.pk not in now]
+    return Comparison(before, after, changes)

@@ -39,12 +39,13 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
     first round"), a contestant's entries are cut to the one ranked highest in the standings
     of the stages before this one. Reference programs are not contestants and all proceed.
     """
-    pairs = []
-    entries = stage.contest.entries.filter(status=Entry.Status.ACTIVE).order_by("pk")
-    for entry in entries:
-        submission = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
-        if submission is not None:
-            pairs.append((entry, submission))
+    ready = Submission.objects.filter(
+        entry__contest=stage.contest_id,
+        entry__status=Entry.Status.ACTIVE,
+        is_active=True,  # at most one an entry
+        status=Submission.Status.READY,
+    )
+    pairs = [(s.entry, s) for s in ready.select_related("entry").order_by("entry_id")]
     if stage.params.get("best_of_each_contestant"):
         pairs = _best_of_each_contestant(stage, pairs)
     if stage.params.get("top"):

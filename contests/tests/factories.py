@@ -83,7 +83,10 @@ def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None
         outcome=MatchAttempt.Outcome.FINISHED,
         result={
             "reason": reason,
-            "seats": [{"index": s.index, "points": s.points, "score": s.score, "status": s.status} for s in seats],
+            "seats": [
+                {"index": s.index, "points": s.points, "score": s.score, "status": s.status, "moves": s.moves}
+                for s in seats
+            ],
         },
     )
     Match.objects.filter(pk=match.pk).update(

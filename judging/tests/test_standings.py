@@ -3,18 +3,23 @@
 import pytest
 
 from contests.models import Match, Stage
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
 from judging import standings
 
 pytestmark = pytest.mark.django_db
 
 
 def _game(contest, stage, results, status=Match.Status.FINISHED):
-    """results: [(submission, points, score, status, moves), ...] in seat order."""
-    match = make_match(contest, [r[0] for r in results], stage=stage, status=status)
+    """results: [(submission, points, score, status, moves), ...] in seat order; a finished
+    game's attempt records them, as a worker's does."""
+    match = make_match(contest, [r[0] for r in results], stage=stage, status=Match.Status.QUEUED)
     for seat, (_, points, score, seat_status, moves) in zip(match.seats.all(), results, strict=True):
         seat.points, seat.score, seat.status, seat.moves = points, score, seat_status, moves
         seat.save()
+    if status == Match.Status.FINISHED:
+        finish_on_paper(match)
+    elif status != Match.Status.QUEUED:
+        Match.objects.filter(pk=match.pk).update(status=status)
     return match
 
 
@@ -111,3 +116,203 @@ def test_a_disqualified_entry_leaves_the_table_and_its_opponents_keep_their_resu
     Entry.objects.filter(pk=a.entry_id).update(status=Entry.Status.DISQUALIFIED)
     rows = standings.compute(contest, stage).rows
     assert [(r.rank, r.entry.name, r.values["wins"]) for r in rows] == [(1, "Bea", 0)]
+
+
+# --- The database adds up what each column declares ------------------------------------------
+
+
+def _ring(contest, stage, count, seed=7):
+    """``count`` entries, each playing the next two in a ring, with random results."""
+    import random
+
+    rnd = random.Random(seed)
+    subs = [make_submission(make_entry(contest, name=f"E{i:02}"), is_active=True, status="ready") for i in range(count)]
+    statuses = ["win", "loss", "draw", "illegal", "timeout", "crash", "exit"]
+    for i, sub in enumerate(subs):
+        for step in (1, 2):
+            other = subs[(i + step) % count]
+            if other is sub:
+                continue
+            results = [(sub, rnd.choice([0, 1, 2]), rnd.randint(0, 9), rnd.choice(statuses), rnd.randint(1, 30))]
+            results.append((other, rnd.choice([0, 1, 2]), rnd.randint(0, 9), rnd.choice(statuses), rnd.randint(1, 30)))
+            _game(contest, stage, results)
+    return subs
+
+
+@pytest.mark.parametrize(
+    "game,params", [("chomp", {"rows": 4, "cols": 5}), ("sudoku", {}), ("hearts_flowers", {"n": 4})]
+)
+def test_the_database_adds_up_what_the_games_columns_declare(game, params):
+    from contests.models import MatchSeat
+    from games import registry
+    from games.base import SeatRecord
+
+    contest = make_contest(game=game, game_params=params)
+    stage = make_stage(contest)
+    _ring(contest, stage, 6)
+    table = standings.compute(contest, stage)
+    columns = registry.get(game).standings
+    for row in table.rows:
+        seats = MatchSeat.objects.filter(entry=row.entry)
+        records = [SeatRecord(s.points, s.score, s.status, s.moves, s.detail) for s in seats]
+        assert row.values == {c.key: c.total(records) for c in columns}
+        assert row.games == len(records) == 4
+
+
+def test_a_column_may_count_the_results_a_game_names_itself(monkeypatch):
+    from contests.models import MatchSeat
+    from games import registry
+    from games.base import Column, count_detail, total_points
+
+    game = registry.get("sudoku")
+    monkeypatch.setattr(
+        game, "standings", (Column("points", "Points", total_points), Column("stuck", "Stuck", count_detail("NO_MOVE")))
+    )
+    contest = make_contest(game="sudoku", game_params={})
+    stage = make_stage(contest)
+    a, b = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea"))
+    for _ in range(2):
+        _game(contest, stage, [(a, 2, 0, "win", 5), (b, 0, 0, "loss", 5)])
+    first, second = MatchSeat.objects.filter(entry=b.entry)
+    MatchSeat.objects.filter(pk=first.pk).update(detail="NO_MOVE")
+    MatchSeat.objects.filter(pk=second.pk).update(detail="SOMETHING_ELSE")
+    rows = standings.compute(contest, stage).rows
+    assert [(r.entry.name, r.values) for r in rows] == [
+        ("Ann", {"points": 4, "stuck": 0}),
+        ("Bea", {"points": 0, "stuck": 1}),
+    ]
+
+
+@pytest.mark.parametrize("count", [2, 20])
+@pytest.mark.parametrize("kind", [Stage.Kind.ROUND_ROBIN, Stage.Kind.LADDER])
+def test_a_table_takes_the_same_queries_however_many_entries(count, kind, django_assert_num_queries):
+    contest = make_contest()
+    stage = make_stage(contest, kind=kind)
+    _ring(contest, stage, count)
+    with django_assert_num_queries(4 if kind == Stage.Kind.LADDER else 3):  # seats, entries, matches (+ contenders)
+        table = standings.compute(contest, stage)
+    assert len(table.rows) == count
+    with django_assert_num_queries(3):  # the contest's table
+        assert len(standings.compute(contest).rows) == count
+
+
+def test_a_rerun_match_counts_its_earlier_result_until_the_newer_one_lands(queued):
+    from judging import matches
+
+    contest = make_contest()
+    stage = make_stage(contest)
+    a, b = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea"))
+    match = _game(contest, stage, [(a, 1, 7, "win", 3), (b, 0, 0, "loss", 3)])
+    _game(contest, stage, [(b, 1, 2, "win", 4), (a, 0, 0, "loss", 4)])
+
+    def table():
+        t = standings.compute(contest, stage)
+        return [(r.rank, r.entry.name, r.games, r.ordered(t.columns)) for r in t.rows]
+
+    assert table() == [(1, "Ann", 2, [1, 7, 7]), (2, "Bea", 2, [1, 2, 7])]
+    matches.rerun_match(match)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.QUEUED
+    assert table() == [(1, "Ann", 2, [1, 7, 7]), (2, "Bea", 2, [1, 2, 7])]  # the earlier result still counts
+    finish_on_paper(match, [(0, 0, "timeout"), (1, 9, "win")])
+    assert table() == [(1, "Bea", 2, [2, 11, 7]), (2, "Ann", 2, [0, 0, 7])]  # replaced, counted once
+
+
+def test_a_disqualified_entry_leaves_and_the_others_move_up():
+    from contests import services
+
+    contest = make_contest(game="hearts_flowers", game_params={"n": 4})
+    stage = make_stage(contest)
+    a, b, c = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea", "Cid"))
+    _game(contest, stage, [(a, 2, 2, "win", 5), (b, 0, 0, "loss", 5)])
+    _game(contest, stage, [(a, 2, 2, "win", 5), (c, 0, 0, "loss", 5)])
+    _game(contest, stage, [(b, 1, 1, "draw", 5), (c, 1, 1, "draw", 5)])
+    assert [(r.rank, r.entry.name) for r in standings.compute(contest, stage).rows] == [
+        (1, "Ann"),
+        (2, "Bea"),
+        (2, "Cid"),
+    ]
+    services.disqualify(a.entry, "the same program as another entry")
+    rows = standings.compute(contest, stage).rows
+    assert [(r.rank, r.entry.name, r.games, r.values["points"]) for r in rows] == [(1, "Bea", 2, 1), (1, "Cid", 2, 1)]
+    services.reinstate(a.entry)
+    assert [r.entry.name for r in standings.compute(contest, stage).rows] == ["Ann", "Bea", "Cid"]
+
+
+# --- What a re-run changed, for the judges ----------------------------------------------------
+
+
+def test_compare_gives_each_entrys_place_with_the_earlier_and_the_newer_result(queued, django_assert_num_queries):
+    from judging import matches
+
+    contest = make_contest(game="hearts_flowers", game_params={"n": 4})
+    stage = make_stage(contest)
+    a, b, c = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bea", "Cid"))
+    match = _game(contest, stage, [(a, 2, 2, "win", 5), (b, 0, 0, "loss", 5)])
+    _game(contest, stage, [(c, 1, 1, "draw", 5), (b, 1, 1, "draw", 5)])
+    _game(contest, stage, [(c, 1, 1, "draw", 5), (a, 1, 1, "draw", 5)])
+    matches.rerun_match(match)
+    finish_on_paper(match, [(0, 0, "crash"), (2, 2, "win")])
+    earlier, newer = match.attempts.order_by("number")
+    match = Match.objects.select_related("contest", "stage").get(pk=match.pk)
+
+    with django_assert_num_queries(4):  # the match's seats, the totals, the entries, the matches
+        comparison = standings.compare(match, earlier, newer)
+    got = [
+        (
+            ch.entry.name,
+            ch.before.rank,
+            ch.after.rank,
+            ch.before.values["points"],
+            ch.after.values["points"],
+            ch.places_up,
+        )
+        for ch in comparison.changes
+    ]
+    assert got == [("Bea", 3, 1, 1, 3, 2), ("Cid", 2, 2, 2, 2, 0), ("Ann", 1, 3, 3, 1, -2)]
+    assert [r.entry.name for r in comparison.after.rows] == [
+        r.entry.name for r in standings.compute(contest, stage).rows
+    ]
+    assert comparison.before.rows[0].values == {"points": 3, "wins": 1, "draws": 1}
+    assert (comparison.before.finished, comparison.before.total) == (3, 3)
+    # The other way round, and against no result at all.
+    assert [(ch.entry.name, ch.after.rank) for ch in standings.compare(match, newer, earlier).changes][0] == ("Ann", 1)
+    without = standings.with_result(match, None)
+    assert [(r.entry.name, r.games, r.values["points"]) for r in without.rows] == [
+        ("Cid", 2, 2),
+        ("Ann", 1, 1),
+        ("Bea", 1, 1),
+    ]
+
+
+def test_compare_in_a_continuous_stage_counts_only_current_versions_and_lists_every_contender(queued):
+
+    contest = make_contest()
+    ladder = make_stage(contest, kind=Stage.Kind.LADDER)
+    a, b = (make_submission(make_entry(contest, name=n), is_active=True, status="ready") for n in ("Ann", "Bea"))
+    make_submission(make_entry(contest, name="Cid"), is_active=True, status="ready")  # no game yet
+    match = _game(contest, ladder, [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
+    finish_on_paper(match, [(0, 0, "loss"), (1, 4, "win")])
+    earlier, newer = match.attempts.order_by("number")
+    comparison = standings.compare(match, earlier, newer)
+    assert [(ch.entry.name, ch.before.rank, ch.after.rank) for ch in comparison.changes] == [
+        ("Bea", 3, 1),
+        ("Cid", 2, 2),  # no game yet, and fewer chomps than Bea's 3 (fewer is better)
+        ("Ann", 1, 3),
+    ]
+    a.is_active = False  # Ann's version is no longer current: its games leave, and so does she (no version ready)
+    a.save()
+    comparison = standings.compare(match, earlier, newer)
+    assert [(ch.entry.name, ch.before.rank, ch.after.rank, ch.after.games) for ch in comparison.changes] == [
+        ("Bea", 2, 1, 1),
+        ("Cid", 1, 2, 0),
+    ]
+
+
+def test_a_test_game_is_in_no_standings_to_compare():
+    contest = make_contest()
+    a, b = (make_submission(make_entry(contest)) for _ in range(2))
+    match = _game(contest, None, [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
+    assert standings.compare(match, None, match.attempts.get()) is None
+    other = _game(contest, make_stage(contest), [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
+    with pytest.raises(ValueError, match="not one of match"):
+        standings.compare(other, None, match.attempts.get())
