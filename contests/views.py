@@ -197,7 +197,37 @@ def match_detail(request, pk: int):
             attempt.seat_results = [
                 {**seat, "name": names.get(seat["index"], "?")} for seat in (attempt.result or {}).get("seats", [])
             ]
+        context["change"] = _rerun_change(match, context["attempts"])
     return render(request, "contests/match.html", context)
+
+
+def _rerun_change(match: Match, attempts: list) -> dict | None:
+    """How the counted result moved the standings against the result it replaced: the entries
+    whose place or totals differ, each with both. None before a second result exists."""
+    results = [a for a in attempts if a.result and a.outcome == "finished"]
+    newer = next((a for a in results if a.pk == match.result_attempt_id), None)
+    earlier = [a for a in results if newer is not None and a.number < newer.number]
+    if not earlier:
+        return None
+    comparison = standings_service.compare(match, earlier[-1], newer)
+    if comparison is None:  # a test game is in no standings
+        return None
+    columns = comparison.after.columns
+    rows = []
+    for change in comparison.changes:
+        before = change.before.cells if change.before else None
+        after = change.after.cells if change.after else None
+        ranks = (change.before.rank if change.before else None, change.after.rank if change.after else None)
+        if before != after or ranks[0] != ranks[1]:
+            cells = [(before[i] if before else None, after[i] if after else None) for i in range(len(columns))]
+            rows.append({"entry": change.entry, "ranks": ranks, "cells": cells, "up": change.places_up})
+    return {
+        "earlier": earlier[-1],
+        "newer": newer,
+        "columns": columns,
+        "rows": rows,
+        "same": len(comparison.changes) - len(rows),
+    }
 
 
 @login_required

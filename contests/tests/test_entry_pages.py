@@ -228,3 +228,29 @@ def test_a_judge_sees_every_attempt_and_reruns_or_cancels_from_the_match_page(cl
     assert MatchAttempt.objects.filter(match=match).count() == 1
     client.force_login(me)
     assert client.post(f"/matches/{match.pk}/rerun/").status_code == 403
+
+
+def test_a_judge_sees_how_a_rerun_moved_the_standings(client, queued):
+    from django.contrib.auth.models import Group
+
+    from contests.models import Stage
+    from contests.tests.factories import finish_on_paper
+
+    contest = make_contest(slug="chomp")
+    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN)
+    ann, bob, cat = (make_submission(make_entry(contest, name=n), is_active=True, status="ready") for n in "ABC")
+    decided = finish_on_paper(make_match(contest, [ann, bob], stage=stage), [(1, 5, "win"), (0, 0, "loss")])
+    finish_on_paper(make_match(contest, [cat, bob], stage=stage), [(1, 1, "win"), (0, 0, "loss")])
+    judge = make_user()
+    judge.groups.add(Group.objects.get(name="judges"))
+    client.force_login(judge)
+    assert "changed in the standings" not in client.get(f"/matches/{decided.pk}/").content.decode()
+
+    finish_on_paper(decided, [(0, 0, "loss"), (1, 7, "win")])  # the re-run: B beats A this time
+    page = client.get(f"/matches/{decided.pk}/").content.decode()
+    assert "What attempt 2 changed in the standings" in page and "against attempt 1" in page
+    table = page.split('class="list change"')[1].split("</table>")[0]
+    assert "<td>A</td>" in table and "<td>B</td>" in table and "<td>C</td>" not in table  # C stays second
+    assert "1 → 3 <small>▼2</small>" in table and "3 → 1 <small>▲2</small>" in table
+    assert "5 → <strong>0</strong>" in table and "0 → <strong>7</strong>" in table  # cookies in won games
+    assert "1 other entry unchanged." in page
