@@ -61,9 +61,23 @@ class BuildResult:
     extra: dict[str, object] = field(default_factory=dict)
 
 
-def cache_key(source: bytes, language: str, toolchain: str) -> str:
+# An archive's runme made again from its sources, as the Hearts and Flowers page promises ("If
+# the supplied executable does not work, we will attempt to rebuild your program from the
+# sources you provide"): the supplied runme is removed first, so it cannot survive a Makefile
+# that makes nothing; a src/Makefile may leave runme in src/ or write ../runme itself.
+REBUILD_FROM_SOURCES = (
+    "sh",
+    "-c",
+    "rm -f runme && make -C src && { [ -e runme ] || cp src/runme runme; }",
+)
+
+
+def cache_key(source: bytes, language: str, toolchain: str, variant: str = "") -> str:
     digest = hashlib.sha256()
-    for part in (str(CACHE_FORMAT).encode(), hashlib.sha256(source).digest(), language.encode(), toolchain.encode()):
+    parts = [str(CACHE_FORMAT).encode(), hashlib.sha256(source).digest(), language.encode(), toolchain.encode()]
+    if variant:  # keys without one stay as they were
+        parts.append(variant.encode())
+    for part in parts:
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
 
@@ -82,12 +96,18 @@ def build_program(
     language: str | None = None,
     limits: Limits = BUILD_LIMITS,
     settings: SandboxSettings | None = None,
+    from_sources: bool = False,
 ) -> BuildResult:
-    """Build a source (or archive, or executable) in the jail, or take it from the cache."""
+    """Build a source (or archive, or executable) in the jail, or take it from the cache.
+
+    ``from_sources``: an archive's runme is made again with ``src/Makefile`` (the supplied one
+    is discarded), for an entry whose supplied runme does not run; other languages refuse it."""
     settings = settings or get_settings()
     lang = LANGUAGES[language] if language else language_for(filename, source)
+    if from_sources and lang.name != "archive":
+        raise ValueError(f"only an archive is rebuilt from its sources, not {lang.title}")
     toolchain = _toolchain(lang)
-    key = cache_key(source, lang.name, toolchain.version)
+    key = cache_key(source, lang.name, toolchain.version, "from-sources" if from_sources else "")
     final = settings.cache_dir / key
     cached = _load(final, lang, toolchain)
     if cached is not None:
@@ -98,7 +118,7 @@ def build_program(
     staging = settings.cache_dir / f".tmp-{uuid.uuid4().hex}"
     staging.mkdir(mode=0o700)
     try:
-        result = _build(source, lang, toolchain, limits, settings, staging)
+        result = _build(source, lang, toolchain, limits, settings, staging, from_sources)
         (staging / "build.json").write_text(json.dumps(_meta(result)), encoding="utf-8")
         try:
             os.rename(staging, final)
@@ -138,7 +158,13 @@ def _load(folder: Path, lang: Language, toolchain: Toolchain) -> BuildResult | N
 
 
 def _build(
-    source: bytes, lang: Language, toolchain: Toolchain, limits: Limits, settings: SandboxSettings, staging: Path
+    source: bytes,
+    lang: Language,
+    toolchain: Toolchain,
+    limits: Limits,
+    settings: SandboxSettings,
+    staging: Path,
+    from_sources: bool = False,
 ) -> BuildResult:
     files = staging / "files"
     command = lang.run
@@ -153,6 +179,11 @@ def _build(
                 fail.log = f"archive refused: {e}"
                 return fail
             build_argv = _archive_build_command(jail)
+            if from_sources:
+                if not (jail.work.path / "src" / "Makefile").is_file():
+                    fail.log = "no src/Makefile to rebuild runme from"
+                    return fail
+                build_argv = REBUILD_FROM_SOURCES
         elif lang.name == "static":
             if not source.startswith(b"\x7fELF"):
                 fail.log = "not a Linux executable (no ELF header)"
