@@ -181,6 +181,10 @@ class Submission(models.Model):
         default=0, help_text="Builds that the platform (not the program) failed since it was last queued."
     )
     built_at = models.DateTimeField(null=True, blank=True)
+    rebuilt_from_sources = models.BooleanField(
+        default=False,
+        help_text="The supplied runme did not run, so the program was made again from the archive's src/Makefile.",
+    )
 
     class Meta:
         ordering = ["entry", "-number"]

@@ -195,6 +195,9 @@ class Game(ABC, Generic[State, Move]):
     default_clock: Mapping[str, float] = {}
     # The standings: the first column ranks, the others break ties in order.
     standings: tuple[Column, ...] = (Column("points", "Points", total_points),)
+    # An archive entry (runme, src/Makefile) whose supplied runme cannot run is made again from
+    # its sources and tested once more, where the contest's page promises it.
+    rebuilds_from_sources: bool = False
 
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, int]:
         """The full parameter set: defaults filled in, every value checked, unknown names refused."""

@@ -23,7 +23,10 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     """Build one submission; safe to run twice (a redelivered task rebuilds from the cache).
 
     A build that fails is the contestant's result, recorded with its log. A platform fault
-    (no jail, no toolchain) raises, leaving the submission ``building`` for a retry.
+    (no jail, no toolchain) raises, leaving the submission ``building`` for a retry. A
+    submission whose supplied runme did not run in its system test (``rebuilt_from_sources``,
+    see ``system_test.conclude``) is made again from its src/Makefile, and its build log goes on
+    from the first build's.
     """
     from sandbox.programs import build_program
 
@@ -35,9 +38,13 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     submission = Submission.objects.select_related("entry__contest").get(pk=submission_id)
     with submission.source.open("rb") as f:
         source = f.read()
-    result = build_program(source, submission.filename, language=submission.language)
+    rebuilt = submission.rebuilt_from_sources
+    result = build_program(source, submission.filename, language=submission.language, from_sources=rebuilt)
     status = Submission.Status.READY if result.ok else Submission.Status.BUILD_FAILED
     build_log = result.log
+    if rebuilt:
+        header = "rebuilt from src/ with make:" if result.ok else "rebuilding from src/ failed:"
+        build_log = f"{submission.build_log}\n{header}\n{result.log}".strip()
     limit = submission.entry.contest.max_executable_bytes
     if result.ok and limit is not None and result.program is not None:
         size = _tree_size(result.program.files)

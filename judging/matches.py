@@ -152,7 +152,12 @@ def _player(seat) -> Player:
 
     submission = seat.submission
     with submission.source.open("rb") as f:
-        build = build_program(f.read(), submission.filename, language=submission.language)
+        build = build_program(
+            f.read(),
+            submission.filename,
+            language=submission.language,
+            from_sources=submission.rebuilt_from_sources,
+        )
     if not build.ok:
         raise SandboxError(f"submission {submission.pk} no longer builds here: {build.log[-500:]}")
     return Player(

@@ -8,7 +8,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
-from games.base import FAULTS
+from games import registry
+from games.base import CRASH, FAULTS
 from judging import dispatch, events
 from judging.tournaments import stage_params, version_activated
 
@@ -82,6 +83,8 @@ def conclude(match: Match) -> None:
         .select_related("match")
         .order_by("match_id")
     )
+    if submission.built_at is not None:  # the games of the program as last built (it may have been rebuilt)
+        seats = seats.filter(match__created_at__gte=submission.built_at)
     if any(s.match.status in (Match.Status.QUEUED, Match.Status.RUNNING) for s in seats):
         return
     lines, failed = [], False
@@ -98,6 +101,9 @@ def conclude(match: Match) -> None:
             f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
         )
         failed |= s.status in FAULTS
+    if failed and _supplied_runme_did_not_run(submission, seats):
+        _rebuild_from_sources(submission, lines)
+        return
     verdict = "failed: a program must play every game by the rules" if failed else "passed"
     log = "\n".join([*lines, f"system test {verdict}"])
     with transaction.atomic():
@@ -108,4 +114,41 @@ def conclude(match: Match) -> None:
             Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TEST_FAILED)
         else:
             activate(submission)
+        events.submission_changed(submission)
+
+
+def _supplied_runme_did_not_run(submission: Submission, seats) -> bool:
+    """The first test game ended with the program's very first run (an exec failure, a crash
+    before any answer), it is an archive that came with a runme, the game's page promises to
+    rebuild such an entry from its sources, and it has not been rebuilt yet."""
+    first = seats[0] if seats else None
+    return (
+        first is not None
+        and first.match.status == Match.Status.FINISHED
+        and first.status == CRASH
+        and first.moves <= 1
+        and submission.language == "archive"
+        and not submission.rebuilt_from_sources
+        and registry.get(submission.entry.contest.game).rebuilds_from_sources
+    )
+
+
+def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
+    """Build the submission again from its src/Makefile (``builds.build_submission``), then test
+    it once more; its build log says why. Called with the submission's row locked."""
+    why = f"the supplied runme did not run (system test, {lines[0]}): rebuilding from src/ with make"
+    with transaction.atomic():
+        updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(
+            status=Submission.Status.QUEUED,
+            rebuilt_from_sources=True,
+            build_log=f"{submission.build_log}\n{why}".strip(),
+            test_log="\n".join(
+                [*lines, "system test stopped: the program is rebuilt from its sources and tested again"]
+            ),
+            build_faults=0,
+            build_started_at=None,
+        )
+        if not updated:
+            return
+        dispatch.queue_build(submission.pk)
         events.submission_changed(submission)

@@ -86,6 +86,9 @@ class HeartsFlowers(Game[HFState, Move]):
         Column("wins", "Wins", count_status("win")),
         Column("draws", "Draws", count_status("draw")),
     )
+    # "If the supplied executable does not work, we will attempt to rebuild your program from
+    # the sources you provide."
+    rebuilds_from_sources = True
 
     @property
     def interaction(self) -> ProcessPerMove:
