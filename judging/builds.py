@@ -35,7 +35,9 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     submission = Submission.objects.select_related("entry__contest").get(pk=submission_id)
     with submission.source.open("rb") as f:
         source = f.read()
-    result = build_program(source, submission.filename, language=submission.language)
+    result = build_program(
+        source, submission.filename, language=submission.language, table_name=submission.entry.contest.language_table
+    )
     status = Submission.Status.READY if result.ok else Submission.Status.BUILD_FAILED
     build_log = result.log
     limit = submission.entry.contest.max_executable_bytes

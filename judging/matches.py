@@ -152,7 +152,9 @@ def _player(seat) -> Player:
 
     submission = seat.submission
     with submission.source.open("rb") as f:
-        build = build_program(f.read(), submission.filename, language=submission.language)
+        build = build_program(
+            f.read(), submission.filename, language=submission.language, table_name=seat.entry.contest.language_table
+        )
     if not build.ok:
         raise SandboxError(f"submission {submission.pk} no longer builds here: {build.log[-500:]}")
     return Player(
@@ -170,7 +172,7 @@ def _player(seat) -> Player:
 def play_attempt(attempt: MatchAttempt) -> None:
     """Play a claimed attempt to its end and record how it ended."""
     match = Match.objects.select_related("contest").get(pk=attempt.match_id)
-    seats = list(match.seats.select_related("entry", "submission").order_by("index"))
+    seats = list(match.seats.select_related("entry__contest", "submission").order_by("index"))
     with Heartbeat(attempt.pk, beat_seconds()) as heartbeat:
         try:
             game = registry.get(match.contest.game)
