@@ -43,7 +43,15 @@ class ContestForm(forms.ModelForm):
         self.fields["language_table"] = forms.ChoiceField(
             choices=[(t.name, t.title) for t in TABLES.values()],
             help_text=self.fields["language_table"].help_text,
+            required=False,
         )
+        self.fields["source_counts"].required = False
+
+    def clean_language_table(self) -> str:
+        return self.cleaned_data["language_table"] or "arbiter"
+
+    def clean_source_counts(self) -> str:
+        return self.cleaned_data["source_counts"] or "bytes"
 
     def clean_max_source_bytes(self) -> int:
         value = self.cleaned_data["max_source_bytes"]
