@@ -24,7 +24,8 @@ class ContestForm(forms.ModelForm):
         model = Contest
         fields = [
             "title", "slug", "summary", "is_public", "game", "game_params", "clock", "rules", "rules_source",
-            "opens_at", "closes_at", "allowed_languages", "max_source_bytes", "max_executable_bytes",
+            "opens_at", "closes_at", "language_table", "allowed_languages", "max_source_bytes", "source_counts",
+            "max_executable_bytes",
             "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
         ]  # fmt: skip
 
@@ -37,6 +38,20 @@ class ContestForm(forms.ModelForm):
         if current and current not in registry.GAMES:
             choices.append((current, f"{current} (not hosted yet: the contest cannot open)"))
         self.fields["game"] = forms.ChoiceField(choices=choices, help_text=self.fields["game"].help_text)
+        from sandbox.languages import TABLES
+
+        self.fields["language_table"] = forms.ChoiceField(
+            choices=[(t.name, t.title) for t in TABLES.values()],
+            help_text=self.fields["language_table"].help_text,
+            required=False,
+        )
+        self.fields["source_counts"].required = False
+
+    def clean_language_table(self) -> str:
+        return self.cleaned_data["language_table"] or "arbiter"
+
+    def clean_source_counts(self) -> str:
+        return self.cleaned_data["source_counts"] or "bytes"
 
     def clean_max_source_bytes(self) -> int:
         value = self.cleaned_data["max_source_bytes"]
@@ -66,8 +81,10 @@ class ContestAdmin(admin.ModelAdmin):
             "Submission policy",
             {
                 "fields": (
+                    "language_table",
                     "allowed_languages",
                     "max_source_bytes",
+                    "source_counts",
                     "max_executable_bytes",
                     "max_entries_per_user",
                     "max_submissions_per_day",

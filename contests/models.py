@@ -40,7 +40,19 @@ class Contest(models.Model):
     allowed_languages = models.JSONField(
         default=list, blank=True, help_text="Language keys; empty means every language the workers offer."
     )
+    language_table = models.CharField(
+        max_length=40,
+        default="arbiter",
+        help_text="The languages offered and the build and run command of each, as the original page "
+        "stated them (sandbox.languages.TABLES: arbiter, codecup, potm).",
+    )
     max_source_bytes = models.PositiveIntegerField(default=1024 * 1024)
+    source_counts = models.CharField(
+        max_length=8,
+        choices=[("bytes", "every byte"), ("code", "code only: comments do not count")],
+        default="bytes",
+        help_text='What max_source_bytes counts (the POTM: "comments don\'t count against you").',
+    )
     max_executable_bytes = models.PositiveIntegerField(
         null=True, blank=True, help_text="Largest built program accepted."
     )
@@ -69,6 +81,17 @@ class Contest(models.Model):
         from games import registry
 
         return self.game in registry.GAMES
+
+    @property
+    def memory_mb(self) -> int:
+        """The memory each program has in a game: the contest's clock, else the game's, else
+        the platform's default (what the referee applies to the jail's cgroup)."""
+        from games import registry
+        from judging.clocks import Clock
+
+        game = registry.GAMES.get(self.game)
+        defaults = game.default_clock if game is not None else {}
+        return Clock.from_json({**defaults, **self.clock}).memory_mb
 
     def is_open(self, now: Any = None) -> bool:
         now = now or timezone.now()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
@@ -223,16 +225,49 @@ def upload_limit(contest: Contest) -> tuple[int, str]:
     """The largest file the contest accepts, and the refusal of a larger one that was stopped
     before all of it arrived (``arbiter.uploads.limit_uploads``)."""
     limit = contest.max_source_bytes
+    if contest.source_counts == "code":  # comments do not count: the whole file may be larger
+        limit = max(limit, settings.UPLOAD_MAX_BYTES)
     return limit, f"The file is larger than {limit:,} bytes; {contest.title} accepts at most {limit:,}."
 
 
 def offered_languages(contest: Contest) -> dict[str, str]:
-    """Language key to title: what the workers can build and the contest allows."""
+    """Language key to title: what the workers can build, the contest's table has and it allows."""
     from sandbox import languages
 
-    available = languages.available()
+    available = languages.available(contest.language_table)
     allowed = contest.allowed_languages or list(available)
     return {key: languages.LANGUAGES[key].title for key in allowed if key in available}
+
+
+@dataclass(frozen=True)
+class LanguageRow:
+    key: str
+    title: str
+    toolchain: str
+    build: str
+    run: str
+
+
+def language_table(contest: Contest) -> list[LanguageRow]:
+    """The contest's languages as its page shows them: toolchain version, build and run command."""
+    from sandbox import languages
+
+    table = languages.table(contest.language_table)
+    available = languages.available(contest.language_table)
+    rows = []
+    for key in offered_languages(contest):
+        build, run = table.commands[key].shown()
+        rows.append(LanguageRow(key, languages.LANGUAGES[key].title, available[key].version, build, run))
+    return rows
+
+
+def source_size(contest: Contest, data: bytes, language: str) -> int:
+    """What ``max_source_bytes`` counts of a file: every byte, or its code without comments."""
+    if contest.source_counts != "code":
+        return len(data)
+    from sandbox import comments, languages
+
+    return comments.code_size(data, languages.LANGUAGES[language].comments)
 
 
 def check_upload(contest: Contest, *, filename: str, data: bytes, language: str | None = None) -> tuple[str, str]:
@@ -244,16 +279,22 @@ def check_upload(contest: Contest, *, filename: str, data: bytes, language: str 
         raise Refused("The file needs a name.")
     if not data:
         raise Refused("The file is empty.")
-    if len(data) > contest.max_source_bytes:
+    if contest.source_counts != "code" and len(data) > contest.max_source_bytes:
         raise Refused(f"The file is {len(data):,} bytes; {contest.title} accepts at most {contest.max_source_bytes:,}.")
+    offered = offered_languages(contest)
     if language is None:
         try:
-            language = languages.language_for(filename, data).name
+            language = languages.language_for(filename, data, offered).name
         except ValueError:
             raise Refused(f"Cannot tell the language of {filename}; choose one.") from None
-    offered = offered_languages(contest)
     if language not in offered:
         raise Refused(f"{language} is not accepted here; choose one of: {', '.join(offered) or 'none'}.")
+    size = source_size(contest, data, language)
+    if size > contest.max_source_bytes:
+        raise Refused(
+            f"The file has {size:,} bytes of code (comments do not count); {contest.title} accepts at most "
+            f"{contest.max_source_bytes:,}."
+        )
     return filename, language
 
 

@@ -38,7 +38,13 @@ def contest_detail(request, slug: str):
         if request.user.is_authenticated
         else []
     )
-    context = {"contest": contest, "stages": stages, "entries": entries, "mine": mine}
+    context = {
+        "contest": contest,
+        "stages": stages,
+        "entries": entries,
+        "mine": mine,
+        "languages": services.language_table(contest),
+    }
     if request.user.is_authenticated and contest.is_open():
         languages = services.offered_languages(contest)
         context["form"] = SubmissionForm(contest=contest, languages=languages, new_entry=False)

@@ -39,7 +39,13 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     with submission.source.open("rb") as f:
         source = f.read()
     rebuilt = submission.rebuilt_from_sources
-    result = build_program(source, submission.filename, language=submission.language, from_sources=rebuilt)
+    result = build_program(
+        source,
+        submission.filename,
+        language=submission.language,
+        table_name=submission.entry.contest.language_table,
+        from_sources=rebuilt,
+    )
     status = Submission.Status.READY if result.ok else Submission.Status.BUILD_FAILED
     build_log = result.log
     if rebuilt:

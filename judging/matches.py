@@ -156,6 +156,7 @@ def _player(seat) -> Player:
             f.read(),
             submission.filename,
             language=submission.language,
+            table_name=seat.entry.contest.language_table,
             from_sources=submission.rebuilt_from_sources,
         )
     if not build.ok:
@@ -175,7 +176,7 @@ def _player(seat) -> Player:
 def play_attempt(attempt: MatchAttempt) -> None:
     """Play a claimed attempt to its end and record how it ended."""
     match = Match.objects.select_related("contest").get(pk=attempt.match_id)
-    seats = list(match.seats.select_related("entry", "submission").order_by("index"))
+    seats = list(match.seats.select_related("entry__contest", "submission").order_by("index"))
     with Heartbeat(attempt.pk, beat_seconds()) as heartbeat:
         try:
             game = registry.get(match.contest.game)

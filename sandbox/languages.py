@@ -1,6 +1,9 @@
 """Languages: how to detect a toolchain on this host, build a source in the jail, and run it.
 
 Only toolchains found on the host are offered; each build records its toolchain version.
+A contest names a language table (``TABLES``): the languages it offers and the exact build
+and run command of each, as its original page stated them (CodeCup's technical rules, the
+POTM's "compiled WITHOUT ANY OPTIMIZATION"). ``arbiter`` is the platform's own table.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +43,8 @@ class Language:
     outputs: tuple[str, ...] = ()  # files a successful build must leave
     memory_marker: bytes | None = None  # stderr text meaning the runtime ran out of its memory
     run_options: Callable[[Limits], tuple[str, ...]] = field(default=lambda limits: ())
+    comments: str = ""  # comment syntax, for contests whose source limit counts code only (comments.py)
+    interpreters: tuple[str, ...] = ()  # what a script's `#!` line may name
 
     def toolchain(self) -> Toolchain | None:
         return _detect(self.name)
@@ -107,15 +112,48 @@ def _detect_shell() -> Toolchain | None:
     return Toolchain(f"sh ({Path(os.path.realpath(sh)).name})") if sh else None
 
 
+def _detect_awk() -> Toolchain | None:
+    awk = _which("awk")
+    if awk is None:
+        return None
+    name = Path(os.path.realpath(awk)).name  # mawk, gawk or busybox, through Debian's alternatives
+    version = _first_line([awk, "-W", "version"]) or _first_line([awk, "--version"])
+    return Toolchain(f"awk ({name}{' ' + version if version and name not in version else ''})".strip())
+
+
+def _detect_go() -> Toolchain | None:
+    go = _which("go")
+    version = _first_line([go, "version"]) if go else None
+    # go build needs a cache and a home it can write: the jail's /tmp.
+    env = (("GOCACHE", "/tmp/go-cache"), ("GOPATH", "/tmp/go"), ("HOME", "/tmp"), ("GO111MODULE", "off"))
+    return Toolchain(version, (), env) if version else None
+
+
 def _detect_archive() -> Toolchain | None:
+    """make and sh, with every other toolchain of the host: an archive's Makefile or build
+    script may call any compiler the platform offers (rustc, javac...), and its runme any
+    interpreter, so the jail gets the binds and PATH of all of them."""
     make, sh = _which("make"), _which("sh")
     if make is None or sh is None:
         return None
     parts = [_first_line([make, "--version"]) or "make"]
-    for tool in ("gcc", "g++"):
-        if _which(tool):
-            parts.append(f"{tool} {_first_line([tool, '-dumpfullversion'])}")
-    return Toolchain("; ".join(parts))
+    binds: list[Bind] = []
+    env: dict[str, str] = {}
+    path = JAIL_PATH.split(":")
+    for name in LANGUAGES:
+        if name in ("archive", "static"):
+            continue
+        toolchain = _detect(name)
+        if toolchain is None:
+            continue
+        binds.extend(b for b in toolchain.binds if b not in binds)
+        for key, value in toolchain.env:
+            if key == "PATH":
+                path = [*(p for p in value.split(":") if p not in path), *path]
+            else:
+                env.setdefault(key, value)
+    parts += [t.version for t in map(_detect, ("c", "cpp", "rust")) if t is not None]
+    return Toolchain("; ".join(dict.fromkeys(parts)), tuple(binds), (("PATH", ":".join(path)), *env.items()))
 
 
 def _java_options(limits: Limits) -> tuple[str, ...]:
@@ -129,6 +167,23 @@ def _java_class(source: bytes) -> str:
     return match.group(1).decode() if match else "Main"
 
 
+def _cpp(name: str, std: str) -> Language:
+    return Language(
+        name,
+        f"C++ ({std}, g++)",
+        (".cpp", ".cc", ".cxx", ".C"),
+        "main.cpp",
+        _simple("g++", "-dumpfullversion"),
+        ("g++", "-O2", f"-std={std}", "-pipe", "-o", "prog", "main.cpp"),
+        ("./prog",),
+        ("prog",),
+        comments="c",
+    )
+
+
+# The order matters where extensions are shared: a file is of the first language that claims
+# its extension among those a contest offers (a .cpp is C++17 on the platform's own table,
+# C++20 where a table offers the standards one by one, as CodeCup's).
 LANGUAGES: dict[str, Language] = {
     lang.name: lang
     for lang in (
@@ -141,6 +196,7 @@ LANGUAGES: dict[str, Language] = {
             ("gcc", "-O2", "-std=gnu17", "-pipe", "-o", "prog", "main.c", "-lm"),
             ("./prog",),
             ("prog",),
+            comments="c",
         ),
         Language(
             "cpp",
@@ -151,7 +207,12 @@ LANGUAGES: dict[str, Language] = {
             ("g++", "-O2", "-std=gnu++17", "-pipe", "-o", "prog", "main.cpp"),
             ("./prog",),
             ("prog",),
+            comments="c",
         ),
+        _cpp("cpp20", "c++20"),
+        _cpp("cpp17", "c++17"),
+        _cpp("cpp11", "c++11"),
+        _cpp("cpp98", "c++98"),
         Language(
             "python3",
             "Python 3",
@@ -161,6 +222,8 @@ LANGUAGES: dict[str, Language] = {
             ("python3", "-I", "-m", "py_compile", "main.py"),
             ("python3", "-I", "main.py"),
             memory_marker=b"MemoryError",
+            comments="hash",
+            interpreters=("python3", "python"),
         ),
         Language(
             "java",
@@ -172,6 +235,7 @@ LANGUAGES: dict[str, Language] = {
             ("java", "-XX:+UseSerialGC", "-Xss64m", "-cp", ".", "Main"),
             memory_marker=b"java.lang.OutOfMemoryError",
             run_options=_java_options,
+            comments="c",
         ),
         Language(
             "perl",
@@ -181,6 +245,8 @@ LANGUAGES: dict[str, Language] = {
             _simple("perl", "-e", "print $^V"),
             ("perl", "-c", "main.pl"),
             ("perl", "main.pl"),
+            comments="hash",
+            interpreters=("perl",),
         ),
         Language(
             "rust",
@@ -191,6 +257,7 @@ LANGUAGES: dict[str, Language] = {
             ("rustc", "-O", "--edition", "2021", "-o", "prog", "main.rs"),
             ("./prog",),
             ("prog",),
+            comments="c",
         ),
         Language(
             "javascript",
@@ -201,9 +268,82 @@ LANGUAGES: dict[str, Language] = {
             ("node", "--check", "main.js"),
             ("node", "main.js"),
             memory_marker=b"JavaScript heap out of memory",
+            comments="c",
+            interpreters=("node", "nodejs"),
         ),
         Language(
-            "shell", "POSIX shell", (".sh",), "main.sh", _detect_shell, ("sh", "-n", "main.sh"), ("sh", "main.sh")
+            "pascal",
+            "Pascal (Free Pascal)",
+            (".pas", ".pp", ".p"),
+            "main.pas",
+            _simple("fpc", "-iW"),
+            ("fpc", "-O2", "-oprog", "main.pas"),
+            ("./prog",),
+            ("prog",),
+        ),
+        Language(
+            "haskell",
+            "Haskell (GHC)",
+            (".hs",),
+            "main.hs",
+            _simple("ghc", "--numeric-version"),
+            ("ghc", "-O2", "-o", "prog", "main.hs"),
+            ("./prog",),
+            ("prog",),
+        ),
+        Language(
+            "ocaml",
+            "OCaml",
+            (".ml",),
+            "main.ml",
+            _simple("ocamlopt", "-version"),
+            ("ocamlopt", "-O3", "-o", "prog", "main.ml"),
+            ("./prog",),
+            ("prog",),
+        ),
+        Language(
+            "go",
+            "Go",
+            (".go",),
+            "main.go",
+            _detect_go,
+            ("go", "build", "-o", "prog", "main.go"),
+            ("./prog",),
+            ("prog",),
+            comments="c",
+        ),
+        Language(
+            "shell",
+            "POSIX shell",
+            (".sh",),
+            "main.sh",
+            _detect_shell,
+            ("sh", "-n", "main.sh"),
+            ("sh", "main.sh"),
+            comments="hash",
+            interpreters=("sh", "dash"),
+        ),
+        Language(
+            "bash",
+            "Bash",
+            (".bash",),
+            "main.sh",
+            _simple("bash", "-c", "echo $BASH_VERSION"),
+            ("bash", "-n", "main.sh"),
+            ("bash", "main.sh"),
+            comments="hash",
+            interpreters=("bash",),
+        ),
+        Language(
+            "awk",
+            "awk",
+            (".awk",),
+            "main.awk",
+            _detect_awk,
+            None,  # awk has no check-only mode: a syntax error shows in the first game
+            ("awk", "-f", "main.awk"),  # what `#!/usr/bin/awk -f` runs: `./main.awk ARGS`
+            comments="hash",
+            interpreters=("awk", "mawk", "gawk", "nawk"),
         ),
         Language(
             "static",
@@ -227,30 +367,134 @@ LANGUAGES: dict[str, Language] = {
 }
 
 
+@dataclass(frozen=True)
+class Commands:
+    """How one contest builds and runs one language: argv in the jail, cwd /work."""
+
+    build: tuple[str, ...] | None
+    run: tuple[str, ...]
+
+    def shown(self) -> tuple[str, str]:
+        """The commands as a contestant reads them (a build in the work folder)."""
+        return (" ".join(self.build) if self.build else "", " ".join(self.run))
+
+
+@dataclass(frozen=True)
+class LanguageTable:
+    """The languages a contest offers, each with its build and run command, as its page stated."""
+
+    name: str
+    title: str
+    source: str  # where the commands come from
+    commands: dict[str, Commands]
+
+    def __contains__(self, language: str) -> bool:
+        return language in self.commands
+
+
+def _own(*names: str) -> dict[str, Commands]:
+    return {n: Commands(LANGUAGES[n].build, LANGUAGES[n].run) for n in names}
+
+
+_CODECUP_GCC = ("-Wall", "-pipe", "-O2", "-march=native", "-g")
+
+TABLES: dict[str, LanguageTable] = {
+    table.name: table
+    for table in (
+        LanguageTable("arbiter", "Arbiter's own", "this platform", _own(*LANGUAGES)),
+        LanguageTable(
+            "codecup",
+            "CodeCup (technical rules of 2023 and 2024)",
+            "https://archive.codecup.nl/2024/52/rules_tech.html",
+            {
+                "c": Commands(("gcc", *_CODECUP_GCC, "--std=c99", "-o", "prog", "main.c", "-lm"), ("./prog",)),
+                **{
+                    f"cpp{std}": Commands(
+                        ("g++", *_CODECUP_GCC, f"--std=c++{std}", "-o", "prog", "main.cpp", "-lm"), ("./prog",)
+                    )
+                    for std in ("20", "17", "11", "98")
+                },
+                # The machines' own CPU, as gcc's -march=native: SSE4.1 and more for Rust's SIMD.
+                "rust": Commands(
+                    ("rustc", "-O", "--edition", "2021", "-C", "target-cpu=native", "-o", "prog", "main.rs"),
+                    ("./prog",),
+                ),
+                "pascal": Commands(("fpc", "-Sog", "-O2", "-viwn", "-g", "-Cr-t-", "-oprog", "main.pas"), ("./prog",)),
+                **_own("python3", "java", "javascript", "haskell", "ocaml", "go"),
+            },
+        ),
+        LanguageTable(
+            "potm",
+            "POTM (compiled without any optimisation, math library loaded)",
+            "the contest's page, section I b",
+            {
+                "c": Commands(("gcc", "-o", "prog", "main.c", "-lm"), ("./prog",)),
+                "cpp": Commands(("g++", "-o", "prog", "main.cpp", "-lm"), ("./prog",)),
+                "rust": Commands(("rustc", "--edition", "2021", "-o", "prog", "main.rs"), ("./prog",)),
+                **_own("awk", "perl", "shell", "bash", "python3", "java", "javascript"),
+            },
+        ),
+    )
+}
+DEFAULT_TABLE = "arbiter"
+
+
+def table(name: str) -> LanguageTable:
+    try:
+        return TABLES[name]
+    except KeyError:
+        raise ValueError(f"no language table {name!r} (known: {', '.join(TABLES)})") from None
+
+
 @functools.cache
 def _detect(name: str) -> Toolchain | None:
     return LANGUAGES[name].detect()
 
 
-def available() -> dict[str, Toolchain]:
-    """The languages this host offers, with their toolchain versions."""
+def available(table_name: str = DEFAULT_TABLE) -> dict[str, Toolchain]:
+    """The languages of a table this host offers, with their toolchain versions."""
     found = {}
-    for name in LANGUAGES:
+    for name in table(table_name).commands:
         toolchain = _detect(name)
         if toolchain is not None:
             found[name] = toolchain
     return found
 
 
-def language_for(filename: str, data: bytes | None = None) -> Language:
-    """The language of a file by its extension (an ELF file without one is a static executable)."""
+_SHEBANG = re.compile(rb"#![ \t]*(\S+)(?:[ \t]+(\S+))?")
+
+
+def _by_shebang(data: bytes) -> list[Language]:
+    """Languages whose interpreter a script's first line names (`#!/usr/bin/awk -f`,
+    `#!/usr/bin/env perl`)."""
+    match = _SHEBANG.match(data[:256])
+    if not match:
+        return []
+    program = match.group(1).rsplit(b"/", 1)[-1].decode("ascii", errors="replace")
+    if program == "env" and match.group(2):
+        program = match.group(2).rsplit(b"/", 1)[-1].decode("ascii", errors="replace")
+    program = re.sub(r"[\d.]+$", "", program) or program  # python3.11, perl5
+    return [lang for lang in LANGUAGES.values() if program in lang.interpreters or program + "3" in lang.interpreters]
+
+
+def language_for(filename: str, data: bytes | None = None, offered: Iterable[str] | None = None) -> Language:
+    """The language of a file: by its script line (`#!`) if it names an interpreter, else by
+    its extension (an ELF file without one is a static executable). Where several languages
+    claim it (.cpp), the first of ``offered`` in the registry's order."""
+    allowed = set(offered) if offered is not None else None
     lower = filename.lower()
-    for lang in LANGUAGES.values():
-        for ext in lang.extensions:
-            if ext and lower.endswith(ext.lower()):
-                return lang
-    if data is not None and data.startswith(b"\x7fELF"):
-        return LANGUAGES["static"]
+    candidates = _by_shebang(data) if data else []
+    if not candidates:
+        candidates = [
+            lang for lang in LANGUAGES.values() if any(ext and lower.endswith(ext.lower()) for ext in lang.extensions)
+        ]
+    if not candidates and data is not None and data.startswith(b"\x7fELF"):
+        candidates = [LANGUAGES["static"]]
+    for lang in candidates:
+        if allowed is None or lang.name in allowed:
+            return lang
+    if candidates:
+        return candidates[0]
     raise ValueError(f"cannot tell the language of {filename!r}; say which")
 
 

@@ -20,7 +20,9 @@ class Limits:
     open_files: int = 64
     stack_mb: int | None = None  # None: as large as memory_mb
     stdout_bytes: int = 16 * MB
-    stderr_bytes: int = 64 * 1024
+    # CodeCup logs "approximately 10 000 characters" of a program's standard error per game;
+    # a match-long session (line protocol) is one game of one program, so it keeps as much.
+    stderr_bytes: int = 10_000
     line_bytes: int = 1 * MB
     work_mb: int = 128
     tmp_mb: int = 64

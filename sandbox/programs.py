@@ -23,7 +23,7 @@ from . import archive
 from .conf import SandboxSettings, get_settings
 from .errors import SandboxUnavailable, UnsafeArchive
 from .jail import Bind, Endpoint, Jail
-from .languages import LANGUAGES, Language, Toolchain, java_class, language_for
+from .languages import DEFAULT_TABLE, LANGUAGES, Commands, Language, Toolchain, java_class, language_for, table
 from .limits import BUILD_LIMITS, Limits
 from .result import RunResult, Verdict
 from .selfcheck import require_isolation
@@ -72,12 +72,27 @@ REBUILD_FROM_SOURCES = (
 )
 
 
-def cache_key(source: bytes, language: str, toolchain: str, variant: str = "") -> str:
+def _host_cpu() -> str:
+    """This CPU's model and features: a build for ``-march=native`` is this machine's only."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            lines = [line for line in f if line.startswith(("model name", "flags"))]
+    except OSError:
+        return "unknown"
+    return hashlib.sha256("".join(sorted(set(lines))).encode()).hexdigest()[:16]
+
+
+def cache_key(source: bytes, language: str, toolchain: str, commands: Commands | None = None, variant: str = "") -> str:
     digest = hashlib.sha256()
+    command = ""
+    if commands is not None:
+        command = json.dumps([commands.build, commands.run])
+        if "native" in command:  # -march=native, target-cpu=native
+            command += _host_cpu()
     parts = [str(CACHE_FORMAT).encode(), hashlib.sha256(source).digest(), language.encode(), toolchain.encode()]
     if variant:  # keys without one stay as they were
         parts.append(variant.encode())
-    for part in parts:
+    for part in (*parts, *([command.encode()] if command else [])):
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
 
@@ -94,20 +109,27 @@ def build_program(
     filename: str = "",
     *,
     language: str | None = None,
+    table_name: str = DEFAULT_TABLE,
     limits: Limits = BUILD_LIMITS,
     settings: SandboxSettings | None = None,
     from_sources: bool = False,
 ) -> BuildResult:
-    """Build a source (or archive, or executable) in the jail, or take it from the cache.
+    """Build a source (or archive, or executable) in the jail with the command its contest's
+    language table gives, or take it from the cache.
 
     ``from_sources``: an archive's runme is made again with ``src/Makefile`` (the supplied one
     is discarded), for an entry whose supplied runme does not run; other languages refuse it."""
     settings = settings or get_settings()
-    lang = LANGUAGES[language] if language else language_for(filename, source)
+    languages = table(table_name)
+    lang = LANGUAGES[language] if language else language_for(filename, source, languages.commands)
     if from_sources and lang.name != "archive":
         raise ValueError(f"only an archive is rebuilt from its sources, not {lang.title}")
     toolchain = _toolchain(lang)
-    key = cache_key(source, lang.name, toolchain.version, "from-sources" if from_sources else "")
+    if lang.name not in languages:
+        offered = ", ".join(languages.commands)
+        return BuildResult(False, lang.name, toolchain.version, f"{lang.title} is not offered here ({offered})")
+    commands = languages.commands[lang.name]
+    key = cache_key(source, lang.name, toolchain.version, commands, "from-sources" if from_sources else "")
     final = settings.cache_dir / key
     cached = _load(final, lang, toolchain)
     if cached is not None:
@@ -118,7 +140,7 @@ def build_program(
     staging = settings.cache_dir / f".tmp-{uuid.uuid4().hex}"
     staging.mkdir(mode=0o700)
     try:
-        result = _build(source, lang, toolchain, limits, settings, staging, from_sources)
+        result = _build(source, lang, commands, toolchain, limits, settings, staging, from_sources)
         (staging / "build.json").write_text(json.dumps(_meta(result)), encoding="utf-8")
         try:
             os.rename(staging, final)
@@ -160,6 +182,7 @@ def _load(folder: Path, lang: Language, toolchain: Toolchain) -> BuildResult | N
 def _build(
     source: bytes,
     lang: Language,
+    commands: Commands,
     toolchain: Toolchain,
     limits: Limits,
     settings: SandboxSettings,
@@ -167,8 +190,8 @@ def _build(
     from_sources: bool = False,
 ) -> BuildResult:
     files = staging / "files"
-    command = lang.run
-    build_argv = lang.build
+    command = commands.run
+    build_argv = commands.build
     fail = BuildResult(False, lang.name, toolchain.version, "")
     with Jail(limits, binds=toolchain.binds, settings=settings) as jail:
         assert jail.work is not None

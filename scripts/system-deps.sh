@@ -5,6 +5,7 @@
 #   gcc g++ make  C and C++ entries, the demo's reference players, Sudoku's solution counter
 # With `test` (what `make test` runs), also what the test suite needs:
 #   chromium      the browser tests (Playwright drives Debian's Chromium; it downloads none)
+#   rustc         Rust entries (CodeCup's SIMD players): so their tests run rather than skip
 #   postgresql redis-server
 #                 the fault tests run an installation on a PostgreSQL and a Redis of their own
 #                 (the packages' own services are not used)
@@ -23,6 +24,7 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 if [ "${1:-run}" = test ]; then
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    command -v rustc >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/rustc" ] || missing+=(rustc)
     command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 fi

@@ -38,7 +38,9 @@ class DemoContest:
     rules: str
     stages: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     entry_form: list[dict[str, Any]] = field(default_factory=list)
+    language_table: str = "arbiter"  # sandbox.languages.TABLES
     max_source_bytes: int = 1024 * 1024
+    source_counts: str = "bytes"
     max_executable_bytes: int | None = None
     max_submissions_per_week: int | None = None
     max_entries_per_user: int = 1
@@ -53,7 +55,8 @@ DEMO_CONTESTS = [
         summary="Eat cookies, leave the poison one to your opponent.",
         game="chomp",
         game_params={"rows": 7, "cols": 9},
-        clock={"cpu_average_per_move_s": 30, "wall_per_move_s": 60},
+        # Memory: the page names none (SunOS workstations of 1995); the platform's 256 MB.
+        clock={"cpu_average_per_move_s": 30, "wall_per_move_s": 60, "memory_mb": 256},
         rules=(
             "Two programs take turns on a grid of cookies with the poison cookie in the top-left corner. "
             "A move picks a cookie and eats it and every cookie below and to the right of it. "
@@ -70,8 +73,13 @@ DEMO_CONTESTS = [
             ("Weekly standings", "ladder", {"games_per_pairing": 2}),
             ("Round robin", "round_robin", {"games_per_pairing": 2}),
         ],
-        # "25K max source size", "Maximum size of executable is 1 Megabyte", "no more than two a week"
+        # "All compilation will be done WITHOUT ANY OPTIMIZATION, and the standard math library
+        # will be loaded"; "perl, sh, awk, whatever".
+        language_table="potm",
+        # "25K max source size" ("comments don't count against you"), "Maximum size of
+        # executable is 1 Megabyte", "no more than two a week"
         max_source_bytes=25_000,
+        source_counts="code",
         max_executable_bytes=1024 * 1024,
         max_submissions_per_week=2,
         references=[
@@ -85,7 +93,8 @@ DEMO_CONTESTS = [
         summary="Slide pieces onto an n×n board; make a line of n.",
         game="hearts_flowers",
         game_params={"n": 5},
-        clock={"wall_per_move_s": 30},
+        # "a 500 MHz Pentium-III with 256 MB of memory"
+        clock={"wall_per_move_s": 30, "memory_mb": 256},
         rules=(
             "Two players slide pieces onto an n×n board from any of its four sides, pushing the pieces in the way "
             "along; a piece pushed off the edge is gone. A full line of n pieces in a row, a column or a main "
@@ -116,7 +125,9 @@ DEMO_CONTESTS = [
         summary="Take turns filling a sudoku; be first to claim it has one solution.",
         game="sudoku",
         game_params={},
-        clock={"time_limit": 30, "measure": "wall"},
+        # Memory: the technical rules name no figure; strong entries allocate tables of 512 MiB
+        # to 1 GiB, so each program has 1.5 GiB (docs/games.md).
+        clock={"time_limit": 30, "measure": "wall", "memory_mb": 1536},
         rules=(
             "Two programs fill an empty 9×9 sudoku in turns, one digit per move, and each move must strictly reduce "
             "the number of solutions. A player who believes a single solution remains claims it with `!` (or with a "
@@ -137,6 +148,10 @@ DEMO_CONTESTS = [
             ("Random (Python)", "games/sudoku/players/random_player.py"),
             ("Claimer (C++)", "games/sudoku/players/claimer.cpp"),
         ],
+        # The technical rules: their compilers and flags; "The maximum allowed size of the
+        # source file is 1 474 560 bytes".
+        language_table="codecup",
+        max_source_bytes=1_474_560,
     ),
     DemoContest(
         slug="solitaire-500",

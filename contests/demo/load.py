@@ -50,7 +50,9 @@ def load_demo(queue_builds: bool = True) -> list[str]:
                 "clock": spec.clock,
                 "rules": spec.rules,
                 "entry_form": spec.entry_form,
+                "language_table": spec.language_table,
                 "max_source_bytes": spec.max_source_bytes,
+                "source_counts": spec.source_counts,
                 "max_executable_bytes": spec.max_executable_bytes,
                 "max_submissions_per_week": spec.max_submissions_per_week,
                 "max_entries_per_user": spec.max_entries_per_user,
@@ -79,7 +81,7 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
 
     from django.core.files.base import ContentFile
 
-    from sandbox.languages import language_for
+    from sandbox.languages import TABLES, language_for
 
     entered = []
     for name, path in spec.references:
@@ -88,7 +90,7 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
         submission = Submission(
             entry=entry,
             number=1,
-            language=language_for(path, data).name,
+            language=language_for(path, data, TABLES[contest.language_table].commands).name,
             filename=Path(path).name,
             sha256=hashlib.sha256(data).hexdigest(),
             size=len(data),

@@ -75,5 +75,5 @@ def test_a_rebuild_that_makes_no_runme_fails_with_its_log(sandbox_settings: Sand
 def test_only_an_archive_is_rebuilt_from_its_sources(sandbox_settings: SandboxSettings) -> None:
     with pytest.raises(ValueError, match="only an archive"):
         build_program(MAIN_C, "main.c", settings=sandbox_settings, from_sources=True)
-    assert cache_key(b"x", "archive", "make 4") == cache_key(b"x", "archive", "make 4", "")
-    assert cache_key(b"x", "archive", "make 4") != cache_key(b"x", "archive", "make 4", "from-sources")
+    assert cache_key(b"x", "archive", "make 4") == cache_key(b"x", "archive", "make 4", variant="")
+    assert cache_key(b"x", "archive", "make 4") != cache_key(b"x", "archive", "make 4", variant="from-sources")
