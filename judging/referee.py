@@ -37,7 +37,7 @@ class Player:
 
 @dataclass
 class SeatTotals:
-    moves: int = 0
+    moves: int = 0  # moves made; a reply that forfeited the game is not one, though its time counts
     cpu_s: float = 0.0
     wall_s: float = 0.0
 
@@ -181,7 +181,6 @@ def play_process_per_move(
             except PlatformStall as e:
                 raise PlatformStall(f"move {move_no}: {e}") from None
             result = judge_language(player.program, result, limits)
-            seat_totals.moves += 1
             seat_totals.cpu_s += result.cpu_s
             seat_totals.wall_s += result.wall_s
             record: dict[str, Any] = {
@@ -199,7 +198,7 @@ def play_process_per_move(
                 record["status"] = status
                 outcome = game.forfeit(state, seat, status, reason)
                 break
-            late = clock.over(seat_totals.moves, seat_totals.cpu_s, result.cpu_s)
+            late = clock.over(seat_totals.moves + 1, seat_totals.cpu_s, result.cpu_s)
             if late:
                 record["status"] = "timeout"
                 outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
@@ -211,6 +210,7 @@ def play_process_per_move(
                 outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                 break
             record["move"] = game.move_text(state, move)
+            seat_totals.moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
             state = game.apply(state, move)
             frames.append(game.frame(state))
     outcome = outcome or game.outcome(state)
@@ -301,7 +301,6 @@ def play_line_protocol(
                         text = reply.line.strip() or None  # a blank line is forgiven: read on
                 else:
                     reply = None
-                seat_totals.moves += 1
                 seat_totals.cpu_s += took_cpu
                 seat_totals.wall_s += took_wall
                 took = took_wall if clock.measure == "wall" else took_cpu
@@ -329,6 +328,7 @@ def play_line_protocol(
                     outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                     break
                 record["move"] = last_text = game.move_text(state, move)
+                seat_totals.moves += 1
                 state = game.apply(state, move)
                 frames.append(game.frame(state))
         finally:

@@ -43,6 +43,9 @@ def test_an_unchanged_grid_is_illegal_and_the_output_is_kept(program):
     assert record.outcome.statuses == ("illegal", "win")
     assert record.outcome.reason == "move 1: output is the input grid: no cookie was eaten"
     assert record.replay["moves"][0]["output"] == "XO\nOO\n"
+    # "the FEWEST TOTAL CHOMPS": a refused reply is no chomp, though its time is the program's
+    assert [t.moves for t in record.seats] == [0, 0]
+    assert record.replay["seats"][0]["moves"] == 0 and record.seats[0].cpu_s > 0
 
 
 def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
