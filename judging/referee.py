@@ -40,6 +40,8 @@ class SeatTotals:
     moves: int = 0  # moves made; a reply that forfeited the game is not one, though its time counts
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    replies: int = 0  # every reply timed, the one that forfeited included
+    warnings: list[str] = field(default_factory=list)  # what a judge writes back; nothing lost by it
 
 
 @dataclass
@@ -122,6 +124,7 @@ def _replay(game, params, seed, clock, players, totals, moves, frames, outcome) 
                 "moves": t.moves,
                 "cpu_s": round(t.cpu_s, 4),
                 "wall_s": round(t.wall_s, 4),
+                "warnings": t.warnings,
             }
             for i, (p, t) in enumerate(zip(players, totals, strict=True))
         ],
@@ -181,6 +184,7 @@ def play_process_per_move(
             except PlatformStall as e:
                 raise PlatformStall(f"move {move_no}: {e}") from None
             result = judge_language(player.program, result, limits)
+            seat_totals.replies += 1
             seat_totals.cpu_s += result.cpu_s
             seat_totals.wall_s += result.wall_s
             record: dict[str, Any] = {
@@ -199,6 +203,9 @@ def play_process_per_move(
                 outcome = game.forfeit(state, seat, status, reason)
                 break
             late = clock.over(seat_totals.moves + 1, seat_totals.cpu_s, result.cpu_s)
+            slow = clock.move_warning(result.cpu_s)
+            if slow and not late:
+                _warn(seat_totals, record, f"move {move_no}: {slow}")
             if late:
                 record["status"] = "timeout"
                 outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
@@ -213,9 +220,19 @@ def play_process_per_move(
             seat_totals.moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
             state = game.apply(state, move)
             frames.append(game.frame(state))
+    for seat_totals in totals:
+        slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
+        if slow:
+            seat_totals.warnings.append(f"the game: {slow}")
     outcome = outcome or game.outcome(state)
     assert outcome is not None
     return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+
+
+def _warn(seat_totals: SeatTotals, record: dict[str, Any], warning: str) -> None:
+    """Note something a judge would write back about a move that still counts."""
+    seat_totals.warnings.append(warning)
+    record.setdefault("warnings", []).append(warning)
 
 
 def _session_fault(move_no: int, reply, session) -> tuple[str, str]:

@@ -57,7 +57,7 @@ def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
 
 
 def test_a_program_that_computes_too_long_times_out_on_cpu(program):
-    clock = Clock(cpu_average_per_move_s=0.5, wall_per_move_s=5)
+    clock = Clock(cpu_average_per_move_s=0.125, wall_per_move_s=5)  # one move: at most 4 x the average
     record = play(chomp, ["chomp_spin.c", "chomp_last.c"], program, {"rows": 2, "cols": 2}, clock)
     assert record.outcome.statuses == ("timeout", "win")
     assert record.outcome.reason.startswith("move 1: 0.5")
@@ -67,10 +67,34 @@ def test_a_program_that_computes_too_long_times_out_on_cpu(program):
 
 def test_the_average_cpu_clock_counts_the_whole_game():
     clock = Clock(cpu_average_per_move_s=30)
-    assert clock.cpu_for_move(0, 0.0) == 30  # the first move may take the whole average
-    assert clock.cpu_for_move(3, 10.0) == 110  # unused time carries over
-    assert clock.over(4, 121.0, 5.0) == "30.25 s of CPU per move on average, over the 30 s limit"
-    assert clock.over(4, 119.0, 5.0) is None
+    assert clock.cpu_for_move(0, 0.0) == 120  # a move may take 4 x the average: the game judges it
+    assert clock.cpu_for_move(3, 200.0) == 120  # time spent before is no debt either
+    assert clock.over(4, 200.0, 119.0) is None  # over the average: a warning, not a loss
+    assert clock.over(4, 200.0, 121.0) == "121.00 s of CPU, over the 120 s limit per move"
+    assert clock.move_warning(40.0) == "40.00 s of CPU, over the 30 s a move the game should average"
+    assert clock.move_warning(30.0) is None
+    assert clock.game_warning(4, 121.0) == "30.25 s of CPU a move over the game (4 moves), over the 30 s average"
+    assert clock.game_warning(4, 119.0) is None
+    assert Clock(cpu_average_per_move_s=30, cpu_per_move_s=60).cpu_for_move(0, 0.0) == 60
+
+
+def test_chomp_judges_the_average_over_the_game_and_warns_of_slow_moves(program):
+    """The page: "no more than 30 seconds per move averaged over the course of a game ...
+    Warnings will be issued". A program that thinks twice the average on its first move and
+    then answers at once plays on, warned (here its two moves average over 0.2 s too: a warning
+    as well, not a loss); 0.2 s stands for 30 s."""
+    clock = Clock(cpu_average_per_move_s=0.2, wall_per_move_s=5)
+    record = play(chomp, ["chomp_slow_start.c", "chomp_last.c"], program, {"rows": 2, "cols": 2}, clock)
+    assert record.outcome.statuses == ("win", "loss"), record.outcome.reason
+    first = record.replay["moves"][0]
+    assert first["cpu_s"] >= 0.4 and "status" not in first
+    assert first["warnings"] == [
+        f"move 1: {first['cpu_s']:.2f} s of CPU, over the 0.2 s a move the game should average"
+    ]
+    warnings = record.replay["seats"][0]["warnings"]
+    assert warnings[0] == first["warnings"][0]
+    assert warnings[1].startswith("the game: ") and "(2 moves), over the 0.2 s average" in warnings[1]
+    assert record.replay["seats"][1]["warnings"] == []
 
 
 def test_chomp_programs_get_a_fresh_folder_every_move(program):
