@@ -176,6 +176,8 @@ class ProcessPerMove:
     stdin: Callable[[Any, int], str]  # (state, seat) -> what the program reads
     read: Callable[[Any, int, str], Any]  # (state, seat, stdout) -> Move | Illegal
     keep: str | None = None  # a folder the program may keep between its moves; None: a fresh folder every move
+    # (state, seat, stdout) -> what the referee forgave in a legal reply, as warnings a judge writes back
+    forgiven: Callable[[Any, int, str], list[str]] | None = None
 
 
 @dataclass(frozen=True)

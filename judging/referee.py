@@ -216,6 +216,8 @@ def play_process_per_move(
                 record["output"] = result.stdout_text[:OUTPUT_EXCERPT]
                 outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                 break
+            for note in interaction.forgiven(state, seat, result.stdout_text) if interaction.forgiven else ():
+                _warn(seat_totals, record, f"move {move_no}: {note}")
             record["move"] = game.move_text(state, move)
             seat_totals.moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
             state = game.apply(state, move)
@@ -230,9 +232,13 @@ def play_process_per_move(
 
 
 def _warn(seat_totals: SeatTotals, record: dict[str, Any], warning: str) -> None:
-    """Note something a judge would write back about a move that still counts."""
-    seat_totals.warnings.append(warning)
+    """Note something a judge would write back about a move that still counts: on the move
+    always, on the seat the first time (a program that ends every row with a space is told
+    once, not once a move)."""
     record.setdefault("warnings", []).append(warning)
+    said = warning.partition(": ")[2]
+    if not any(w.partition(": ")[2] == said for w in seat_totals.warnings):
+        seat_totals.warnings.append(warning)
 
 
 def _session_fault(move_no: int, reply, session) -> tuple[str, str]:

@@ -75,6 +75,7 @@ class Chomp(Game[ChompState, Move]):
             stdin=lambda state, seat: codec.program_input(state),
             read=lambda state, seat, output: codec.read_reply(self, state, output),
             keep=None,  # "You may NOT attempt to record the moves": a fresh folder every move
+            forgiven=lambda state, seat, output: codec.forgiven(state, output),
         )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> ChompState:

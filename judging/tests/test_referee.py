@@ -97,6 +97,17 @@ def test_chomp_judges_the_average_over_the_game_and_warns_of_slow_moves(program)
     assert record.replay["seats"][1]["warnings"] == []
 
 
+def test_untidy_chomp_output_is_forgiven_and_warned_of_once_a_game(program):
+    record = play(chomp, ["chomp_untidy.py", "chomp_last.c"], program, {"rows": 2, "cols": 3})
+    assert record.outcome.statuses == ("win", "loss")  # played to the end by the rules
+    space = "white space at the end of row 1; the page asks for none"
+    cr = "a carriage return at the end of row 1; the page asks for a newline alone"
+    mine = [m for m in record.replay["moves"] if m["seat"] == 0]
+    assert len(mine) == 3 and all(m["warnings"] == [f"move {m['n']}: {space}", f"move {m['n']}: {cr}"] for m in mine)
+    assert record.replay["seats"][0]["warnings"] == [f"move 1: {space}", f"move 1: {cr}"]  # told once
+    assert record.replay["seats"][1]["warnings"] == []
+
+
 def test_chomp_programs_get_a_fresh_folder_every_move(program):
     record = play(chomp, ["chomp_remember.py", "chomp_last.c"], program, {"rows": 3, "cols": 3})
     mine = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
