@@ -68,6 +68,8 @@ def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     where = f"move {move_no}"
     if result.verdict is Verdict.TIME_LIMIT:
         return "timeout", f"{where}: {result.cpu_s:.2f} s of CPU, over the {limits.cpu_s:g} s it had"
+    if result.verdict is Verdict.WALL_LIMIT and limits.wall_waiting_only:
+        return "timeout", f"{where}: no answer, waited {limits.wall:g} s without computing"
     if result.verdict is Verdict.WALL_LIMIT:
         return "timeout", f"{where}: no answer within {limits.wall:g} s"
     if result.verdict is Verdict.MEMORY_LIMIT:
@@ -173,7 +175,9 @@ def play_process_per_move(
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
             move_no = len(moves) + 1
             cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
-            limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu))
+            # CPU is the measure; the wall limit only catches a program that waits (a program
+            # computing on a loaded host runs on until its CPU limit).
+            limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu), wall_waiting_only=True)
             if seat_totals.moves:  # the first move finds the folder as open_jail made it
                 jail.reset_work(player.program.files, keep=interaction.keep)
             argv = player.program.argv(limits, interaction.args(state, seat))

@@ -52,8 +52,20 @@ def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
     clock = Clock(cpu_per_move_s=1, wall_per_move_s=1.5)
     record = play(chomp, ["chomp_last.c", "chomp_sleep.sh"], program, {"rows": 2, "cols": 2}, clock)
     assert record.outcome.statuses == ("win", "timeout")
-    assert record.outcome.reason == "move 2: no answer within 1.5 s"
+    assert record.outcome.reason == "move 2: no answer, waited 1.5 s without computing"
     assert 1.4 < record.seats[1].wall_s < 3
+
+
+def test_the_wall_limit_never_cuts_a_program_that_computes(program):
+    """Hearts and Flowers: 30 s a move, CPU the measure. On a loaded host a program once
+    was killed by the 30 s wall limit after 11.8 s of CPU. The wall limit only counts time
+    in which the program waits; here it computes twice the wall limit (as a program given
+    half a core would take) and plays on."""
+    clock = Clock(cpu_per_move_s=2, wall_per_move_s=0.3)
+    record = play(hf, ["hf_think.py", "hf_support.py"], program, {"n": 3}, clock)
+    first = record.replay["moves"][0]
+    assert "status" not in first and first["move"] == "W1", record.outcome.reason
+    assert first["cpu_s"] >= 0.6 and first["wall_s"] >= 0.6
 
 
 def test_a_program_that_computes_too_long_times_out_on_cpu(program):
