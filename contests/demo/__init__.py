@@ -85,7 +85,8 @@ DEMO_CONTESTS = [
         summary="Slide pieces onto an n×n board; make a line of n.",
         game="hearts_flowers",
         game_params={"n": 5},
-        clock={"cpu_per_move_s": 30, "wall_per_move_s": 30},  # "30 seconds to decide on each move": CPU; wall catches waiting
+        # "30 seconds to decide on each move": CPU; the wall limit only catches a program that waits
+        clock={"cpu_per_move_s": 30, "wall_per_move_s": 30},
         rules=(
             "Two players slide pieces onto an n×n board from any of its four sides, pushing the pieces in the way "
             "along; a piece pushed off the edge is gone. A full line of n pieces in a row, a column or a main "
