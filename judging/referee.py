@@ -206,6 +206,7 @@ def play_process_per_move(
                 record["status"] = status
                 outcome = game.forfeit(state, seat, status, reason)
                 break
+            left = _left_behind(jail, player.program, interaction.tidy)  # and a fresh /tmp for the next move
             late = clock.over(seat_totals.moves + 1, seat_totals.cpu_s, result.cpu_s)
             slow = clock.move_warning(result.cpu_s)
             if slow and not late:
@@ -213,6 +214,10 @@ def play_process_per_move(
             if late:
                 record["status"] = "timeout"
                 outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
+                break
+            if left:
+                record["status"] = "illegal"
+                outcome = game.forfeit(state, seat, "illegal", f"move {move_no}: {left}")
                 break
             move = interaction.read(state, seat, result.stdout_text)
             if isinstance(move, Illegal):
@@ -233,6 +238,38 @@ def play_process_per_move(
     outcome = outcome or game.outcome(state)
     assert outcome is not None
     return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+
+
+def _left_behind(jail, program: Program, judged: bool) -> str:
+    """Empty the jail's /tmp after a move; when the game judges it (``judged``), why the
+    program broke the page's rule on files ("" if it did not): files it left in /tmp, or
+    wrote in its folder, which holds only its build."""
+    tmp, count = jail.fresh_tmp()
+    if not judged:
+        return ""
+    wrote = sorted(jail.work.paths() - _program_paths(program.files))
+    why = []
+    if tmp:
+        more = f" and {count - len(tmp)} more" if count > len(tmp) else ""
+        why.append(f"left {', '.join(tmp)}{more} behind")
+    if wrote:
+        more = f" and {len(wrote) - 5} more" if len(wrote) > 5 else ""
+        why.append(f"wrote {', '.join(wrote[:5])}{more} in its folder")
+    if not why:
+        return ""
+    return (
+        " and ".join(why) + ": temporary files may be made only in /tmp and must be removed on completion of the move"
+    )
+
+
+def _program_paths(files) -> set[str]:
+    import os
+
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(files):
+        rel = os.path.relpath(folder, files)
+        found.update(n if rel == "." else os.path.join(rel, n) for n in dirs + names)
+    return found
 
 
 def _warn(seat_totals: SeatTotals, record: dict[str, Any], warning: str) -> None:

@@ -76,6 +76,7 @@ class Chomp(Game[ChompState, Move]):
             read=lambda state, seat, output: codec.read_reply(self, state, output),
             keep=None,  # "You may NOT attempt to record the moves": a fresh folder every move
             forgiven=lambda state, seat, output: codec.forgiven(state, output),
+            tidy=True,  # "Temporary files may be created ONLY in /tmp ... MUST be removed"
         )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> ChompState:

@@ -120,11 +120,31 @@ def test_untidy_chomp_output_is_forgiven_and_warned_of_once_a_game(program):
     assert record.replay["seats"][1]["warnings"] == []
 
 
-def test_chomp_programs_get_a_fresh_folder_every_move(program):
+def test_a_chomp_program_that_writes_outside_tmp_loses_as_the_page_says(program):
+    """ "Creation of files anywhere else will cause disqualification": a file written in its
+    folder is an illegal reply, named."""
     record = play(chomp, ["chomp_remember.py", "chomp_last.c"], program, {"rows": 3, "cols": 3})
-    mine = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
-    assert len(mine) >= 2
-    assert set(mine) == {"fresh folder"}
+    assert record.outcome.statuses == ("illegal", "win")
+    assert record.outcome.reason == (
+        "move 1: wrote memory in its folder: temporary files may be made only in /tmp "
+        "and must be removed on completion of the move"
+    )
+
+
+def test_a_chomp_program_that_leaves_a_file_in_tmp_loses_and_never_finds_it_again(program):
+    """ "All files that are created MUST be removed on completion of your move": a program
+    that kept a memo in /tmp found it at its next move; now each move has a fresh /tmp,
+    and the memo left behind is an illegal reply."""
+    record = play(chomp, ["chomp_last.c", "chomp_memo.py"], program, {"rows": 3, "cols": 3})
+    assert record.outcome.statuses == ("win", "illegal")
+    assert record.outcome.reason.startswith("move 2: left /tmp/memo behind: temporary files")
+    assert record.replay["moves"][1]["stderr"].strip() == "fresh /tmp"
+
+
+def test_other_process_per_move_games_get_a_fresh_tmp_every_move_too(program):
+    record = play(hf, ["hf_support.py", "hf_memo.py"], program, {"n": 3})
+    theirs = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 1]
+    assert len(theirs) >= 2 and set(theirs) == {"fresh /tmp"}
 
 
 def test_hearts_and_flowers_keeps_only_support_between_moves_and_nothing_between_matches(program):
