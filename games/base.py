@@ -176,6 +176,11 @@ class ProcessPerMove:
     stdin: Callable[[Any, int], str]  # (state, seat) -> what the program reads
     read: Callable[[Any, int, str], Any]  # (state, seat, stdout) -> Move | Illegal
     keep: str | None = None  # a folder the program may keep between its moves; None: a fresh folder every move
+    # (state, seat, stdout) -> what the referee forgave in a legal reply, as warnings a judge writes back
+    forgiven: Callable[[Any, int, str], list[str]] | None = None
+    # True: a file left in /tmp (or /dev/shm) or written in its folder makes the reply illegal
+    # (Chomp: "All files that are created MUST be removed on completion of your move").
+    tidy: bool = False
 
 
 @dataclass(frozen=True)

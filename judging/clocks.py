@@ -6,6 +6,9 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 UNLIMITED_CPU_S = 60.0  # what a move may take when the contest sets no CPU limit at all
+# With only an average set, one move may take this many times the average: the cap that keeps
+# a game finite (Chomp: 2 minutes), past which "the guidelines are clearly violated".
+AVERAGE_CAP_FACTOR = 4
 
 
 class ClockError(ValueError):
@@ -18,7 +21,10 @@ class Clock:
 
     cpu_per_move_s           CPU a program may use for one move
     wall_per_move_s          real time for one move (a program that sleeps or waits)
-    cpu_average_per_move_s   CPU averaged over the moves of a game (Chomp: 30 s)
+    cpu_average_per_move_s   CPU averaged over the moves of a game (Chomp: 30 s), a guideline:
+                             a move over it, or a game's average over it, is a warning, not a
+                             loss; one move may take up to cpu_per_move_s, or when that is
+                             not set AVERAGE_CAP_FACTOR times the average
     cpu_total_s              CPU for a whole game
     time_limit               a chess clock: seconds for the whole game, of the time a program
                              takes to answer (CodeCup: 30), measured as ``measure`` says
@@ -79,11 +85,19 @@ class Clock:
             return used, bank, f"{used:.2f} s in the game, over the {self.time_limit:g} s limit"
         return used, bank, None
 
-    def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
-        """CPU the program may use on its next move, given its moves and CPU so far this game."""
-        budget = [] if self.cpu_per_move_s is None else [self.cpu_per_move_s]
+    def move_cap_s(self) -> float | None:
+        """The most CPU one move may take, whatever its game's average."""
+        if self.cpu_per_move_s is not None:
+            return self.cpu_per_move_s
         if self.cpu_average_per_move_s is not None:
-            budget.append(self.cpu_average_per_move_s * (moves_made + 1) - cpu_used)
+            return AVERAGE_CAP_FACTOR * self.cpu_average_per_move_s
+        return None
+
+    def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
+        """CPU the program may use on its next move, given its moves and CPU so far this game.
+        The average is judged over the whole game (a warning), so it limits no single move."""
+        cap = self.move_cap_s()
+        budget = [] if cap is None else [cap]
         if self.cpu_total_s is not None:
             budget.append(self.cpu_total_s - cpu_used)
         return max(min(budget), 0.0) if budget else UNLIMITED_CPU_S
@@ -95,11 +109,25 @@ class Clock:
 
     def over(self, moves_made: int, cpu_used: float, cpu_this_move: float) -> str | None:
         """Why the program is out of time after a move it finished, or None."""
-        if self.cpu_per_move_s is not None and cpu_this_move > self.cpu_per_move_s:
-            return f"{cpu_this_move:.2f} s of CPU, over the {self.cpu_per_move_s:g} s limit per move"
-        if self.cpu_average_per_move_s is not None and cpu_used > self.cpu_average_per_move_s * moves_made:
-            average = cpu_used / moves_made
-            return f"{average:.2f} s of CPU per move on average, over the {self.cpu_average_per_move_s:g} s limit"
+        cap = self.move_cap_s()
+        if cap is not None and cpu_this_move > cap:
+            return f"{cpu_this_move:.2f} s of CPU, over the {cap:g} s limit per move"
         if self.cpu_total_s is not None and cpu_used > self.cpu_total_s:
             return f"{cpu_used:.2f} s of CPU in the game, over the {self.cpu_total_s:g} s limit"
+        return None
+
+    def move_warning(self, cpu_this_move: float) -> str | None:
+        """A warning for a move over the average the contest asks, or None."""
+        average = self.cpu_average_per_move_s
+        if average is not None and cpu_this_move > average:
+            return f"{cpu_this_move:.2f} s of CPU, over the {average:g} s a move the game should average"
+        return None
+
+    def game_warning(self, moves: int, cpu_used: float) -> str | None:
+        """A warning for a game whose average per move is over the contest's, or None."""
+        average = self.cpu_average_per_move_s
+        if average is not None and moves and cpu_used > average * moves:
+            return (
+                f"{cpu_used / moves:.2f} s of CPU a move over the game ({moves} moves), over the {average:g} s average"
+            )
         return None

@@ -245,6 +245,7 @@ def _result_json(record: MatchRecord, seats) -> dict:
                 "moves": totals.moves,
                 "cpu_s": totals.cpu_s,
                 "wall_s": totals.wall_s,
+                "warnings": totals.warnings,
             }
             for seat, totals in zip(seats, record.seats, strict=True)
         ],

@@ -37,9 +37,11 @@ class Player:
 
 @dataclass
 class SeatTotals:
-    moves: int = 0
+    moves: int = 0  # moves made; a reply that forfeited the game is not one, though its time counts
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    replies: int = 0  # every reply timed, the one that forfeited included
+    warnings: list[str] = field(default_factory=list)  # what a judge writes back; nothing lost by it
 
 
 @dataclass
@@ -66,6 +68,8 @@ def _fault(move_no: int, result: RunResult, limits: Limits) -> tuple[str, str]:
     where = f"move {move_no}"
     if result.verdict is Verdict.TIME_LIMIT:
         return "timeout", f"{where}: {result.cpu_s:.2f} s of CPU, over the {limits.cpu_s:g} s it had"
+    if result.verdict is Verdict.WALL_LIMIT and limits.wall_waiting_only:
+        return "timeout", f"{where}: no answer, waited {limits.wall:g} s without computing"
     if result.verdict is Verdict.WALL_LIMIT:
         return "timeout", f"{where}: no answer within {limits.wall:g} s"
     if result.verdict is Verdict.MEMORY_LIMIT:
@@ -122,6 +126,7 @@ def _replay(game, params, seed, clock, players, totals, moves, frames, outcome) 
                 "moves": t.moves,
                 "cpu_s": round(t.cpu_s, 4),
                 "wall_s": round(t.wall_s, 4),
+                "warnings": t.warnings,
             }
             for i, (p, t) in enumerate(zip(players, totals, strict=True))
         ],
@@ -170,7 +175,9 @@ def play_process_per_move(
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
             move_no = len(moves) + 1
             cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
-            limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu))
+            # CPU is the measure; the wall limit only catches a program that waits (a program
+            # computing on a loaded host runs on until its CPU limit).
+            limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu), wall_waiting_only=True)
             if seat_totals.moves:  # the first move finds the folder as open_jail made it
                 jail.reset_work(player.program.files, keep=interaction.keep)
             argv = player.program.argv(limits, interaction.args(state, seat))
@@ -181,7 +188,7 @@ def play_process_per_move(
             except PlatformStall as e:
                 raise PlatformStall(f"move {move_no}: {e}") from None
             result = judge_language(player.program, result, limits)
-            seat_totals.moves += 1
+            seat_totals.replies += 1
             seat_totals.cpu_s += result.cpu_s
             seat_totals.wall_s += result.wall_s
             record: dict[str, Any] = {
@@ -199,10 +206,18 @@ def play_process_per_move(
                 record["status"] = status
                 outcome = game.forfeit(state, seat, status, reason)
                 break
-            late = clock.over(seat_totals.moves, seat_totals.cpu_s, result.cpu_s)
+            left = _left_behind(jail, player.program, interaction.tidy)  # and a fresh /tmp for the next move
+            late = clock.over(seat_totals.moves + 1, seat_totals.cpu_s, result.cpu_s)
+            slow = clock.move_warning(result.cpu_s)
+            if slow and not late:
+                _warn(seat_totals, record, f"move {move_no}: {slow}")
             if late:
                 record["status"] = "timeout"
                 outcome = game.forfeit(state, seat, "timeout", f"move {move_no}: {late}")
+                break
+            if left:
+                record["status"] = "illegal"
+                outcome = game.forfeit(state, seat, "illegal", f"move {move_no}: {left}")
                 break
             move = interaction.read(state, seat, result.stdout_text)
             if isinstance(move, Illegal):
@@ -210,12 +225,61 @@ def play_process_per_move(
                 record["output"] = result.stdout_text[:OUTPUT_EXCERPT]
                 outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                 break
+            for note in interaction.forgiven(state, seat, result.stdout_text) if interaction.forgiven else ():
+                _warn(seat_totals, record, f"move {move_no}: {note}")
             record["move"] = game.move_text(state, move)
+            seat_totals.moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
             state = game.apply(state, move)
             frames.append(game.frame(state))
+    for seat_totals in totals:
+        slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
+        if slow:
+            seat_totals.warnings.append(f"the game: {slow}")
     outcome = outcome or game.outcome(state)
     assert outcome is not None
     return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+
+
+def _left_behind(jail, program: Program, judged: bool) -> str:
+    """Empty the jail's /tmp after a move; when the game judges it (``judged``), why the
+    program broke the page's rule on files ("" if it did not): files it left in /tmp, or
+    wrote in its folder, which holds only its build."""
+    tmp, count = jail.fresh_tmp()
+    if not judged:
+        return ""
+    wrote = sorted(jail.work.paths() - _program_paths(program.files))
+    why = []
+    if tmp:
+        more = f" and {count - len(tmp)} more" if count > len(tmp) else ""
+        why.append(f"left {', '.join(tmp)}{more} behind")
+    if wrote:
+        more = f" and {len(wrote) - 5} more" if len(wrote) > 5 else ""
+        why.append(f"wrote {', '.join(wrote[:5])}{more} in its folder")
+    if not why:
+        return ""
+    return (
+        " and ".join(why) + ": temporary files may be made only in /tmp and must be removed on completion of the move"
+    )
+
+
+def _program_paths(files) -> set[str]:
+    import os
+
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(files):
+        rel = os.path.relpath(folder, files)
+        found.update(n if rel == "." else os.path.join(rel, n) for n in dirs + names)
+    return found
+
+
+def _warn(seat_totals: SeatTotals, record: dict[str, Any], warning: str) -> None:
+    """Note something a judge would write back about a move that still counts: on the move
+    always, on the seat the first time (a program that ends every row with a space is told
+    once, not once a move)."""
+    record.setdefault("warnings", []).append(warning)
+    said = warning.partition(": ")[2]
+    if not any(w.partition(": ")[2] == said for w in seat_totals.warnings):
+        seat_totals.warnings.append(warning)
 
 
 def _session_fault(move_no: int, reply, session) -> tuple[str, str]:
@@ -301,7 +365,6 @@ def play_line_protocol(
                         text = reply.line.strip() or None  # a blank line is forgiven: read on
                 else:
                     reply = None
-                seat_totals.moves += 1
                 seat_totals.cpu_s += took_cpu
                 seat_totals.wall_s += took_wall
                 took = took_wall if clock.measure == "wall" else took_cpu
@@ -329,6 +392,7 @@ def play_line_protocol(
                     outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                     break
                 record["move"] = last_text = game.move_text(state, move)
+                seat_totals.moves += 1
                 state = game.apply(state, move)
                 frames.append(game.frame(state))
         finally:

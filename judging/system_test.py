@@ -69,6 +69,14 @@ def start(submission: Submission) -> bool:
     return True
 
 
+def _warnings(match: Match, index: int) -> list[str]:
+    """What the referee would write back about a seat's game without it costing the game
+    (POTM's weekly status: moves over the 30 s average, output forgiven by the judge)."""
+    result = match.result_attempt.result if match.result_attempt else None
+    seats = (result or {}).get("seats") or []
+    return list(seats[index].get("warnings") or []) if index < len(seats) else []
+
+
 def conclude(match: Match) -> None:
     """After a system-test match ends (in the transaction that ended it): once all of the
     submission's test games have, pass or fail it, with a line per game for its author."""
@@ -80,7 +88,7 @@ def conclude(match: Match) -> None:
     submission = Submission.objects.select_for_update().get(pk=seat.submission_id)
     seats = (
         MatchSeat.objects.filter(submission=submission, match__stage=match.stage, match__round=submission.number)
-        .select_related("match")
+        .select_related("match__result_attempt")
         .order_by("match_id")
     )
     if submission.built_at is not None:  # the games of the program as last built (it may have been rebuilt)
@@ -101,10 +109,15 @@ def conclude(match: Match) -> None:
             f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
         )
         failed |= s.status in FAULTS
+        lines += [f"  warning: {w}" for w in _warnings(m, s.index)]
     if failed and _supplied_runme_did_not_run(submission, seats):
         _rebuild_from_sources(submission, lines)
         return
-    verdict = "failed: a program must play every game by the rules" if failed else "passed"
+    warned = sum(line.startswith("  warning: ") for line in lines)
+    if failed:
+        verdict = "failed: a program must play every game by the rules"
+    else:
+        verdict = f"passed, with {warned} warning{'s' * (warned != 1)}" if warned else "passed"
     log = "\n".join([*lines, f"system test {verdict}"])
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(test_log=log)

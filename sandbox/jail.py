@@ -454,6 +454,21 @@ class Jail:
         self.work.clear(keep=keep)
         self.work.copy_in(files, skip=keep)
 
+    def fresh_tmp(self) -> tuple[list[str], int]:
+        """Empty the jail's /tmp and /dev/shm between two programs (the runner does it, as the
+        programs' uid, after the last one's end); the paths it found there (at most 20) and
+        how many. A folder the program made unreadable to itself may survive, and is named."""
+        self._ensure_runner()
+        assert self._control is not None
+        try:
+            self._control.sendall(json.dumps({"clean": ["/tmp", "/dev/shm"]}).encode())
+        except OSError as e:
+            raise SandboxError(f"cannot reach the jail's runner: {e}") from e
+        reply = self._receive(time.monotonic() + 10.0)
+        if reply is None or "cleaned" not in reply:
+            raise SandboxError(f"the jail's runner did not clean /tmp: {reply}")
+        return [str(p) for p in reply["cleaned"]], int(reply["count"])  # type: ignore[call-overload]
+
     def kill_programs(self) -> None:
         """Kill everything in the jail except bwrap and the runner."""
         assert self.cgroup is not None

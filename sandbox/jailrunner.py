@@ -88,6 +88,35 @@ def resolve(name, env):
     return name
 
 
+def wipe(top):
+    """Empty the folder ``top`` (the jail's /tmp or /dev/shm, between two programs: nothing
+    else runs then); the paths that were in it, at most 20, and how many there were."""
+    import shutil
+
+    found = []
+    try:
+        fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return found, 0
+    try:
+        names = sorted(os.listdir(fd))
+        for name in names:
+            with contextlib.suppress(OSError):
+                if _is_dir(fd, name):
+                    shutil.rmtree(name, dir_fd=fd, ignore_errors=True)
+                else:
+                    os.unlink(name, dir_fd=fd)
+    finally:
+        os.close(fd)
+    return [os.path.join(top, name) for name in names[:20]], len(names)
+
+
+def _is_dir(dir_fd, name):
+    import stat
+
+    return stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+
+
 def reap_all():
     """Wait for every other process of the jail: after kill(-1) they are all dying, and as
     the namespace's init the runner inherits each orphan."""
@@ -118,6 +147,13 @@ def main():
         for fd in fds:  # recv_fds ignores MSG_CMSG_CLOEXEC before Python 3.12: only 0-2 may reach the program
             os.set_inheritable(fd, False)
         request = json.loads(message)
+        if "clean" in request:  # a fresh /tmp for the next program: say what the last one left
+            left, count = [], 0
+            for top in request["clean"]:
+                paths, n = wipe(top)
+                left, count = left + paths, count + n
+            control.sendall(json.dumps({"cleaned": left[:20], "count": count}).encode())
+            continue
         try:
             pid = os.posix_spawn(
                 resolve(request["argv"][0], request["env"]),

@@ -14,6 +14,10 @@ class Limits:
 
     cpu_s: float = 1.0
     wall_s: float | None = None  # None: 2 × cpu_s + 1 s
+    # True: the wall limit counts only the time no thread of the program can run (it waits:
+    # sleeps, reads, blocks), so a program computing on a loaded host is never cut by it; its
+    # CPU limit stops it, or at worst WAIT_BACKSTOP × cpu_s of wall time (see monitor.py).
+    wall_waiting_only: bool = False
     memory_mb: int = 256
     pids: int = 64
     file_size_mb: int = 64

@@ -23,6 +23,9 @@ POLL_S = 0.003  # CPU time is sampled at least this often while the program runs
 DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
+# With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
+# beyond its wall limit, in multiples of its CPU limit: one given under a tenth of a core.
+WAIT_BACKSTOP = 10
 
 
 class StallClock:
@@ -73,6 +76,8 @@ class Monitor:
         self.clock = StallClock()
         self.t0 = self.clock.t0
         self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
+        self.waited_s = 0.0  # wall time with no thread of the program runnable (wall_waiting_only)
+        self._looked = self.t0
         self.t_end: float | None = None
         self.cpu_end: float | None = None
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
@@ -241,18 +246,30 @@ class Monitor:
             self.stop(Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)")
         elif self.cpu_s() >= cpu_limit:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
-        elif now >= self.clock.deadline(wall_s):
+        elif self.limits.wall_waiting_only and self._waited_too_long(now, cpu_limit, wall_s):
+            self.stop(Verdict.WALL_LIMIT, f"waited {wall_s:g} s without computing")
+        elif not self.limits.wall_waiting_only and now >= self.clock.deadline(wall_s):
             self.stop(Verdict.WALL_LIMIT, f"wall time limit of {wall_s:g} s exceeded")
         else:
             return False
         return True
+
+    def _waited_too_long(self, now: float, cpu_limit: float, wall_s: float) -> bool:
+        """Count the time since the last look as waiting if no thread of the program can run
+        now (a gap the stall clock took for the platform's is not counted); True once the
+        waiting passes ``wall_s``, or the backstop passes."""
+        gap, self._looked = now - self._looked, now
+        if gap <= STALL_S and not self.cgroup.busy():
+            self.waited_s += gap
+        return self.waited_s >= wall_s or now >= self.clock.deadline(wall_s + WAIT_BACKSTOP * cpu_limit)
 
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
         self.attach(in_w, out_r, err_r)
         self.feed_stdin(stdin, close_after=True)
         now = self.tick()
         while not self.ended:
-            self.pump(min(POLL_S, self.clock.deadline(self.limits.wall) - now))
+            wait = POLL_S if self.limits.wall_waiting_only else self.clock.deadline(self.limits.wall) - now
+            self.pump(min(POLL_S, wait))
             if self.ended:
                 self.tick()  # a stall just before the end is not the program's either
                 break

@@ -166,6 +166,17 @@ class WorkDir:
         finally:
             os.close(fd)
 
+    def paths(self, limit: int = 10_000) -> set[str]:
+        """The paths in the folder, relative to it (links listed, never followed)."""
+        found: set[str] = set()
+        for folder, dirs, files in os.walk(self.path):
+            rel = os.path.relpath(folder, self.path)
+            for name in dirs + files:
+                found.add(name if rel == "." else os.path.join(rel, name))
+            if len(found) > limit:
+                break
+        return found
+
     def clear(self, keep: str | None = None) -> None:
         """Remove everything in the folder but the entry named ``keep`` (links are removed,
         never followed)."""

@@ -93,8 +93,9 @@ DEMO_CONTESTS = [
         summary="Slide pieces onto an n×n board; make a line of n.",
         game="hearts_flowers",
         game_params={"n": 5},
+        # "30 seconds to decide on each move": CPU; the wall limit only catches a program that waits;
         # "a 500 MHz Pentium-III with 256 MB of memory"
-        clock={"wall_per_move_s": 30, "memory_mb": 256},
+        clock={"cpu_per_move_s": 30, "wall_per_move_s": 30, "memory_mb": 256},
         rules=(
             "Two players slide pieces onto an n×n board from any of its four sides, pushing the pieces in the way "
             "along; a piece pushed off the edge is gone. A full line of n pieces in a row, a column or a main "

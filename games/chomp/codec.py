@@ -15,12 +15,32 @@ def program_input(state: ChompState) -> str:
     return "".join(line + "\n" for line in grid_lines(state))
 
 
+def forgiven(state: ChompState, output: str) -> list[str]:
+    """What ``read_reply`` forgave in a legal reply, for the referee to warn of: the page asks
+    "no white space, newline on each line"."""
+    notes = []
+    lines = output.split("\n")
+    rows = lines[: state.rows]
+    spaced = [r for r, line in enumerate(rows, start=1) if line.rstrip("\r") != line.rstrip()]
+    returns = [r for r, line in enumerate(rows, start=1) if line.endswith("\r")]
+    if spaced:
+        notes.append(f"white space at the end of row {spaced[0]}; the page asks for none")
+    if returns:
+        notes.append(f"a carriage return at the end of row {returns[0]}; the page asks for a newline alone")
+    if len(lines) > state.rows + 1:
+        notes.append("blank lines after the grid; the page asks for the grid alone")
+    if not output.endswith("\n"):
+        notes.append("no newline after the last row; the page asks for one on each line")
+    return notes
+
+
 def read_reply(game: Chomp, state: ChompState, output: str) -> Move | Illegal:
     """The chomp that turns the input grid into ``output``.
 
     Tolerated, as a person judging by eye would: a carriage return or spaces at the end of
-    a line, and blank lines after the grid. Anything else that is not exactly the input
-    grid with one chomp is an illegal reply, with the first row that differs.
+    a line, blank lines after the grid, a missing final newline; the referee warns of each
+    (``forgiven``). Anything else that is not exactly the input grid with one chomp is an
+    illegal reply, with the first row that differs.
     """
     lines = [line.rstrip() for line in output.splitlines()]
     while lines and not lines[-1]:

@@ -75,6 +75,8 @@ class Chomp(Game[ChompState, Move]):
             stdin=lambda state, seat: codec.program_input(state),
             read=lambda state, seat, output: codec.read_reply(self, state, output),
             keep=None,  # "You may NOT attempt to record the moves": a fresh folder every move
+            forgiven=lambda state, seat, output: codec.forgiven(state, output),
+            tidy=True,  # "Temporary files may be created ONLY in /tmp ... MUST be removed"
         )
 
     def initial_state(self, params: Mapping[str, int], seed: int) -> ChompState:

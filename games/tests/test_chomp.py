@@ -69,16 +69,26 @@ def test_a_forfeit_gives_the_other_seat_the_win_and_its_cookies():
 
 
 @pytest.mark.parametrize(
-    "output",
+    ("output", "warnings"),
     [
-        "XOOOOOO\r\nOO*****\r\nOO*****\r\nOO*****\r\n",  # CRLF
-        "XOOOOOO  \nOO*****\t\nOO*****\nOO*****\n",  # trailing spaces
-        "XOOOOOO\nOO*****\nOO*****\nOO*****",  # no final newline
-        "XOOOOOO\nOO*****\nOO*****\nOO*****\n\n\n",  # blank lines after the grid
+        (
+            "XOOOOOO\r\nOO*****\r\nOO*****\r\nOO*****\r\n",
+            ["a carriage return at the end of row 1; the page asks for a newline alone"],
+        ),
+        (
+            "XOOOOOO\nOO*****\t\nOO*****  \nOO*****\n",
+            ["white space at the end of row 2; the page asks for none"],
+        ),
+        ("XOOOOOO\nOO*****\nOO*****\nOO*****", ["no newline after the last row; the page asks for one on each line"]),
+        ("XOOOOOO\nOO*****\nOO*****\nOO*****\n\n\n", ["blank lines after the grid; the page asks for the grid alone"]),
+        ("XOOOOOO\nOO*****\nOO*****\nOO*****\n", []),  # as the page asks
     ],
 )
-def test_whitespace_at_line_ends_and_after_the_grid_is_forgiven(output):
+def test_whitespace_at_line_ends_and_after_the_grid_is_forgiven_with_a_warning(output, warnings):
+    """ "no white space, newline on each line": forgiven, as a judge by eye would, but written
+    back to the contestant as a judge would."""
     assert codec.read_reply(game, state_from(PAGE_4x7), output) == (2, 3)
+    assert codec.forgiven(state_from(PAGE_4x7), output) == warnings
 
 
 def test_chomping_an_eaten_cell_changes_nothing_and_is_illegal():

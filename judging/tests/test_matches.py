@@ -460,6 +460,29 @@ def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, detail, p
     assert detail in mine.test_log  # CodeCup's own word for it, as its author knows it
 
 
+def test_a_chomp_system_test_passes_with_the_referees_warnings_written_back():
+    """POTM's judge wrote back what he forgave (slow moves, untidy output) without failing the
+    program: the referee's warnings of each game are in the log, under the game's line."""
+    from judging import system_test
+
+    contest = make_contest(game="chomp")
+    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), status="testing")
+    match = make_match(contest, [mine, ref], stage=stage, round=mine.number, status=Match.Status.FINISHED)
+    match.seats.filter(index=0).update(status="win", points=1, moves=3, cpu_seconds=40.5)
+    match.seats.filter(index=1).update(status="loss", moves=3)
+    warning = "move 1: 40.00 s of CPU, over the 30 s a move the game should average"
+    result = match.result_attempt.result
+    result["seats"][0]["warnings"] = [warning]
+    MatchAttempt.objects.filter(pk=match.result_attempt_id).update(result=result)
+    system_test.conclude(match)
+    mine.refresh_from_db()
+    assert (mine.status, mine.is_active) == ("ready", True), mine.test_log
+    assert f"\n  warning: {warning}\n" in mine.test_log
+    assert mine.test_log.endswith("system test passed, with 1 warning")
+
+
 def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
     from judging import system_test
 

@@ -43,18 +43,33 @@ def test_an_unchanged_grid_is_illegal_and_the_output_is_kept(program):
     assert record.outcome.statuses == ("illegal", "win")
     assert record.outcome.reason == "move 1: output is the input grid: no cookie was eaten"
     assert record.replay["moves"][0]["output"] == "XO\nOO\n"
+    # "the FEWEST TOTAL CHOMPS": a refused reply is no chomp, though its time is the program's
+    assert [t.moves for t in record.seats] == [0, 0]
+    assert record.replay["seats"][0]["moves"] == 0 and record.seats[0].cpu_s > 0
 
 
 def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
     clock = Clock(cpu_per_move_s=1, wall_per_move_s=1.5)
     record = play(chomp, ["chomp_last.c", "chomp_sleep.sh"], program, {"rows": 2, "cols": 2}, clock)
     assert record.outcome.statuses == ("win", "timeout")
-    assert record.outcome.reason == "move 2: no answer within 1.5 s"
+    assert record.outcome.reason == "move 2: no answer, waited 1.5 s without computing"
     assert 1.4 < record.seats[1].wall_s < 3
 
 
+def test_the_wall_limit_never_cuts_a_program_that_computes(program):
+    """Hearts and Flowers: 30 s a move, CPU the measure. On a loaded host a program once
+    was killed by the 30 s wall limit after 11.8 s of CPU. The wall limit only counts time
+    in which the program waits; here it computes twice the wall limit (as a program given
+    half a core would take) and plays on."""
+    clock = Clock(cpu_per_move_s=2, wall_per_move_s=0.3)
+    record = play(hf, ["hf_think.py", "hf_support.py"], program, {"n": 3}, clock)
+    first = record.replay["moves"][0]
+    assert "status" not in first and first["move"] == "W1", record.outcome.reason
+    assert first["cpu_s"] >= 0.6 and first["wall_s"] >= 0.6
+
+
 def test_a_program_that_computes_too_long_times_out_on_cpu(program):
-    clock = Clock(cpu_average_per_move_s=0.5, wall_per_move_s=5)
+    clock = Clock(cpu_average_per_move_s=0.125, wall_per_move_s=5)  # one move: at most 4 x the average
     record = play(chomp, ["chomp_spin.c", "chomp_last.c"], program, {"rows": 2, "cols": 2}, clock)
     assert record.outcome.statuses == ("timeout", "win")
     assert record.outcome.reason.startswith("move 1: 0.5")
@@ -64,17 +79,72 @@ def test_a_program_that_computes_too_long_times_out_on_cpu(program):
 
 def test_the_average_cpu_clock_counts_the_whole_game():
     clock = Clock(cpu_average_per_move_s=30)
-    assert clock.cpu_for_move(0, 0.0) == 30  # the first move may take the whole average
-    assert clock.cpu_for_move(3, 10.0) == 110  # unused time carries over
-    assert clock.over(4, 121.0, 5.0) == "30.25 s of CPU per move on average, over the 30 s limit"
-    assert clock.over(4, 119.0, 5.0) is None
+    assert clock.cpu_for_move(0, 0.0) == 120  # a move may take 4 x the average: the game judges it
+    assert clock.cpu_for_move(3, 200.0) == 120  # time spent before is no debt either
+    assert clock.over(4, 200.0, 119.0) is None  # over the average: a warning, not a loss
+    assert clock.over(4, 200.0, 121.0) == "121.00 s of CPU, over the 120 s limit per move"
+    assert clock.move_warning(40.0) == "40.00 s of CPU, over the 30 s a move the game should average"
+    assert clock.move_warning(30.0) is None
+    assert clock.game_warning(4, 121.0) == "30.25 s of CPU a move over the game (4 moves), over the 30 s average"
+    assert clock.game_warning(4, 119.0) is None
+    assert Clock(cpu_average_per_move_s=30, cpu_per_move_s=60).cpu_for_move(0, 0.0) == 60
 
 
-def test_chomp_programs_get_a_fresh_folder_every_move(program):
+def test_chomp_judges_the_average_over_the_game_and_warns_of_slow_moves(program):
+    """The page: "no more than 30 seconds per move averaged over the course of a game ...
+    Warnings will be issued". A program that thinks twice the average on its first move and
+    then answers at once plays on, warned (here its two moves average over 0.2 s too: a warning
+    as well, not a loss); 0.2 s stands for 30 s."""
+    clock = Clock(cpu_average_per_move_s=0.2, wall_per_move_s=5)
+    record = play(chomp, ["chomp_slow_start.c", "chomp_last.c"], program, {"rows": 2, "cols": 2}, clock)
+    assert record.outcome.statuses == ("win", "loss"), record.outcome.reason
+    first = record.replay["moves"][0]
+    assert first["cpu_s"] >= 0.4 and "status" not in first
+    assert first["warnings"] == [
+        f"move 1: {first['cpu_s']:.2f} s of CPU, over the 0.2 s a move the game should average"
+    ]
+    warnings = record.replay["seats"][0]["warnings"]
+    assert warnings[0] == first["warnings"][0]
+    assert warnings[1].startswith("the game: ") and "(2 moves), over the 0.2 s average" in warnings[1]
+    assert record.replay["seats"][1]["warnings"] == []
+
+
+def test_untidy_chomp_output_is_forgiven_and_warned_of_once_a_game(program):
+    record = play(chomp, ["chomp_untidy.py", "chomp_last.c"], program, {"rows": 2, "cols": 3})
+    assert record.outcome.statuses == ("win", "loss")  # played to the end by the rules
+    space = "white space at the end of row 1; the page asks for none"
+    cr = "a carriage return at the end of row 1; the page asks for a newline alone"
+    mine = [m for m in record.replay["moves"] if m["seat"] == 0]
+    assert len(mine) == 3 and all(m["warnings"] == [f"move {m['n']}: {space}", f"move {m['n']}: {cr}"] for m in mine)
+    assert record.replay["seats"][0]["warnings"] == [f"move 1: {space}", f"move 1: {cr}"]  # told once
+    assert record.replay["seats"][1]["warnings"] == []
+
+
+def test_a_chomp_program_that_writes_outside_tmp_loses_as_the_page_says(program):
+    """ "Creation of files anywhere else will cause disqualification": a file written in its
+    folder is an illegal reply, named."""
     record = play(chomp, ["chomp_remember.py", "chomp_last.c"], program, {"rows": 3, "cols": 3})
-    mine = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
-    assert len(mine) >= 2
-    assert set(mine) == {"fresh folder"}
+    assert record.outcome.statuses == ("illegal", "win")
+    assert record.outcome.reason == (
+        "move 1: wrote memory in its folder: temporary files may be made only in /tmp "
+        "and must be removed on completion of the move"
+    )
+
+
+def test_a_chomp_program_that_leaves_a_file_in_tmp_loses_and_never_finds_it_again(program):
+    """ "All files that are created MUST be removed on completion of your move": a program
+    that kept a memo in /tmp found it at its next move; now each move has a fresh /tmp,
+    and the memo left behind is an illegal reply."""
+    record = play(chomp, ["chomp_last.c", "chomp_memo.py"], program, {"rows": 3, "cols": 3})
+    assert record.outcome.statuses == ("win", "illegal")
+    assert record.outcome.reason.startswith("move 2: left /tmp/memo behind: temporary files")
+    assert record.replay["moves"][1]["stderr"].strip() == "fresh /tmp"
+
+
+def test_other_process_per_move_games_get_a_fresh_tmp_every_move_too(program):
+    record = play(hf, ["hf_support.py", "hf_memo.py"], program, {"n": 3})
+    theirs = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 1]
+    assert len(theirs) >= 2 and set(theirs) == {"fresh /tmp"}
 
 
 def test_hearts_and_flowers_keeps_only_support_between_moves_and_nothing_between_matches(program):

@@ -125,6 +125,7 @@ class Command(BaseCommand):
                     "reason": outcome.reason if outcome.statuses[i] not in ("win", "draw") else "",
                     "moves": record.seats[i].moves,
                     "cpu_s": round(record.seats[i].cpu_s, 3),
+                    "warnings": record.seats[i].warnings,
                 }
                 for i in range(len(players))
             ],
