@@ -1,4 +1,5 @@
-"""The pages in a real Chromium: a newcomer signs up, logs out, logs in, opens a contest."""
+"""The pages in a real Chromium: a newcomer signs up, logs out, logs in, opens a contest; a
+contestant is asked before an entry is withdrawn."""
 
 import shutil
 
@@ -58,3 +59,36 @@ def test_sign_up_log_out_log_in_and_read_a_contest(page, live_server):
     page.get_by_role("link", name="Chomp (POTM, summer 1995)").click()
     assert page.get_by_role("heading", name="Rules").is_visible()
     assert "poison cookie" in page.locator(".rules").inner_text()
+
+
+@pytest.fixture
+def alices_entry(demo):
+    from django.contrib.auth.models import User
+
+    from contests.models import Contest, Entry
+
+    alice = User.objects.get(username="alice")
+    return Entry.objects.create(contest=Contest.objects.get(slug="chomp"), user=alice, name="Muncher")
+
+
+def test_withdrawing_an_entry_asks_first(alices_entry, page, live_server):
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "arbiter-alice")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
+    page.goto(live_server.url + "/contests/chomp/")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.get_by_role("button", name=f"Withdraw {alices_entry.name}").click()
+    page.wait_for_timeout(300)
+    assert "for good" in asked[0] and page.url == live_server.url + "/contests/chomp/"  # not sent
+    page.once("dialog", lambda d: answer(d, True))
+    page.get_by_role("button", name=f"Withdraw {alices_entry.name}").click()
+    page.wait_for_selector("text=is withdrawn")
+    assert len(asked) == 2
