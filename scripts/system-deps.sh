@@ -24,7 +24,7 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 if [ "${1:-run}" = test ]; then
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-    command -v rustc >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/rustc" ] || missing+=(rustc)
+    command -v rustc >/dev/null 2>&1 || [ -x "${HOME:-/nonexistent}/.cargo/bin/rustc" ] || missing+=(rustc)
     command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 fi

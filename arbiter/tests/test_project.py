@@ -73,7 +73,7 @@ def test_procfile_runs_web_and_worker():
 
 
 def _system_deps(tmp_path, uid: int, *args: str) -> tuple[subprocess.CompletedProcess, str]:
-    """scripts/system-deps.sh on a machine that has everything `make run` needs but no Chromium,
+    """scripts/system-deps.sh on a machine that has everything `make run` needs but nothing the tests add,
     as user ``uid``; apt-get only records what it was asked."""
     shims = tmp_path / "bin"
     shims.mkdir(exist_ok=True)
@@ -98,13 +98,13 @@ def test_system_deps_installs_the_browser_and_servers_for_the_tests_only(tmp_pat
     assert result.returncode == 0 and apt == ""  # `make run` needs no browser
     result, apt = _system_deps(tmp_path, 0, "test")
     assert result.returncode == 0, result.stderr
-    assert apt.splitlines() == ["update -qq", "install -y -qq chromium postgresql redis-server"]
+    assert apt.splitlines() == ["update -qq", "install -y -qq chromium rustc postgresql redis-server"]
 
 
 def test_system_deps_prints_the_apt_get_line_when_not_root(tmp_path):
     result, apt = _system_deps(tmp_path, 1000, "test")
     assert result.returncode == 1 and apt == ""
-    assert "sudo apt-get install -y chromium postgresql redis-server" in result.stderr
+    assert "sudo apt-get install -y chromium rustc postgresql redis-server" in result.stderr
 
 
 def test_make_test_installs_what_the_tests_need():
