@@ -139,7 +139,7 @@ def _supplied_runme_did_not_run(submission: Submission, seats) -> bool:
         first is not None
         and first.match.status == Match.Status.FINISHED
         and first.status == CRASH
-        and first.moves <= 1
+        and first.moves == 0  # not one move made: it never answered
         and submission.language == "archive"
         and not submission.rebuilt_from_sources
         and registry.get(submission.entry.contest.game).rebuilds_from_sources

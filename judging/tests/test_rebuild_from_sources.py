@@ -78,15 +78,15 @@ def test_a_rebuild_that_fails_is_a_build_failure_with_both_logs(queued):
     assert "nosuch.c" in sub.build_log and not sub.is_active
 
 
-def _concluded(game, language, moves=1, rebuilt=False):
-    """A system test whose first game ended with the submission's crash, judged on paper."""
+def _concluded(game, language, moves=0, rebuilt=False):
+    """A system test whose first game ended with the submission's crash after ``moves`` moves made, on paper."""
     contest = make_contest(game=game)
     stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), language=language, status="testing", rebuilt_from_sources=rebuilt)
     match = make_match(contest, [mine, ref], stage=stage, round=mine.number)
     finish_on_paper(match, [(0, 0, "crash"), (2, 0, "win")])
-    match.seats.filter(index=0).update(moves=moves, reason="move 1: killed by SIGSEGV")
+    match.seats.filter(index=0).update(moves=moves, reason=f"move {moves + 1}: killed by SIGSEGV")
     system_test.conclude(Match.objects.get(pk=match.pk))
     mine.refresh_from_db()
     return mine
@@ -95,10 +95,11 @@ def _concluded(game, language, moves=1, rebuilt=False):
 @pytest.mark.parametrize(
     ("game", "language", "moves", "rebuilt"),
     [
-        ("hearts_flowers", "archive", 1, True),  # rebuilt once already: tested again only once
-        ("hearts_flowers", "archive", 3, False),  # it did run: a crash later is the program's
-        ("hearts_flowers", "c", 1, False),  # no sources to rebuild from but the one it was built from
-        ("chomp", "archive", 1, False),  # Chomp's page promises no rebuild
+        ("hearts_flowers", "archive", 0, True),  # rebuilt once already: tested again only once
+        ("hearts_flowers", "archive", 1, False),  # it did run (one move made): a crash later is the program's
+        ("hearts_flowers", "archive", 3, False),
+        ("hearts_flowers", "c", 0, False),  # no sources to rebuild from but the one it was built from
+        ("chomp", "archive", 0, False),  # Chomp's page promises no rebuild
     ],
 )
 def test_no_rebuild_where_the_runme_ran_or_none_is_promised(queued, game, language, moves, rebuilt):
