@@ -93,8 +93,8 @@ class Clock:
             return AVERAGE_CAP_FACTOR * self.cpu_average_per_move_s
         return None
 
-    def cpu_for_move(self, moves_made: int, cpu_used: float) -> float:
-        """CPU the program may use on its next move, given its moves and CPU so far this game.
+    def cpu_for_move(self, cpu_used: float) -> float:
+        """CPU the program may use on its next move, given its CPU so far this game.
         The average is judged over the whole game (a warning), so it limits no single move."""
         cap = self.move_cap_s()
         budget = [] if cap is None else [cap]
@@ -107,7 +107,7 @@ class Clock:
             return self.wall_per_move_s
         return 2 * cpu_s + 1.0
 
-    def over(self, moves_made: int, cpu_used: float, cpu_this_move: float) -> str | None:
+    def over(self, cpu_used: float, cpu_this_move: float) -> str | None:
         """Why the program is out of time after a move it finished, or None."""
         cap = self.move_cap_s()
         if cap is not None and cpu_this_move > cap:

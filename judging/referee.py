@@ -10,6 +10,7 @@ reply. Plain Python over the sandbox and the games: no Django here.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -164,7 +165,7 @@ def play_process_per_move(
     moves: list[dict[str, Any]] = []
     frames = [game.frame(state)]
     outcome: Outcome | None = None
-    jail_limits = Limits(cpu_s=clock.cpu_for_move(0, 0.0), memory_mb=clock.memory_mb)
+    jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
     with contextlib.ExitStack() as stack:
         jails = _open_jails(stack, players, jail_limits)
         while (seat := game.to_move(state)) is not None:
@@ -174,7 +175,7 @@ def play_process_per_move(
                 raise Cancelled(f"called off before move {len(moves) + 1}")
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
             move_no = len(moves) + 1
-            cpu = clock.cpu_for_move(seat_totals.moves, seat_totals.cpu_s)
+            cpu = clock.cpu_for_move(seat_totals.cpu_s)
             # CPU is the measure; the wall limit only catches a program that waits (a program
             # computing on a loaded host runs on until its CPU limit).
             limits = jail_limits.but(cpu_s=cpu, wall_s=clock.wall_for_move(cpu), wall_waiting_only=True)
@@ -207,7 +208,7 @@ def play_process_per_move(
                 outcome = game.forfeit(state, seat, status, reason)
                 break
             left = _left_behind(jail, player.program, interaction.tidy)  # and a fresh /tmp for the next move
-            late = clock.over(seat_totals.moves + 1, seat_totals.cpu_s, result.cpu_s)
+            late = clock.over(seat_totals.cpu_s, result.cpu_s)
             slow = clock.move_warning(result.cpu_s)
             if slow and not late:
                 _warn(seat_totals, record, f"move {move_no}: {slow}")
@@ -263,8 +264,7 @@ def _left_behind(jail, program: Program, judged: bool) -> str:
 
 
 def _program_paths(files) -> set[str]:
-    import os
-
+    """Every file and folder of a build, relative to it: what a move's work folder starts with."""
     found: set[str] = set()
     for folder, dirs, names in os.walk(files):
         rel = os.path.relpath(folder, files)

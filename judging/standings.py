@@ -71,12 +71,15 @@ def current_stage(contest: Contest) -> Stage | None:
     )
 
 
-def _in_table(contest: Contest, stage: Stage | None) -> Q:
-    """The matches a table counts, as a condition on MatchSeat's match."""
+def _in_table(contest: Contest, stage: Stage | None, via: str = "match__") -> Q:
+    """The matches a table counts, as a condition on a model that reaches Match ``via`` (a
+    seat's ``match__``; "" for Match itself)."""
     if stage is not None:
-        return Q(match__stage=stage)
+        return Q(**{f"{via}stage": stage})
     # the contest's tournament: not the system tests, nor the test games a contestant asks for
-    return Q(match__contest=contest, match__stage__isnull=False) & ~Q(match__stage__kind=Stage.Kind.SYSTEM_TEST)
+    return Q(**{f"{via}contest": contest, f"{via}stage__isnull": False}) & ~Q(
+        **{f"{via}stage__kind": Stage.Kind.SYSTEM_TEST}
+    )
 
 
 def _continuous(stage: Stage | None) -> bool:
@@ -119,11 +122,10 @@ def _tallies(contest: Contest, stage: Stage | None, columns: tuple[Column, ...])
 
 
 def _progress(contest: Contest, stage: Stage | None) -> tuple[int, int]:
-    matches = Match.objects.filter(stage=stage) if stage is not None else Match.objects.filter(contest=contest)
-    if stage is None:
-        matches = matches.filter(stage__isnull=False).exclude(stage__kind=Stage.Kind.SYSTEM_TEST)
-    counts = matches.exclude(status=Match.Status.CANCELLED).aggregate(
-        finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk")
+    counts = (
+        Match.objects.filter(_in_table(contest, stage, via=""))
+        .exclude(status=Match.Status.CANCELLED)
+        .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
     )
     return counts["finished"], counts["total"]
 

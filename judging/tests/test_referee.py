@@ -79,15 +79,15 @@ def test_a_program_that_computes_too_long_times_out_on_cpu(program):
 
 def test_the_average_cpu_clock_counts_the_whole_game():
     clock = Clock(cpu_average_per_move_s=30)
-    assert clock.cpu_for_move(0, 0.0) == 120  # a move may take 4 x the average: the game judges it
-    assert clock.cpu_for_move(3, 200.0) == 120  # time spent before is no debt either
-    assert clock.over(4, 200.0, 119.0) is None  # over the average: a warning, not a loss
-    assert clock.over(4, 200.0, 121.0) == "121.00 s of CPU, over the 120 s limit per move"
+    assert clock.cpu_for_move(0.0) == 120  # a move may take 4 x the average: the game judges it
+    assert clock.cpu_for_move(200.0) == 120  # time spent before is no debt either
+    assert clock.over(200.0, 119.0) is None  # over the average: a warning, not a loss
+    assert clock.over(200.0, 121.0) == "121.00 s of CPU, over the 120 s limit per move"
     assert clock.move_warning(40.0) == "40.00 s of CPU, over the 30 s a move the game should average"
     assert clock.move_warning(30.0) is None
     assert clock.game_warning(4, 121.0) == "30.25 s of CPU a move over the game (4 moves), over the 30 s average"
     assert clock.game_warning(4, 119.0) is None
-    assert Clock(cpu_average_per_move_s=30, cpu_per_move_s=60).cpu_for_move(0, 0.0) == 60
+    assert Clock(cpu_average_per_move_s=30, cpu_per_move_s=60).cpu_for_move(0.0) == 60
 
 
 def test_chomp_judges_the_average_over_the_game_and_warns_of_slow_moves(program):
