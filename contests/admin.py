@@ -53,6 +53,15 @@ class ContestForm(forms.ModelForm):
     def clean_source_counts(self) -> str:
         return self.cleaned_data["source_counts"] or "bytes"
 
+    def clean_entry_form(self) -> list:
+        from contests.entry_form import check_specs
+
+        specs = self.cleaned_data["entry_form"]
+        problems = check_specs(specs)
+        if problems:
+            raise forms.ValidationError(problems)
+        return specs
+
     def clean_max_source_bytes(self) -> int:
         value = self.cleaned_data["max_source_bytes"]
         cap = settings.UPLOAD_MAX_BYTES

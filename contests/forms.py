@@ -1,5 +1,6 @@
 from django import forms
 
+from contests import entry_form
 from contests.models import Contest
 
 
@@ -21,11 +22,33 @@ class SubmissionForm(forms.Form):
                 label="Entry name", max_length=100, help_text="Shown in the standings."
             )
             for spec in contest.entry_form:
-                field_class = forms.FloatField if spec.get("type") == "number" else forms.CharField
-                self.fields[f"form_{spec['name']}"] = field_class(
-                    label=spec.get("label", spec["name"]), required=bool(spec.get("required"))
-                )
+                self.fields[f"form_{spec['name']}"] = _field(spec)
             self.order_fields(["name", *[f"form_{s['name']}" for s in contest.entry_form], "source", "language"])
 
     def entry_form_data(self) -> dict:
+        """The answers as the service checks them (it refuses what the form let through)."""
         return {k[5:]: v for k, v in self.cleaned_data.items() if k.startswith("form_") and v not in (None, "")}
+
+
+def _field(spec: dict) -> forms.Field:
+    """The form field of one entry-form question; the service checks the answer again."""
+    kind = spec.get("type", "text")
+    common = {
+        "label": entry_form.label(spec),
+        "required": bool(spec.get("required")),
+        "help_text": spec.get("help", ""),
+    }
+    if kind == "checkbox":
+        return forms.BooleanField(**common)
+    if kind == "number":
+        return forms.FloatField(min_value=0, **common)
+    if kind == "integer":
+        return forms.IntegerField(min_value=0, **common)
+    if kind == "email":
+        return forms.EmailField(**common)
+    if kind == "choice":
+        choices = [("", "—"), *((str(c), str(c)) for c in spec.get("choices", []))]
+        return forms.ChoiceField(choices=choices, **common)
+    if kind == "textarea":
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), max_length=entry_form.TEXTAREA_MAX, **common)
+    return forms.CharField(max_length=int(spec.get("max") or entry_form.TEXT_MAX), **common)

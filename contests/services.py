@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
+from contests import entry_form
 from contests.models import Contest, Entry, Submission
 
 JUDGES_GROUP = "judges"
@@ -93,29 +94,10 @@ COUNTED_STATUSES = (
 
 
 def _check_form(contest: Contest, form_data: dict[str, Any]) -> dict[str, Any]:
-    clean: dict[str, Any] = {}
-    for spec in contest.entry_form:
-        name, label = spec["name"], spec.get("label", spec["name"])
-        value = form_data.get(name, "")
-        value = value.strip() if isinstance(value, str) else value
-        if value in ("", None):
-            if spec.get("required"):
-                raise Refused(f"{label} is required.")
-            continue
-        if spec.get("type") == "number":
-            try:
-                value = float(value)
-            except (TypeError, ValueError):
-                raise Refused(f"{label} must be a number.") from None
-            if value < 0:
-                raise Refused(f"{label} cannot be negative.")
-        elif not isinstance(value, str) or len(value) > 500:
-            raise Refused(f"{label} must be text of at most 500 characters.")
-        clean[name] = value
-    unknown = set(form_data) - {spec["name"] for spec in contest.entry_form}
-    if unknown:
-        raise Refused(f"The entry form has no field {', '.join(sorted(unknown))}.")
-    return clean
+    try:
+        return entry_form.clean(contest.entry_form, form_data)
+    except entry_form.FormError as e:
+        raise Refused(str(e)) from None
 
 
 def _lock_contestant(user_id: int) -> None:

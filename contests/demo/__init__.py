@@ -190,9 +190,47 @@ DEMO_CONTESTS = [
             "execution time and program size."
         ),
         stages=[("Final run", "batch", {})],
+        # The page's entry form (MSO, December 2000), field for field; the executable's size is
+        # measured by the platform, not asked.
         entry_form=[
-            {"name": "country", "label": "Country", "type": "text", "required": True},
-            {"name": "programming_hours", "label": "Hours spent programming", "type": "number", "required": True},
+            {"name": "full_name", "label": "First and last name", "type": "text", "required": True},
+            {
+                "name": "country",
+                "label": "State or province and country",
+                "type": "text",
+                "required": True,
+                "help": "Two or three words, e.g. Ontario, Canada.",
+            },
+            {"name": "email", "label": "E-mail address", "type": "email", "required": True},
+            {
+                "name": "publish",
+                "label": "Permission to post my e-mail address on the results page and my source code",
+                "type": "checkbox",
+                "required": True,
+            },
+            {"name": "language_version", "label": "Programming language and version", "type": "text", "required": True},
+            {
+                "name": "system",
+                "label": "Your operating system, computer speed and version",
+                "type": "text",
+                "required": True,
+                "help": "e.g. Debian 12, 2.4 GHz",
+            },
+            {
+                "name": "best_score",
+                "label": "Your best score, all bonuses included",
+                "type": "integer",
+                "required": True,
+            },
+            {
+                "name": "escape",
+                "label": "Escape valve",
+                "type": "text",
+                "required": True,
+                "help": "The keystroke that stops your program within two seconds, e.g. Ctrl+C. "
+                "Without one the entry is not judged (the page's rule).",
+            },
+            {"name": "comments", "label": "Comments about this contest (optional)", "type": "textarea"},
         ],
     ),
 ]
