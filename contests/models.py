@@ -204,6 +204,12 @@ class Submission(models.Model):
         default=0, help_text="Builds that the platform (not the program) failed since it was last queued."
     )
     built_at = models.DateTimeField(null=True, blank=True)
+    program_bytes = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text="Size of the built program (every file of the build, and the interpreter or virtual machine "
+        "that runs it, as the MSO page counted JAVA.EXE); a tie-break of output-only contests.",
+    )
     rebuilt_from_sources = models.BooleanField(
         default=False,
         help_text="The supplied runme did not run, so the program was made again from the archive's src/Makefile.",
@@ -363,3 +369,56 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of match {self.match_id}"
+
+
+class JudgeAction(models.Model):
+    """One thing a judge did on the site or through the API: who, when, what, to what and
+    why. Written by the service that does it, in the same transaction; never edited."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="judge_actions")
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    action = models.CharField(max_length=40, help_text="e.g. verification.accept, match.rerun, entry.disqualify")
+    target = models.CharField(max_length=200, help_text="What it was done to, in words: 'match 12', 'entry Muncher'.")
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.judge} {self.action} {self.target}"
+
+
+class Verification(models.Model):
+    """A judge's verification of one output of an output-only contest (one batch run), as the
+    MSO judges did theirs by hand: pending until a judge accepts or rejects it with a note, or
+    credits it with its unverified (claimed) score once the winner is certain. A new result of
+    the run (a re-run) makes it pending again: a judge verified the output, not the entry."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a judge"
+        ACCEPTED = "accepted", "Verified by a judge"
+        REJECTED = "rejected", "Rejected by a judge"
+        CREDITED = "credited", "Credited with its claimed score, unverified"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="verification")
+    attempt = models.ForeignKey(
+        MatchAttempt,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The result the judge decided on.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    note = models.TextField(blank=True)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"verification of match {self.match_id}: {self.status}"

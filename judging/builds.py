@@ -28,7 +28,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     see ``system_test.conclude``) is made again from its src/Makefile, and its build log goes on
     from the first build's.
     """
-    from sandbox.programs import build_program
+    from sandbox.programs import build_program, program_size
 
     claimed = Submission.objects.filter(
         pk=submission_id, status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING]
@@ -52,12 +52,13 @@ def build_submission(submission_id: int) -> Submission.Status | None:
         header = "rebuilt from src/ with make:" if result.ok else "rebuilding from src/ failed:"
         build_log = f"{submission.build_log}\n{header}\n{result.log}".strip()
     limit = submission.entry.contest.max_executable_bytes
-    if result.ok and limit is not None and result.program is not None:
-        size = _tree_size(result.program.files)
-        if size > limit:
+    size = program_size(result.program) if result.ok and result.program is not None else None
+    if size is not None and limit is not None:
+        built = _tree_size(result.program.files)  # the limit is the build's, not the interpreter's
+        if built > limit:
             status = Submission.Status.BUILD_FAILED
             build_log = (
-                f"{build_log}\nthe built program is {size:,} bytes; this contest accepts at most {limit:,}".strip()
+                f"{build_log}\nthe built program is {built:,} bytes; this contest accepts at most {limit:,}".strip()
             )
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission_id, status=Submission.Status.BUILDING).update(
@@ -66,6 +67,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
             build_log=build_log,
             built_at=timezone.now(),
             build_faults=0,
+            program_bytes=size,
         )
         if updated and status == Submission.Status.READY:
             submission.refresh_from_db()

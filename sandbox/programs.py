@@ -23,7 +23,17 @@ from . import archive
 from .conf import SandboxSettings, get_settings
 from .errors import SandboxUnavailable, UnsafeArchive
 from .jail import Bind, Endpoint, Jail
-from .languages import DEFAULT_TABLE, LANGUAGES, Commands, Language, Toolchain, java_class, language_for, table
+from .languages import (
+    DEFAULT_TABLE,
+    JAIL_PATH,
+    LANGUAGES,
+    Commands,
+    Language,
+    Toolchain,
+    java_class,
+    language_for,
+    table,
+)
 from .limits import BUILD_LIMITS, Limits
 from .result import RunResult, Verdict
 from .selfcheck import require_isolation
@@ -47,6 +57,20 @@ class Program:
         lang = LANGUAGES[self.language]
         options = lang.run_options(limits)
         return [self.command[0], *options, *self.command[1:], *args]
+
+
+def program_size(program: Program) -> int:
+    """The size of a built program as the MSO page counted "executable size": every file of
+    the build, plus the interpreter or virtual machine its command starts when that is not
+    one of the build's files ("if we have to run JAVA.EXE in order to execute your class file,
+    your executable size will be the sum of those two sizes")."""
+    size = sum(p.stat().st_size for p in program.files.rglob("*") if p.is_file() and not p.is_symlink())
+    first = program.command[0]
+    if "/" not in first or first.startswith("/"):
+        found = shutil.which(first, path=JAIL_PATH) if "/" not in first else first
+        if found and os.path.isfile(found):
+            size += os.path.getsize(os.path.realpath(found))
+    return size
 
 
 @dataclass
