@@ -107,9 +107,10 @@ class SeatRecord:
     status: str
     moves: int
     detail: str = ""  # the game's own name for the result, when it has one
+    wall_seconds: float = 0.0
 
 
-TOTALLED = ("points", "score", "moves")  # the fields of a seat a column may add up
+TOTALLED = ("points", "score", "moves", "wall_seconds")  # the fields of a seat a column may add up
 
 
 @dataclass(frozen=True)
@@ -143,14 +144,43 @@ class Total:
         return sum(getattr(s, self.of) for s in chosen) if self.of else len(chosen)
 
 
+MEASURES = ("programming_s", "execution_s", "program_bytes")  # what a Formula may weigh
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A rating over every entry of the table: the sum, over ``terms`` (measure, divisor), of
+    the entry's measure / the smallest in the table / divisor; lower is better. The MSO
+    contests broke ties so: "(your programming time / fastest programming time / 5) + (your
+    execution time / fastest execution time) + (your program size / smallest program size)".
+    Measures: ``programming_s``, from the contest's opening to the submission that played;
+    ``execution_s``, the seats' wall time; ``program_bytes``, the program's size as built
+    (``Submission.program_bytes``). Not a sum over seats: the platform computes it after the
+    totals, from one more query."""
+
+    terms: tuple[tuple[str, float], ...]
+
+    def __post_init__(self) -> None:
+        unknown = [m for m, _ in self.terms if m not in MEASURES]
+        if unknown:
+            raise ValueError(f"a formula weighs {MEASURES}, not {unknown}")
+
+    def __call__(self, measures: dict[str, float], smallest: dict[str, float]) -> float:
+        return sum((measures[m] / smallest[m] if smallest[m] > 0 else 1.0) / divisor for m, divisor in self.terms)
+
+
 @dataclass(frozen=True)
 class Column:
-    """One column of the standings; the columns in order are the ranking and its tie-breaks."""
+    """One column of the standings; the columns in order are the ranking and its tie-breaks,
+    except those with ``ranks`` False, shown for information (a claimed score beside the
+    verified one)."""
 
     key: str
     label: str
-    total: Total
+    total: Total | Formula
     higher_is_better: bool = True
+    ranks: bool = True
+    help: str = ""
 
 
 total_points = Total("points")

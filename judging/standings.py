@@ -16,7 +16,7 @@ from django.db.models import Count, Q, Sum
 
 from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage
 from games import registry
-from games.base import BYE, Column, SeatRecord, Total
+from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
 
 __all__ = ["BYE", "Change", "Comparison", "Row", "Standings", "compare", "compute", "current_stage", "with_result"]
 
@@ -53,12 +53,23 @@ class _Tally:
     def add(self, record: SeatRecord, columns: tuple[Column, ...], sign: int = 1) -> None:
         self.seats += sign
         self.games += sign * (record.status != BYE)  # a round sat out is not a game
-        for c in columns:
+        for c in _summed(columns):
             self.values[c.key] += sign * c.total([record])
+        if _formulas(columns):
+            self.values["execution_s"] = self.values.get("execution_s", 0.0) + sign * record.wall_seconds
+
+
+def _summed(columns: tuple[Column, ...]) -> list[Column]:
+    """The columns that are sums over seats (the database adds them up)."""
+    return [c for c in columns if isinstance(c.total, Total)]
+
+
+def _formulas(columns: tuple[Column, ...]) -> list[Column]:
+    return [c for c in columns if isinstance(c.total, Formula)]
 
 
 def _sort_key(values: dict[str, float], columns: tuple[Column, ...]) -> tuple[float, ...]:
-    return tuple(-values[c.key] if c.higher_is_better else values[c.key] for c in columns)
+    return tuple(-values[c.key] if c.higher_is_better else values[c.key] for c in columns if c.ranks)
 
 
 def current_stage(contest: Contest) -> Stage | None:
@@ -105,15 +116,17 @@ def _tallies(contest: Contest, stage: Stage | None, columns: tuple[Column, ...])
     seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
     if _continuous(stage):
         seats = seats.filter(submission__is_active=True)
-    aliases = {f"c{i}": c.key for i, c in enumerate(columns)}
+    summed = _summed(columns)
+    aliases = {f"c{i}": c.key for i, c in enumerate(summed)}
+    if _formulas(columns):
+        aliases["execution"] = "execution_s"
+    sums = {alias: _sql(c.total) for alias, c in zip(aliases, summed, strict=False)}
+    if _formulas(columns):
+        sums["execution"] = Sum("wall_seconds")
     grouped = (
         seats.order_by()
         .values("entry_id")
-        .annotate(
-            seats=Count("pk"),
-            games=Count("pk", filter=~Q(status=BYE)),
-            **{alias: _sql(c.total) for alias, c in zip(aliases, columns, strict=True)},
-        )
+        .annotate(seats=Count("pk"), games=Count("pk", filter=~Q(status=BYE)), **sums)
     )
     return {
         g["entry_id"]: _Tally(g["seats"], g["games"], {key: g[alias] or 0 for alias, key in aliases.items()})
@@ -145,10 +158,46 @@ def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
     return {entry.pk: entry for entry, _ in contenders(stage)}
 
 
+def _measures(contest: Contest, stage: Stage | None, tallies: dict[int, _Tally]) -> dict[int, dict[str, float]]:
+    """What a Formula weighs, for each entry: its execution time (the seats' wall time, added
+    up with the other totals), and the programming time and size of the newest submission it
+    played with in the table (one query)."""
+    found: dict[int, dict[str, float]] = {
+        pk: {"programming_s": 0.0, "execution_s": t.values.get("execution_s", 0.0), "program_bytes": 0.0}
+        for pk, t in tallies.items()
+    }
+    seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
+    played = seats.order_by("entry_id", "submission__created_at").values_list(
+        "entry_id", "submission__created_at", "submission__program_bytes"
+    )
+    for entry_id, created_at, size in played:
+        if entry_id in found:
+            opened = contest.opens_at or created_at
+            found[entry_id]["programming_s"] = max((created_at - opened).total_seconds(), 0.0)
+            found[entry_id]["program_bytes"] = float(size or 0)
+    return found
+
+
+def _apply_formulas(columns, contest, stage, tallies: dict[int, _Tally], entries: dict[int, Entry]) -> None:
+    """Each Formula column's value: the entry's measures over the smallest in the table."""
+    formulas = _formulas(columns)
+    if not formulas:
+        return
+    measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries})
+    smallest = {m: min((v[m] for v in measures.values() if v[m] > 0), default=0.0) for m in MEASURES}
+    for pk, tally in tallies.items():
+        for c in formulas:
+            tally.values[c.key] = round(c.total(measures[pk], smallest), 6) if pk in measures else 0.0
+
+
+def _empty(columns: tuple[Column, ...]) -> _Tally:
+    return _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0))
+
+
 def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict[int, Entry]) -> list[Row]:
     rows = []
     for pk, entry in entries.items():
-        tally = tallies.get(pk) or _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0))
+        tally = tallies.get(pk) or _empty(columns)
         row = Row(rank=0, entry=entry, games=tally.games, values=dict(tally.values))
         row.cells = row.ordered(columns)
         rows.append(row)
@@ -164,7 +213,9 @@ def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict
 def compute(contest: Contest, stage: Stage | None = None) -> Standings:
     columns = registry.get(contest.game).standings
     tallies = _tallies(contest, stage, columns)
-    rows = _rank(columns, tallies, _listed_at_once(stage) | _entries(set(tallies)))
+    entries = _listed_at_once(stage) | _entries(set(tallies))
+    _apply_formulas(columns, contest, stage, tallies, entries)
+    rows = _rank(columns, tallies, entries)
     return Standings(columns, rows, *_progress(contest, stage))
 
 
@@ -201,7 +252,7 @@ def _recorded(attempt: MatchAttempt | None, seats: list[MatchSeat]) -> list[tupl
     result = (attempt.result or {}) if attempt is not None else {}
     return [
         (by_index[r["index"]], SeatRecord(r.get("points") or 0.0, r.get("score") or 0.0, r.get("status") or "",
-                                          r.get("moves") or 0, r.get("detail") or ""))
+                                          r.get("moves") or 0, r.get("detail") or "", r.get("wall_s") or 0.0))
         for r in result.get("seats", [])
         if r.get("index") in by_index
     ]  # fmt: skip
@@ -209,7 +260,9 @@ def _recorded(attempt: MatchAttempt | None, seats: list[MatchSeat]) -> list[tupl
 
 def _held(seats: list[MatchSeat]) -> list[tuple[MatchSeat, SeatRecord]]:
     """The result the seats hold: the match's current one."""
-    return [(s, SeatRecord(s.points or 0.0, s.score or 0.0, s.status, s.moves, s.detail)) for s in seats]
+    return [
+        (s, SeatRecord(s.points or 0.0, s.score or 0.0, s.status, s.moves, s.detail, s.wall_seconds)) for s in seats
+    ]
 
 
 def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings]:
@@ -236,9 +289,10 @@ def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings
         these = {pk: _Tally(t.seats, t.games, dict(t.values)) for pk, t in tallies.items()}
         for seat, record in _recorded(attempt, seats):
             if seat.index in counted:
-                these.setdefault(seat.entry_id, _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0)))
+                these.setdefault(seat.entry_id, _empty(columns))
                 these[seat.entry_id].add(record, columns)
         listed = {pk: e for pk, e in entries.items() if pk in at_once or (pk in these and these[pk].seats > 0)}
+        _apply_formulas(columns, match.contest, stage, these, listed)
         tables.append(Standings(columns, _rank(columns, these, listed), *progress))
     return tables
 
