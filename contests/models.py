@@ -420,5 +420,8 @@ class Verification(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        permissions = [("verify_output", "Can verify, reject and credit the outputs of output-only contests")]
+
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {self.status}"

@@ -40,6 +40,8 @@ JUDGE_PERMISSIONS = [
     ("contests", "rerun_match"),
     ("contests", "view_matchseat"),
     ("contests", "view_matchattempt"),
+    ("contests", "verify_output"),
+    ("contests", "view_judgeaction"),
 ]
 
 

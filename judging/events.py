@@ -38,3 +38,8 @@ def match_finished(match) -> None:
     data = {"match": match.pk, "stage": match.stage_id, "status": match.status}
     emit(Event.Kind.MATCH, match.contest_id, data)
     emit(Event.Kind.STANDINGS, match.contest_id, {"stage": match.stage_id})
+
+
+def standings_changed(stage) -> None:
+    """A judge's decision moved a stage's standings (no match finished)."""
+    emit(Event.Kind.STANDINGS, stage.contest_id, {"stage": stage.pk})
