@@ -1,7 +1,7 @@
 from django.urls import path
 
 import arbiter.converters  # noqa: F401 - registers <id:...>
-from contests import views
+from contests import judge_views, views
 
 app_name = "contests"
 urlpatterns = [
@@ -12,6 +12,14 @@ urlpatterns = [
     path("contests/<slug:slug>/entries/<id:entry_id>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),
+    path("contests/<slug:slug>/verification/", judge_views.verification_queue, name="verification"),
+    path("contests/<slug:slug>/verification/<id:match_id>/", judge_views.verify_output, name="verify-output"),
+    path(
+        "contests/<slug:slug>/verification/stages/<id:stage_id>/credit/",
+        judge_views.credit_rest,
+        name="credit-rest",
+    ),
+    path("contests/<slug:slug>/judges-log/", judge_views.judges_log, name="judges-log"),
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
     path("submissions/<id:pk>/test-game/", views.test_game, name="test-game"),
     path("matches/<id:pk>/", views.match_detail, name="match"),

@@ -59,7 +59,7 @@ const Arbiter = (() => {
       } else {
         const move = moves[position - 1];
         info.appendChild(text("p", `Move ${move.n}: ${seatName(move.seat)} played ${move.move || "no legal move"}`, "move-title"));
-        info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
+        if (move.cpu_s !== undefined) info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
         if (move.status) info.appendChild(text("p", `Status: ${move.status}`, "status"));
         if (move.output !== undefined) info.appendChild(text("pre", move.output, "output"));
         if (move.stderr !== undefined) {
