@@ -80,7 +80,8 @@ def parse_word_list(data: bytes) -> frozenset[str]:
             raise ValueError(f"line {number}: {line[:40]!r} is not a word of letters a-z")
         if not MIN_LETTERS <= len(line) <= MAX_LETTERS:
             raise ValueError(
-                f"line {number}: {line[:40]!r} has {len(line)} letters; words have {MIN_LETTERS} to {MAX_LETTERS}"
+                f"line {number}: {line[:40]!r} has {len(line)} letter{'' if len(line) == 1 else 's'}; "
+                f"words have {MIN_LETTERS} to {MAX_LETTERS}"
             )
         words.add(line.lower())
     if not words:
