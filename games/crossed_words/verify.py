@@ -481,7 +481,7 @@ def _replay(game: Replay, lines: list[tuple[int, str]], steps: list[Step]) -> in
         try:
             if keyword in ("ALSO", "BONUS"):
                 if pending is None:
-                    raise Wrong(f"{keyword} must follow the PLAY of its move")
+                    raise Wrong("ALSO and BONUS lines follow the PLAY of their move")
             else:
                 close()
                 pending = None
