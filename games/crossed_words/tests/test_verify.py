@@ -336,3 +336,10 @@ def test_claimed_is_kept_when_the_file_is_wrong():
     verdict = verify(with_line(20, "PLAY 9 6 A CAT 12").encode(), PILES, WORDS)
     assert (verdict.claimed, verdict.verified, len(verdict.steps)) == (68, None, 1)
     assert verify(b"lots\n", PILES, WORDS).claimed is None
+
+
+def test_a_byte_order_mark_is_forgiven_a_comment_after_a_move_is_not():
+    assert verify(b"\xef\xbb\xbf" + GOOD.encode(), PILES, WORDS).ok
+    verdict = verify(with_line(19, "DRAW 1 CAT # three letters").encode(), PILES, WORDS)
+    assert verdict.line == 19
+    assert verdict.reason.startswith("line 19: DRAW 1 CAT # three letters: 5 fields, expected 2")
