@@ -3,6 +3,8 @@
 #   python3-venv  to create .venv (Debian splits venv/ensurepip out of python3)
 #   bubblewrap    the sandbox's jail (bwrap); without it untrusted programs do not run
 #   gcc g++ make  C and C++ entries, the demo's reference players, Sudoku's solution counter
+#   wamerican-large
+#                 Crossed Words Solitaire's dictionary (SCOWL's large American English list)
 # With `test` (what `make test` runs), also what the test suite needs:
 #   chromium      the browser tests (Playwright drives Debian's Chromium; it downloads none)
 #   rustc         Rust entries (CodeCup's SIMD players): so their tests run rather than skip
@@ -22,6 +24,7 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
+[ -r /usr/share/dict/american-english-large ] || missing+=(wamerican-large)
 if [ "${1:-run}" = test ]; then
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     command -v rustc >/dev/null 2>&1 || [ -x "${HOME:-/nonexistent}/.cargo/bin/rustc" ] || missing+=(rustc)
