@@ -31,6 +31,12 @@ class Contest(models.Model):
     clock = models.JSONField(
         default=dict, blank=True, help_text="Time limits: per move, per game, as the contest's rules set them."
     )
+    game_data = models.FileField(
+        upload_to="contest-data/",
+        blank=True,
+        help_text="The contest's own data for its game, instead of the game's default: Crossed Words Solitaire's "
+        "word list (one word a line, 2 to 12 letters a-z).",
+    )
     rules = models.TextField(blank=True, help_text="The rules as contestants read them.")
     rules_source = models.URLField(blank=True, help_text="Where the original rules were published.")
     is_public = models.BooleanField(default=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 State = TypeVar("State")
@@ -50,7 +51,9 @@ class GameInfo:
 # name for a result goes beside it as a detail: CodeCup's NO_SOLUTIONS_LEFT is a "loss".
 WIN, LOSS, DRAW = "win", "loss", "draw"
 ILLEGAL, TIMEOUT, CRASH, EXIT = "illegal", "timeout", "crash", "exit"
-SEAT_STATUSES = (WIN, LOSS, DRAW, ILLEGAL, TIMEOUT, CRASH, EXIT)
+# A one-seat run of an output-only game whose output the game's verifier accepted.
+VALID = "valid"
+SEAT_STATUSES = (WIN, LOSS, DRAW, VALID, ILLEGAL, TIMEOUT, CRASH, EXIT)
 # A program that did not play by the rules (it fails the system test); a loss is not one.
 FAULTS = frozenset({ILLEGAL, TIMEOUT, CRASH, EXIT})
 # A round sat out (a Swiss bye): a seat of the platform's, not of a game; its points count in
@@ -223,9 +226,22 @@ class LineProtocol:
     quit: str
 
 
-class Game(ABC, Generic[State, Move]):
+@dataclass(frozen=True)
+class Batch:
+    """How a game whose program runs once, alone, on input files in its folder, is run (an
+    output-only contest): the game writes the inputs (``BatchGame.write_inputs``), the
+    program writes ``output`` within the clock's ``seconds``, and the game judges that file
+    (``BatchGame.judge``)."""
+
+    output: str
+
+
+class Game(ABC):
+    """What every game states: its name and parameters, how its programs are run, its clock
+    and its standings."""
+
     info: GameInfo
-    interaction: ProcessPerMove | LineProtocol | None = None
+    interaction: ProcessPerMove | LineProtocol | Batch | None = None
     # The time limits of the original contest (see judging.clocks.Clock for the names).
     default_clock: Mapping[str, float] = {}
     # The standings: the first column ranks, the others break ties in order.
@@ -244,6 +260,14 @@ class Game(ABC, Generic[State, Move]):
                 f"{self.info.name} has no parameter {', '.join(unknown)} (it has: {', '.join(known) or 'none'})"
             )
         return {name: p.check(params.get(name, p.default)) for name, p in known.items()}
+
+    @abstractmethod
+    def frame(self, state: Any) -> dict[str, Any]:
+        """A state as JSON for the replay viewer."""
+
+
+class TurnGame(Game, Generic[State, Move]):
+    """A game of moves and turns: states, the seat to move, legal moves and their notation."""
 
     @abstractmethod
     def initial_state(self, params: Mapping[str, int], seed: int) -> State: ...
@@ -276,9 +300,37 @@ class Game(ABC, Generic[State, Move]):
         ``detail`` the game's own name for it when it has one (an Illegal's detail)."""
 
     @abstractmethod
-    def frame(self, state: State) -> dict[str, Any]:
-        """The state as JSON for the replay viewer."""
-
-    @abstractmethod
     def max_moves(self, params: Mapping[str, int]) -> int:
         """No game with these parameters is longer than this."""
+
+
+class BatchGame(Game):
+    """A game played by one program run once on input files (``Batch``): no turns, no moves
+    to enumerate; an output file to judge."""
+
+    practice_seed: int = 0  # the inputs contestants may download and test on
+
+    def check_data(self, data: bytes) -> None:
+        """Refuse (ValueError, in words) a contest data file the game cannot use."""
+
+    @abstractmethod
+    def write_inputs(
+        self, folder: Path, params: Mapping[str, int], seed: int, seconds: int, data: bytes | None
+    ) -> None:
+        """Every input file of a run into ``folder``; ``data``: the contest's own data file
+        (Crossed Words: the organisers' word list), None for the game's default."""
+
+    @abstractmethod
+    def judge(
+        self, params: Mapping[str, int], seed: int, output: bytes | None, data: bytes | None
+    ) -> tuple[Outcome, dict[str, Any]]:
+        """The outcome of a run that wrote ``output`` (None: it wrote no output file) and the
+        game's report on it (for the judges' page; JSON)."""
+
+    @abstractmethod
+    def forfeit_run(self, status: str, reason: str, detail: str = "") -> Outcome:
+        """The outcome of a run that broke a limit (``status`` one of FAULTS)."""
+
+    @abstractmethod
+    def frames(self, seed: int, report: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The replay's moves and frames, from the report."""

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from games.base import Game
+from games.base import Game, TurnGame
 from games.chomp.rules import Chomp
+from games.crossed_words.rules import CrossedWords
 from games.hearts_flowers.rules import HeartsFlowers
 from games.sudoku.rules import Sudoku
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), HeartsFlowers(), Sudoku())}
+GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), CrossedWords(), HeartsFlowers(), Sudoku())}
+# The games played move by move (the conformance suite's, the move-by-move referees').
+TURN_GAMES: dict[str, TurnGame] = {name: game for name, game in GAMES.items() if isinstance(game, TurnGame)}
 
 
 class UnknownGame(LookupError):

@@ -32,6 +32,8 @@ class Clock:
     move_limit_s             at most this long for one answer, on the same measure...
     overage_s                ...unless a bank of this many seconds a game covers the excess
     memory_mb                memory of a program
+    seconds                  an output-only run's limit in real time, as the program reads it
+                             from seconds.txt (the MSO's "300"); still running at it: disqualified
     """
 
     cpu_per_move_s: float | None = None
@@ -43,6 +45,7 @@ class Clock:
     move_limit_s: float | None = None
     overage_s: float | None = None
     memory_mb: int = 256
+    seconds: float | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Clock:

@@ -173,16 +173,32 @@ def _player(seat) -> Player:
     )
 
 
+def _stage_clock(match: Match) -> dict:
+    """A stage's own time limit of an output-only run (a system test's short practice run)."""
+    seconds = (match.stage.params or {}).get("seconds") if match.stage_id else None
+    return {"seconds": seconds} if seconds else {}
+
+
+def _data(match: Match) -> bytes | None:
+    """The contest's own data file for its game (Crossed Words: the organisers' word list)."""
+    if not match.contest.game_data:
+        return None
+    with match.contest.game_data.open("rb") as f:
+        return f.read()
+
+
 def play_attempt(attempt: MatchAttempt) -> None:
     """Play a claimed attempt to its end and record how it ended."""
-    match = Match.objects.select_related("contest").get(pk=attempt.match_id)
+    match = Match.objects.select_related("contest", "stage").get(pk=attempt.match_id)
     seats = list(match.seats.select_related("entry__contest", "submission").order_by("index"))
     with Heartbeat(attempt.pk, beat_seconds()) as heartbeat:
         try:
             game = registry.get(match.contest.game)
             players = [_player(seat) for seat in seats]
-            clock = Clock.from_json({**game.default_clock, **match.contest.clock})
-            record = play(game, match.params, match.seed, players, clock, should_stop=heartbeat.lost.is_set)
+            clock = Clock.from_json({**game.default_clock, **match.contest.clock, **_stage_clock(match)})
+            record = play(
+                game, match.params, match.seed, players, clock, should_stop=heartbeat.lost.is_set, data=_data(match)
+            )
         except Cancelled:
             log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)
             return

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove
+from games.base import Batch, BatchGame, Game, Illegal, LineProtocol, Outcome, ProcessPerMove
 from judging.clocks import Clock
 from sandbox.errors import PlatformStall
 from sandbox.jail import reserve_slots
@@ -99,11 +99,17 @@ def play(
     players: list[Player],
     clock: Clock,
     should_stop: Callable[[], bool] = _never,
+    data: bytes | None = None,
 ) -> MatchRecord:
     """Play one match with the referee the game's interaction calls for. ``should_stop`` is
-    asked before every move; when it answers True the game stops with ``Cancelled``."""
+    asked before every move; when it answers True the game stops with ``Cancelled``. ``data``:
+    the contest's own data file for the game (an output-only game's word list)."""
     if len(players) != game.info.seats:
         raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
+    if isinstance(game.interaction, Batch) and isinstance(game, BatchGame):
+        from judging.batch import play_batch
+
+        return play_batch(game, params, seed, players, clock, should_stop, data)
     if isinstance(game.interaction, ProcessPerMove):
         return play_process_per_move(game, params, seed, players, clock, should_stop)
     if isinstance(game.interaction, LineProtocol):

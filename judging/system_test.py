@@ -45,22 +45,24 @@ def start(submission: Submission) -> bool:
     none to run (no such stage, or no reference player ready), and the submission is then
     made active at once."""
     stage = system_test_stage(submission.entry.contest)
-    opponent = _opponent(stage) if stage else None
-    if stage is None or opponent is None or submission.entry.is_reference:
+    alone = registry.get(submission.entry.contest.game).info.seats == 1  # a run on its own: no opponent
+    opponent = _opponent(stage) if stage and not alone else None
+    if stage is None or (opponent is None and not alone) or submission.entry.is_reference:
         activate(submission)
         return False
     Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TESTING, test_log="")
     params = stage_params(stage)
-    for game in range(int(stage.params.get("games", 2))):
+    for game in range(int(stage.params.get("games", 1 if alone else 2))):
         match = Match.objects.create(
             contest=stage.contest,
             stage=stage,
             round=submission.number,
-            seed=submission.pk * 1000 + game,
+            # an output-only contest tests on its practice inputs (the stage's seed)
+            seed=int(stage.params["seed"]) + game if "seed" in stage.params else submission.pk * 1000 + game,
             params=params,
             priority=Match.Priority.WAITING,  # its author is waiting for the verdict
         )
-        seats = [(submission.entry, submission), opponent]
+        seats = [(submission.entry, submission)] if alone else [(submission.entry, submission), opponent]
         if game % 2:
             seats.reverse()
         for index, (entry, sub) in enumerate(seats):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 from collections import Counter
 from itertools import combinations
 
@@ -168,8 +169,28 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     return _launch(stage, matches)
 
 
+@transaction.atomic
+def schedule_batch(stage: Stage) -> list[Match]:
+    """An output-only stage: every contender's program runs once, alone, on the same inputs:
+    those of the stage's ``seed`` parameter, else a fresh draw made now ("the same 198 letters
+    randomized into a different order", secret until the run). A second call creates nothing."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind != Stage.Kind.BATCH:
+        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a batch run")
+    if stage.matches.exists():
+        return []
+    players = contenders(stage)
+    if not players:
+        raise StageError(f"a batch run needs an entry with a ready program; {stage.contest} has none")
+    seed = int(stage.params["seed"]) if "seed" in stage.params else secrets.randbelow(2**62)
+    params = stage_params(stage)
+    return _launch(stage, [_create_match(stage, 1, seed, params, [player]) for player in players])
+
+
 def run_stage(stage: Stage) -> list[Match]:
     """Start a stage by its kind; the one entry point for the admin, the API and scripts."""
+    if stage.kind == Stage.Kind.BATCH:
+        return schedule_batch(stage)
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         return schedule_round_robin(stage)
     if stage.kind == Stage.Kind.SWISS:

@@ -13,12 +13,12 @@ from typing import Any
 
 from games.base import (
     Column,
-    Game,
     GameInfo,
     Illegal,
     Outcome,
     Param,
     ProcessPerMove,
+    TurnGame,
     count_status,
     total_moves,
     total_score,
@@ -45,7 +45,7 @@ def _bump(pair: tuple[int, int], seat: int, by: int) -> tuple[int, int]:
     return (pair[0] + by, pair[1]) if seat == 0 else (pair[0], pair[1] + by)
 
 
-class Chomp(Game[ChompState, Move]):
+class Chomp(TurnGame[ChompState, Move]):
     info = GameInfo(
         name="chomp",
         title="Chomp",

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import Column, Game, GameInfo, Illegal, Outcome, Param, ProcessPerMove, count_status, total_points
+from games.base import Column, GameInfo, Illegal, Outcome, Param, ProcessPerMove, TurnGame, count_status, total_points
 
 PIECES = ("H", "F")
 EMPTY = "."
@@ -70,7 +70,7 @@ def lines_of(board: tuple[str, ...]) -> set[str]:
     return {line[0] for line in lines if line[0] != EMPTY and line == line[0] * n}
 
 
-class HeartsFlowers(Game[HFState, Move]):
+class HeartsFlowers(TurnGame[HFState, Move]):
     info = GameInfo(
         name="hearts_flowers",
         title="Hearts and Flowers",

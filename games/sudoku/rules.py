@@ -36,11 +36,11 @@ from games.base import (
     TIMEOUT,
     WIN,
     Column,
-    Game,
     GameInfo,
     Illegal,
     LineProtocol,
     Outcome,
+    TurnGame,
     count_status,
     total_points,
 )
@@ -119,7 +119,7 @@ def peers_hold(grid: bytes, cell: int, digit: int) -> str | None:
     return None
 
 
-class Sudoku(Game[SudokuState, Move]):
+class Sudoku(TurnGame[SudokuState, Move]):
     info = GameInfo(name="sudoku", title="CodeCup Sudoku", version=1, seats=2, params=())
     interaction = LineProtocol(start="Start", quit="Quit")
     # "each player gets 30 seconds for the whole game", measured as the answering time

@@ -41,6 +41,23 @@ def _pairs(items: list[str], what: str) -> dict[str, float]:
     return out
 
 
+def _batch_summary(replay: dict) -> dict:
+    """An output-only run's verdict: the score verified and claimed, the first wrong line."""
+    if "verification" not in replay:
+        return {}
+    report = replay["verification"] or {}
+    seat = replay["seats"][0]
+    return {
+        "verdict": "valid" if report.get("ok") else "refused",
+        "verified": report.get("verified"),
+        "claimed": report.get("claimed"),
+        "wrong_line": report.get("line"),
+        "time_s": seat["wall_s"],
+        "program_bytes": seat.get("program_bytes"),
+        "printed": replay.get("printed", "")[-500:],
+    }
+
+
 class Command(BaseCommand):
     help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
 
@@ -64,7 +81,9 @@ class Command(BaseCommand):
             metavar="LANG",
             help="language of each program, in order (default: by extension)",
         )
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(
+            "--seed", type=int, default=None, help="the game's seed (default 0; an output-only game's practice inputs)"
+        )
         parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
 
     def handle(self, *args, **options) -> None:
@@ -105,7 +124,8 @@ class Command(BaseCommand):
                 raise CommandError(f"{path} did not build:\n{build.log}")
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
         try:
-            record = play(game, params, options["seed"], players, clock)
+            seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
+            record = play(game, params, seed, players, clock)
         except ValueError as e:
             raise CommandError(str(e)) from None
         except SandboxError as e:
@@ -130,6 +150,7 @@ class Command(BaseCommand):
                 for i in range(len(players))
             ],
             "moves": len(record.replay["moves"]),
+            **_batch_summary(record.replay),
             "reason": outcome.reason,
             "replay": options["replay"],
         }
