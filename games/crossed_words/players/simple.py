@@ -18,7 +18,11 @@ from itertools import combinations
 START = time.monotonic()
 N = 17
 VALUES = dict(
-    zip("QJXZVWKFYBHMPGUCDLTONRAISE", [9, 9, 8, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1])
+    zip(
+        "QJXZVWKFYBHMPGUCDLTONRAISE",
+        [9, 9, 8, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1],
+        strict=True,
+    )
 )
 # The page's drawing: T triple word, D double word, 2 double letter, 3 triple letter.
 BONUS = [

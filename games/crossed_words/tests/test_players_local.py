@@ -24,12 +24,17 @@ WORDLIST = Path("/usr/share/dict/american-english-large")
 N = 17
 LIMIT = 5
 VALUES = dict(
-    zip("QJXZVWKFYBHMPGUCDLTONRAISE", [9, 9, 8, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1])
+    zip(
+        "QJXZVWKFYBHMPGUCDLTONRAISE",
+        [9, 9, 8, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1],
+        strict=True,
+    )
 )
 QUANTITIES = dict(
     zip(
         "QJXZVWKFYBHMPGUCDLTONRAISE",
         [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+        strict=True,
     )
 )
 
@@ -60,10 +65,10 @@ def bonus_board():
 BONUS = bonus_board()
 
 
-def make_folder(path, only_cr=False):
+def make_folder(path, only_cr=False, seed=2001, limit=LIMIT):
     tiles = [ch for ch, q in QUANTITIES.items() for _ in range(q)]
     assert len(tiles) == 198
-    random.Random(2001).shuffle(tiles)
+    random.Random(seed).shuffle(tiles)
     piles = ["".join(tiles[i * 66 : (i + 1) * 66]) for i in range(3)]
     words = sorted(
         {
@@ -79,9 +84,9 @@ def make_folder(path, only_cr=False):
         folder.mkdir()
         for letter in "abcdefghijklmnopqrstuvwxyz":
             (folder / f"{letter}.txt").write_bytes("".join(w + eol for w in words if w[0] == letter).encode())
-    (path / "seconds.txt").write_bytes(f"{LIMIT}\r\n".encode())
+    (path / "seconds.txt").write_bytes(f"{limit}\r\n".encode())
     if not only_cr:
-        (path / "seconds10.txt").write_bytes(f"{LIMIT}\n".encode())
+        (path / "seconds10.txt").write_bytes(f"{limit}\n".encode())
     return piles, {w.upper() for w in words}
 
 
@@ -167,9 +172,7 @@ def replay(text, piles, words):
             assert len(parts) == 6 and not must_draw, line
             r, c, d, word, points = int(parts[1]) - 1, int(parts[2]) - 1, parts[3], parts[4], int(parts[5])
             dr, dc = (0, 1) if d == "A" else (1, 0)
-            assert d in "AD" and 0 <= r and 0 <= c and r + dr * (len(word) - 1) < N and c + dc * (len(word) - 1) < N, (
-                line
-            )
+            assert d in "AD" and min(r, c) >= 0 and max(r + dr * (len(word) - 1), c + dc * (len(word) - 1)) < N, line
             new = []
             for k, ch in enumerate(word):
                 rr, cc = r + dr * k, c + dc * k
