@@ -7,11 +7,13 @@
 // extension to the right, with per-square cross-checks), across and, on the transposed
 // board, down. Each move looks at every draw the rules allow (no draw, or 1..8 letters from
 // the left end of one pile, hand at most 8) and plays the best move of all of them by score
-// plus a small heuristic (penalties for letters drawn and played, for a poor leave). When no
-// draw gives a move, it discards up to three letters, or the whole hand, then draws again,
-// if the move's score beats the letters' cost. The game ends when nothing is playable.
-// Later games use random weights and noise, half of them starting from a prefix of the best
-// game so far; the best game is written, at about 60% of the time limit at the latest.
+// plus a small heuristic: a penalty per letter played (the game usually uses all 198 tiles, so
+// points per tile count), per letter drawn, and for a poor leave (Q without U, duplicates,
+// too many or too few vowels). Some games look two plies ahead: each of the four best moves
+// plus the best move after it. When no draw gives a move, it discards up to three letters, or
+// the whole hand, then draws again, if the move's score beats the letters' cost. The game ends
+// when nothing is playable. Later games use random weights and noise, half of them starting
+// from a prefix of the best game so far; the best game is written at about 60% of the limit.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -145,7 +147,7 @@ struct State {
 std::string piles[3];
 
 struct Weights {
-    double draw, tile, leave, noise;
+    double draw, tile, leave, noise, look;  // look: weight of the best next move (0: none)
 };
 
 uint64_t rng_state = 88172645463325252ULL;
@@ -184,6 +186,9 @@ struct Move {
     int dir = 0, row = 0, col = 0;  // first letter, 0-based, dir 0 across 1 down
     std::string word;
 };
+
+void keep_candidate(const Move& m);
+extern size_t cand_k;
 
 struct Gen {
     // The board seen in one direction: B[r][c] is board[r][c] across, board[c][r] down.
@@ -264,6 +269,15 @@ struct Gen {
         if (tiles == 8 && len >= 8) sc += 100;
         double ev = sc - w->tile * tiles + w->leave * leave_value(rack) - extra;
         if (w->noise > 0) ev += w->noise * urand();
+        if (cand_k) {
+            Move m;
+            m.found = true, m.eval = ev, m.score = sc, m.dir = dir;
+            int c0 = end_col - len;
+            m.row = dir ? c0 : row;
+            m.col = dir ? row : c0;
+            m.word.assign(word, len);
+            keep_candidate(m);
+        }
         if (ev > best->eval) {
             best->found = true;
             best->eval = ev;
@@ -374,6 +388,26 @@ struct Gen {
 };
 
 Gen gen[2];
+
+// With lookahead, the best few moves of all draws are kept, and the draw that led to each.
+struct Cand {
+    Move m;
+    int p, k;
+};
+std::vector<Cand> cands;
+size_t cand_k = 0;
+int cur_p, cur_k;
+
+void keep_candidate(const Move& m) {
+    if (cands.size() < cand_k) {
+        cands.push_back({m, cur_p, cur_k});
+        return;
+    }
+    size_t lo = 0;
+    for (size_t i = 1; i < cands.size(); ++i)
+        if (cands[i].m.eval < cands[lo].m.eval) lo = i;
+    if (m.eval > cands[lo].m.eval) cands[lo] = {m, cur_p, cur_k};
+}
 
 bool board_empty(const State& s) {
     for (int r = 0; r < N; ++r)
@@ -519,6 +553,7 @@ void consider_draws(const State& s, const int* disc, bool must_draw, const Weigh
         for (int c = 0; c < 26; ++c) cost += disc[c] * VAL[c];
     auto try_rack = [&](const int* rack, int p, int k) {
         Move m;
+        cur_p = p, cur_k = k;
         best_for_rack(rack, m, w, w.draw * k + cost);
         if (m.found && m.eval > best.m.eval) {
             best.m = m;
@@ -558,11 +593,14 @@ void subsets(const int* h, int c, int size, int maxsize, int* cur, std::vector<s
 
 bool time_up() { return elapsed() > deadline; }
 
+Weights best_w;
 void play_game(State s, const Weights& w) {
+    cand_k = w.look > 0 ? 4 : 0;
     prepare(s);
     while (!time_up()) {
         hist.push_back(s);
         Option best;
+        cands.clear();
         consider_draws(s, nullptr, false, w, best);
         if (!best.m.found) {
             // Stuck: discard up to three letters, or the whole hand, and draw again.
@@ -588,13 +626,34 @@ void play_game(State s, const Weights& w) {
             for (int c = 0; c < 26; ++c) cost += best.disc[c] * VAL[c];
             if (!best.m.found || best.m.score <= cost) break;
         }
+        if (w.look > 0 && !best.has_disc && cands.size() > 1) {
+            // Two plies: each kept move plus the best move after it.
+            std::vector<Cand> cs = cands;
+            cand_k = 0;
+            Weights w1 = w;
+            w1.noise = 0;
+            double top = -1e18;
+            for (const Cand& c : cs) {
+                State t = s;
+                if (c.p >= 0) do_draw(t, c.p, c.k);
+                if (!do_play(t, c.m)) continue;
+                prepare(t);
+                Option nb;
+                consider_draws(t, nullptr, false, w1, nb);
+                double v = c.m.eval + w.look * (nb.m.found ? nb.m.eval : 0);
+                if (v > top) top = v, best.m = c.m, best.p = c.p, best.k = c.k;
+            }
+            cand_k = 4;
+        }
         if (best.has_disc) do_discard(s, best.disc);
         if (best.p >= 0) do_draw(s, best.p, best.k);
         if (!do_play(s, best.m)) break;  // cannot happen; keeps the game legal if it does
         prepare(s);
     }
+    cand_k = 0;
     if (s.score > best_state.score || best_state.moves == 0) {
         best_state = s;
+        best_w = w;
         best_log.assign(logv.begin(), logv.begin() + s.log_len);
         best_hist = hist;
         best_hist.push_back(s);
@@ -662,15 +721,16 @@ int main() {
     int games = 0;
     if (words > 0) {
         while (!time_up()) {
-            Weights w{0.5, 0.0, 1.0, 0.0};
+            Weights w{0.5, 10.0, 1.0, 0.0, 0.0};
             State start = s0;
             hist.clear();
             logv.clear();
             if (games > 0) {
                 w.draw = urand() * 2.0;
-                w.tile = urand() * 3.0;
+                w.tile = urand() * 30.0;
                 w.leave = urand() * 2.0;
                 w.noise = urand() * 6.0;
+                w.look = urand() < 0.5 ? 0.5 + 0.5 * urand() : 0.0;
                 if (games > 1 && urand() < 0.5 && best_hist.size() > 1) {
                     size_t cut = rng() % (best_hist.size() - 1);
                     start = best_hist[cut];
@@ -689,5 +749,7 @@ int main() {
     write_output(best_state, best_log);
     std::printf("score %d, %d games, %d words in the dictionary, %.1fs\n", best_state.score, games, words,
                 elapsed());
+    if (std::getenv("CW_DEBUG")) std::printf("weights draw %.2f tile %.2f leave %.2f noise %.2f look %.2f\n", best_w.draw, best_w.tile,
+                    best_w.leave, best_w.noise, best_w.look);
     return 0;
 }
