@@ -288,6 +288,9 @@ def write_result(attempt_id: int, record: MatchRecord) -> bool:
             seat.status, seat.detail, seat.reason = values["status"], values["detail"], values["reason"]
             seat.moves, seat.cpu_seconds, seat.wall_seconds = values["moves"], values["cpu_s"], values["wall_s"]
             seat.save()
+        for seat, replayed in zip(seats, record.replay.get("seats", []), strict=False):
+            if replayed.get("program_bytes"):  # measured on the run (an output-only contest's tie-break)
+                Submission.objects.filter(pk=seat.submission_id).update(program_bytes=replayed["program_bytes"])
         now = timezone.now()
         attempt.outcome, attempt.finished_at, attempt.last_seen, attempt.result = Outcome.FINISHED, now, now, result
         attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result"])

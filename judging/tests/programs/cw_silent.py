@@ -1,0 +1,2 @@
+# Crossed Words: ends without writing output.txt.
+print("no idea")

@@ -1,0 +1,243 @@
+"""Output-only runs (Crossed Words Solitaire): the batch referee in the real jail, the batch
+stage, the standings with the MSO formula, and the judges' verification of the outputs."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group
+
+from contests.models import JudgeAction, Match, Stage, Submission
+from contests.services import JUDGES_GROUP, ensure_judges_group
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from games import registry
+from judging import matches, standings, tournaments, verification
+from judging.clocks import Clock
+from judging.referee import Player, play
+from judging.tests.conftest import PLAYERS, PROGRAMS, build
+
+GAME = registry.get("crossed_words")
+SIMPLE = PLAYERS / "crossed_words/players/simple.py"
+
+
+def _tampered_source() -> bytes:
+    """The simple player, then one figure changed in what it wrote: its first play's points."""
+    return (
+        SIMPLE.read_bytes()
+        + b"""
+text = open("output.txt").read().split("\\n")
+for i, line in enumerate(text):
+    if line.startswith("PLAY "):
+        fields = line.split()
+        fields[-1] = str(int(fields[-1]) + 1)
+        text[i] = " ".join(fields)
+        break
+open("output.txt", "w").write("\\n".join(text))
+"""
+    )
+
+
+def _weak_source() -> bytes:
+    """The simple player stopped after five moves: a lower, honest claim."""
+    source = SIMPLE.read_bytes().decode()
+    loop = "while time.monotonic() < deadline and game.step(deadline):"
+    assert loop in source
+    source = source.replace(
+        loop, "steps = iter(range(5))\n    while next(steps, None) is not None and game.step(deadline):"
+    )
+    return source.encode()
+
+
+def _run(path: Path, seconds: int = 5, source: bytes | None = None):
+    program = build(path) if source is None else _build_bytes(source)
+    return play(
+        GAME,
+        {},
+        GAME.practice_seed,
+        [Player("p", program)],
+        Clock.from_json({**GAME.default_clock, "seconds": seconds}),
+    )
+
+
+def _build_bytes(source: bytes):
+    from sandbox.programs import build_program
+
+    result = build_program(source, "main.py")
+    assert result.ok, result.log
+    return result.program
+
+
+def test_a_program_written_from_the_page_is_verified_with_the_score_it_claims():
+    record = _run(SIMPLE)
+    report = record.replay["verification"]
+    assert record.outcome.statuses == ("valid",) and report["ok"]
+    assert record.outcome.points[0] == record.outcome.scores[0] == report["verified"] == report["claimed"] > 0
+    assert record.replay["output"].splitlines()[0] == str(report["verified"])
+    seat = record.replay["seats"][0]
+    assert 0 < seat["wall_s"] < 5 and seat["program_bytes"] > SIMPLE.stat().st_size  # the interpreter counts
+    assert "score" in record.replay["printed"]
+    # the viewer's frames: the empty board, then one a line, the last the final board
+    assert len(record.replay["frames"]) == len(record.replay["moves"]) + 1 == len(report["steps"]) + 1
+    assert record.replay["frames"][-1]["grid"] == report["board"]
+
+
+def test_one_tampered_figure_is_rejected_naming_its_line():
+    record = _run(SIMPLE, source=_tampered_source())
+    report = record.replay["verification"]
+    assert record.outcome.statuses == ("illegal",) and record.outcome.details == ("WRONG_OUTPUT",)
+    assert record.outcome.points == (0.0,) and record.outcome.scores[0] > 0
+    lines = record.replay["output"].splitlines()
+    first_play = next(i for i, line in enumerate(lines, start=1) if line.startswith("PLAY "))
+    assert report["line"] == first_play
+    assert f"line {first_play}" in record.outcome.reason
+
+
+def test_a_program_still_running_at_the_limit_is_disqualified_and_its_last_lines_kept():
+    record = _run(PROGRAMS / "cw_sleeper.py", seconds=1)
+    assert record.outcome.statuses == ("timeout",)
+    assert "still running after the 1 s limit" in record.outcome.reason
+    assert "thinking... best so far 0" in record.replay["printed"]
+    assert record.replay["seats"][0]["wall_s"] < 4
+
+
+def test_no_output_file_is_refused_in_words():
+    record = _run(PROGRAMS / "cw_silent.py")
+    assert record.outcome.statuses == ("illegal",) and record.outcome.details == ("NO_OUTPUT",)
+    assert record.outcome.reason == "no output.txt was written"
+
+
+# --- The stage, the standings and the judges -------------------------------------------------
+
+
+def _contest_with_runs(db, count=3, sources=None):
+    contest = make_contest(game="crossed_words", game_params={}, clock={"seconds": 3})
+    stage = make_stage(contest, name="Final run", kind=Stage.Kind.BATCH)
+    sources = sources or [SIMPLE.read_bytes(), _tampered_source(), _weak_source()][:count]
+    for i, source in enumerate(sources):
+        entry = make_entry(contest, name=f"Entry {i}")
+        make_submission(entry, source=source, status=Submission.Status.READY, is_active=True)
+    return contest, stage
+
+
+@pytest.mark.django_db
+def test_a_batch_stage_runs_every_entry_on_the_same_inputs_and_ranks_by_verified_score(db, queued):
+    contest, stage = _contest_with_runs(db)
+    made = tournaments.run_stage(stage)
+    assert len(made) == 3 and len({m.seed for m in made}) == 1 and all(m.seats.count() == 1 for m in made)
+    assert tournaments.run_stage(stage) == []  # once only
+    for match in made:
+        assert matches.play_match(match.pk) == Match.Status.FINISHED
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.FINISHED
+    table = standings.compute(contest, stage)
+    assert [c.key for c in table.columns] == ["verified", "claimed", "formula"]
+    by_name = {row.entry.name: row for row in table.rows}
+    assert by_name["Entry 1"].values["verified"] == 0 and by_name["Entry 1"].values["claimed"] > 0
+    assert by_name["Entry 0"].values["verified"] > by_name["Entry 2"].values["verified"] > 0
+    assert [row.entry.name for row in table.rows] == ["Entry 0", "Entry 2", "Entry 1"]
+
+
+@pytest.mark.django_db
+def test_equal_scores_are_ranked_by_the_mso_formula(db, queued):
+    contest, stage = _contest_with_runs(db, sources=[SIMPLE.read_bytes(), SIMPLE.read_bytes() + b"# " + b"x" * 5000])
+    for match in tournaments.run_stage(stage):
+        matches.play_match(match.pk)
+    rows = standings.compute(contest, stage).rows
+    assert rows[0].values["verified"] == rows[1].values["verified"] > 0
+    # the same program but 5,000 bytes longer: its size term is larger; submitted at the same moment and run
+    # for about as long, it ranks second
+    small, large = (Submission.objects.get(entry__name=n).program_bytes for n in ("Entry 0", "Entry 1"))
+    assert large == small + 5002
+    formula = {row.entry.name: row.values["formula"] for row in rows}
+    assert all(value >= 1 + 1 / 5 for value in formula.values())  # each term at least 1 (x/5 for programming time)
+    assert [row.entry.name for row in rows] == sorted(formula, key=formula.get)
+
+
+@pytest.mark.django_db
+def test_judges_verify_from_the_highest_claim_and_may_credit_the_rest_once_the_winner_is_certain(db, queued):
+    contest, stage = _contest_with_runs(db)
+    for match in tournaments.run_stage(stage):
+        matches.play_match(match.pk)
+    judge = make_user(username="judge")
+    state = verification.progress(stage)
+    claims = state.claims
+    assert [c.claimed for c in claims] == sorted((c.claimed for c in claims), reverse=True)
+    assert not state.can_stop and state.waiting == 3
+    tampered = next(c for c in claims if not c.valid)
+    with pytest.raises(verification.VerificationError, match="Say why"):
+        verification.decide(tampered.match, judge, "rejected", "")
+    with pytest.raises(verification.VerificationError, match="Not yet"):
+        verification.credit_rest(stage, judge)
+    honest = next(c for c in claims if c.valid and c.seat.entry.name == "Entry 0")
+    weak = next(c for c in claims if c.seat.entry.name == "Entry 2")
+    assert weak.claimed < honest.claimed == tampered.claimed  # the tampered file kept its total
+    verification.decide(tampered.match, judge, "rejected", "line 30: the figure is one too many")
+    assert not verification.progress(stage).can_stop  # nothing verified yet
+    verification.decide(honest.match, judge, "accepted", "")
+    state = verification.progress(stage)
+    assert state.can_stop and state.winner.match == honest.match and state.waiting == 1
+    assert verification.credit_rest(stage, judge, "the winner is verified") == 1
+    state = verification.progress(stage)
+    assert state.waiting == 0 and next(c for c in state.claims if c.match == weak.match).status == "credited"
+    table = standings.compute(contest, stage)
+    by_name = {row.entry.name: row for row in table.rows}
+    assert by_name["Entry 1"].values["verified"] == 0
+    assert by_name["Entry 2"].values["verified"] == weak.claimed
+    assert [row.entry.name for row in table.rows] == ["Entry 0", "Entry 2", "Entry 1"]
+    actions = list(JudgeAction.objects.filter(contest=contest).order_by("at", "pk"))
+    assert [a.action for a in actions] == [
+        "verification.rejected",
+        "verification.accepted",
+        "verification.credit_rest",
+    ]
+    assert actions[0].judge == judge and actions[0].reason == "line 30: the figure is one too many"
+    assert actions[2].data["matches"] == [weak.match.pk]
+
+
+@pytest.mark.django_db
+def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(db, queued):
+    contest, stage = _contest_with_runs(db, count=2)
+    for match in tournaments.run_stage(stage):
+        matches.play_match(match.pk)
+    judge = make_user(username="judge")
+    claims = verification.progress(stage).claims
+    honest = next(c for c in claims if c.valid)
+    tampered = next(c for c in claims if not c.valid)
+    # a judge accepts the honest run; the tampered one claims as much and still waits
+    verification.decide(honest.match, judge, "accepted")
+    assert not verification.progress(stage).can_stop
+    verification.decide(tampered.match, judge, "rejected", "a wrong figure")
+    state = verification.progress(stage)
+    assert state.can_stop and state.winner.match == honest.match and state.waiting == 0
+    # a re-run's new result waits for a judge again, with the verifier's figure counting
+    matches.rerun_match(honest.match)
+    matches.play_match(honest.match.pk)
+    state = verification.progress(stage)
+    assert next(c for c in state.claims if c.match == honest.match).status == "pending"
+
+
+@pytest.mark.django_db
+def test_the_judges_pages_show_the_queue_an_output_and_the_log(client, db, queued):
+    contest, stage = _contest_with_runs(db, count=2)
+    for match in tournaments.run_stage(stage):
+        matches.play_match(match.pk)
+    ensure_judges_group()
+    judge = make_user(username="judge")
+    judge.groups.add(Group.objects.get(name=JUDGES_GROUP))
+    contestant = make_user(username="alice")
+    client.force_login(contestant)
+    assert client.get(f"/contests/{contest.slug}/verification/").status_code == 403
+    assert client.get(f"/contests/{contest.slug}/judges-log/").status_code == 403
+    client.force_login(judge)
+    page = client.get(f"/contests/{contest.slug}/verification/").content.decode()
+    assert "Entry 0" in page and "Entry 1" in page and "refused" in page
+    claim = next(c for c in verification.progress(stage).claims if not c.valid)
+    url = f"/contests/{contest.slug}/verification/{claim.match.pk}/"
+    page = client.get(url).content.decode()
+    assert "Every line, replayed" in page and re.search(r"refused at line \d+", page)
+    response = client.post(url, {"decision": "rejected", "note": "wrong figure"})
+    assert response.status_code == 302
+    log = client.get(f"/contests/{contest.slug}/judges-log/").content.decode()
+    assert "verification.rejected" in log and "wrong figure" in log and "judge" in log
+    csv = client.get(f"/contests/{contest.slug}/judges-log/?format=csv").content.decode()
+    assert csv.startswith("when (UTC),judge,action") and "verification.rejected" in csv
