@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -13,9 +18,12 @@ from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Stage, Submission
+from games import registry
+from games.base import BatchGame
 from judging import matches as judging_matches
 from judging import standings as standings_service
 from judging import tournaments
+from judging.clocks import Clock
 
 
 def _contest(request, slug: str) -> Contest:
@@ -39,6 +47,7 @@ def contest_detail(request, slug: str):
         else []
     )
     context = {
+        "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
         "contest": contest,
         "stages": stages,
         "entries": entries,
@@ -259,3 +268,30 @@ def match_replay(request, pk: int):
     if replay is None:
         raise Http404("This match has no replay yet.")
     return JsonResponse(replay)
+
+
+@require_GET
+def practice_inputs(request, slug: str):
+    """An output-only contest's practice inputs, every file a run finds in its folder, as a
+    zip: the page's "Download, extract ... and use one input file of your choice"."""
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.is_hosted else None
+    if not isinstance(game, BatchGame):
+        raise Http404("This contest has no input files to practise on.")
+    seconds = Clock.from_json({**game.default_clock, **contest.clock}).seconds or 300
+    data = None
+    if contest.game_data:
+        with contest.game_data.open("rb") as f:
+            data = f.read()
+    buffer = io.BytesIO()
+    with tempfile.TemporaryDirectory(prefix="arbiter-practice-") as folder:
+        game.write_inputs(
+            Path(folder), game.resolve_params(contest.game_params), game.practice_seed, int(seconds), data
+        )
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(Path(folder).rglob("*")):
+                if path.is_file():
+                    archive.write(path, path.relative_to(folder).as_posix())
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{contest.slug}-practice.zip"'
+    return response

@@ -182,14 +182,40 @@ DEMO_CONTESTS = [
         game_params={},
         clock={"seconds": 300},
         rules=(
-            "A solitaire word game: draw letters from the pool, discard at a cost, and place words on the board for "
-            "points with letter and word bonuses.\n\n"
-            "Your program is run once with the letter pool, the dictionary and seconds.txt (the time limit) as input "
-            "files and must write output.txt, with its total score on the first line, before the time runs out. "
-            "Entries are ranked by the verified score; ties are broken by the MSO formula of programming time, "
-            "execution time and program size."
+            "A solitaire word game: draw letters from the left end of one of three piles of 66, discard at a cost, "
+            "and place one word a move on the 17x17 board for points, with letter and word bonus squares that count "
+            "every time a word covers them. The original page is the rulebook.\n\n"
+            "Your program runs once, alone, in a folder holding input10.txt, input13.txt and input1310.txt (the "
+            "three piles, one a line, ended by LF, CR or CR/LF), the dictionary as dict10/, dict13/ and dict1310/ "
+            "(a.txt to z.txt, one lower-case word a line) and seconds.txt / seconds10.txt (the time limit in "
+            "seconds, measured in real time). It must write output.txt there and end before the limit: a program "
+            "still running at the limit is disqualified. The final run uses a fresh shuffle of the same 198 "
+            "letters; download the practice inputs below to test at home with `arbiter play` or "
+            "`python manage.py play crossed_words YOUR_PROGRAM --clock seconds=N`.\n\n"
+            "output.txt, exactly (letters in either case, fields separated by spaces or tabs, LF or CR/LF):\n\n"
+            "    <total score>                                   line 1\n"
+            "    <17 lines of 17 characters: A-Z or '.'>         the final board, row 1 first\n"
+            "    # a comment line, anywhere after the board\n"
+            "    DRAW <pile 1-3> <LETTERS>                       taken from the left end of that pile\n"
+            "    DISCARD <LETTERS> <-points>                     e.g. DISCARD QX -17\n"
+            "    PLAY <row 1-17> <col 1-17> <A|D> <WORD> <points>   first letter at (row, col), A across, D down\n"
+            "    ALSO <WORD> <points>                            each other word the move formed, after its PLAY\n"
+            "    BONUS <50|100>                                  after a PLAY that earns it\n\n"
+            "Every line is replayed and every figure recomputed by the verifier; its verdict names the first wrong "
+            "line. Entries are ranked by the verified score; the judges verify outputs from the highest claim down, "
+            "as the page did. Ties are broken by the MSO formula: programming time / fastest / 5 + execution time / "
+            "fastest + program size / smallest (the size of the built program and of the interpreter that runs it)."
         ),
-        stages=[("Final run", "batch", {})],
+        # The system test: one run on the practice inputs, 10 s; the demo's final run is short too (20 s;
+        # the contest's 300 s are for a real final).
+        stages=[
+            ("System test", "system_test", {"seed": 20001217, "seconds": 10}),
+            ("Final run", "batch", {"seconds": 20}),
+        ],
+        references=[
+            ("Greedy (C++)", "games/crossed_words/players/greedy.cpp"),
+            ("Simple (Python)", "games/crossed_words/players/simple.py"),
+        ],
         # The page's entry form (MSO, December 2000), field for field; the executable's size is
         # measured by the platform, not asked.
         entry_form=[

@@ -1,4 +1,4 @@
-"""A contest for a game the platform does not host yet (the demo's Wheels and Crossed Words):
+"""A contest for a game the platform does not host yet (the demo's Wheels and Wheels):
 listed, never open, and no page or API answer is a 500."""
 
 import pytest
@@ -13,12 +13,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def contest():
-    return make_contest(slug="crossed-words", game="crossed_words", title="Crossed Words")
+    return make_contest(slug="wheels", game="wheels", title="Wheels")
 
 
 def test_it_is_never_open_and_refuses_entries_saying_why(contest):
     assert not contest.is_hosted and not contest.is_open()
-    with pytest.raises(services.Refused, match="its game \\(crossed_words\\) is not hosted here"):
+    with pytest.raises(services.Refused, match="its game \\(wheels\\) is not hosted here"):
         services.create_entry(contest, make_user(), "Mine")
 
 
@@ -26,36 +26,36 @@ def test_it_is_never_open_and_refuses_entries_saying_why(contest):
     "path",
     [
         "/",
-        "/contests/crossed-words/",
-        "/contests/crossed-words/standings/",
-        "/contests/crossed-words/matches/",
+        "/contests/wheels/",
+        "/contests/wheels/standings/",
+        "/contests/wheels/matches/",
         "/api/contests/",
-        "/api/contests/crossed-words/",
-        "/api/contests/crossed-words/standings/",
-        "/api/matches/?contest=crossed-words",
+        "/api/contests/wheels/",
+        "/api/contests/wheels/standings/",
+        "/api/matches/?contest=wheels",
     ],
 )
 def test_no_page_answers_500(client, contest, path):
     client.force_login(make_user())
     response = client.get(path)
     assert response.status_code in (200, 409), response.content[:500]
-    if path == "/contests/crossed-words/standings/":
+    if path == "/contests/wheels/standings/":
         assert "its game is not hosted here yet" in response.content.decode()
 
 
 def test_entering_through_the_page_and_the_api_is_refused(client, contest):
     client.force_login(make_user())
-    response = client.post("/api/contests/crossed-words/entries/", {"name": "Mine"}, content_type="application/json")
+    response = client.post("/api/contests/wheels/entries/", {"name": "Mine"}, content_type="application/json")
     assert response.status_code in (400, 409) and "not hosted" in response.json()["error"]["message"]
     assert not contest.entries.exists()
 
 
 def test_a_judge_cannot_make_a_contest_for_a_game_that_is_not_hosted(admin_client):
     form = admin_client.get(reverse("admin:contests_contest_add")).content.decode()
-    assert 'value="chomp"' in form and "crossed_words" not in form
+    assert 'value="chomp"' in form and "wheels" not in form
     response = admin_client.post(
         reverse("admin:contests_contest_add"),
-        {"title": "New", "slug": "new", "game": "crossed_words", "max_source_bytes": 1000, "max_entries_per_user": 1,
+        {"title": "New", "slug": "new", "game": "wheels", "max_source_bytes": 1000, "max_entries_per_user": 1,
          "game_params": "{}", "clock": "{}", "allowed_languages": "[]", "entry_form": "[]",
          "stages-TOTAL_FORMS": 0, "stages-INITIAL_FORMS": 0},
     )  # fmt: skip

@@ -241,3 +241,25 @@ def test_the_judges_pages_show_the_queue_an_output_and_the_log(client, db, queue
     assert "verification.rejected" in log and "wrong figure" in log and "judge" in log
     csv = client.get(f"/contests/{contest.slug}/judges-log/?format=csv").content.decode()
     assert csv.startswith("when (UTC),judge,action") and "verification.rejected" in csv
+
+
+@pytest.mark.django_db
+def test_contestants_download_the_practice_inputs_as_the_program_finds_them(client):
+    import io
+    import zipfile
+
+    from games.crossed_words import inputs
+
+    contest = make_contest(game="crossed_words", game_params={}, clock={"seconds": 300})
+    page = client.get(f"/contests/{contest.slug}/").content.decode()
+    assert "practice.zip" in page
+    response = client.get(f"/contests/{contest.slug}/practice.zip")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    names = set(archive.namelist())
+    assert {"input10.txt", "input13.txt", "input1310.txt", "seconds.txt", "seconds10.txt", "dict10/a.txt"} <= names
+    assert len([n for n in names if n.startswith("dict1310/")]) == 26
+    assert archive.read("seconds.txt") == b"300\r\n" and archive.read("seconds10.txt") == b"300\n"
+    assert archive.read("input10.txt").decode().split("\n")[:3] == list(inputs.shuffle_pool(inputs.PRACTICE_SEED))
+    chomp = make_contest(game="chomp")
+    assert client.get(f"/contests/{chomp.slug}/practice.zip").status_code == 404
