@@ -10,9 +10,9 @@
 // plus a small heuristic: a penalty per letter played (the game usually uses all 198 tiles, so
 // points per tile count), per letter drawn, and for a poor leave (Q without U, duplicates,
 // too many or too few vowels). Some games look two plies ahead: each of the four best moves
-// plus the best move after it. When no draw gives a move, it discards up to three letters, or
-// the whole hand, then draws again, if the move's score beats the letters' cost. The game ends
-// when nothing is playable. Later games use random weights and noise, half of them starting
+// plus the best move after it. When no draw gives a move, it discards the letters that let
+// the best move be played after a new draw, if that move pays for them or many tiles are
+// left. The game ends when nothing is playable. Later games use random weights and noise, half of them starting
 // from a prefix of the best game so far; the best game is written at about 60% of the limit.
 #include <algorithm>
 #include <array>
@@ -603,28 +603,25 @@ void play_game(State s, const Weights& w) {
         cands.clear();
         consider_draws(s, nullptr, false, w, best);
         if (!best.m.found) {
-            // Stuck: discard up to three letters, or the whole hand, and draw again.
+            // Stuck: discard some letters (any of the at most 255 choices) and draw again.
             int n = hand_size(s.hand);
             bool can_draw = false;
             for (int p = 0; p < 3; ++p) can_draw |= s.pos[p] < (int)piles[p].size();
             if (n == 0 || !can_draw) break;
             std::vector<std::array<int, 26>> subs;
             int cur[26] = {0};
-            subsets(s.hand, 0, 0, std::min(3, n), cur, subs);
-            if (n > 3) {
-                std::array<int, 26> all;
-                std::copy(s.hand, s.hand + 26, all.begin());
-                subs.push_back(all);
-            }
+            subsets(s.hand, 0, 0, n, cur, subs);
             Weights w0 = w;
             w0.noise = 0;
             for (auto& d : subs) {
                 if (time_up()) break;
                 consider_draws(s, d.data(), hand_size(d.data()) == n, w0, best);
             }
-            int cost = 0;
+            // Worth it if the move pays for the letters, or if many tiles are left to play.
+            int cost = 0, left = 0;
             for (int c = 0; c < 26; ++c) cost += best.disc[c] * VAL[c];
-            if (!best.m.found || best.m.score <= cost) break;
+            for (int p = 0; p < 3; ++p) left += (int)piles[p].size() - s.pos[p];
+            if (!best.m.found || (best.m.score <= cost && left < 16)) break;
         }
         if (w.look > 0 && !best.has_disc && cands.size() > 1) {
             // Two plies: each kept move plus the best move after it.

@@ -218,17 +218,31 @@ def replay(text, piles, words):
     return total
 
 
-def run_player(tmp_path, command, only_cr=False):
+def junk_deal(folder):
+    """Every pile starts with QJZVQJZV: the player must discard to go on."""
+    tiles = list("ABCDEFGHIKLMNOPRSTUWY" * 9)
+    random.Random(3).shuffle(tiles)
+    piles = ["QJZVQJZV" + "".join(tiles[i * 58 : (i + 1) * 58]) for i in range(3)]
+    for suffix, eol in {"10": "\n", "13": "\r", "1310": "\r\n"}.items():
+        (folder / f"input{suffix}.txt").write_bytes("".join(p + eol for p in piles).encode())
+    return piles
+
+
+def run_player(tmp_path, command, only_cr=False, junk=False):
     folder = tmp_path / "game"
     folder.mkdir()
     piles, words = make_folder(folder, only_cr)
+    if junk:
+        piles = junk_deal(folder)
     before = {p.relative_to(folder) for p in folder.rglob("*")}
     start = time.monotonic()
     subprocess.run(command, cwd=folder, check=True, timeout=LIMIT + 5, stdout=subprocess.DEVNULL)
     took = time.monotonic() - start
     assert took < LIMIT * 0.8, f"took {took:.1f}s of {LIMIT}"
     assert {p.relative_to(folder) for p in folder.rglob("*")} == before | {Path("output.txt")}
-    return replay((folder / "output.txt").read_bytes().decode("ascii"), piles, words)
+    text = (folder / "output.txt").read_bytes().decode("ascii")
+    assert not junk or "\nDISCARD " in text
+    return replay(text, piles, words)
 
 
 @pytest.fixture(scope="module")
@@ -247,6 +261,11 @@ pytestmark = pytest.mark.skipif(not WORDLIST.exists(), reason="american-english-
 @pytest.mark.parametrize("only_cr", [False, True])
 def test_greedy(tmp_path, greedy, only_cr):
     assert run_player(tmp_path, [str(greedy)], only_cr) > 500
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_greedy_discards(tmp_path, greedy):
+    assert run_player(tmp_path, [str(greedy)], junk=True) > 500
 
 
 @pytest.mark.parametrize("only_cr", [False, True])
