@@ -367,8 +367,22 @@ def replay_for(user, match) -> dict[str, Any] | None:
         if move.get("seat") not in visible:
             move.pop("stderr", None)
             move.pop("output", None)
+    if "verification" in replay and 0 not in visible:  # an output-only run: its output is its program's work
+        replay.pop("printed", None)
+        replay.pop("stderr", None)
+        if match.contest.is_open():  # the solution stays its author's until the contest is over
+            _private_batch_run(replay)
     replay["visible_seats"] = sorted(visible)
     return replay
+
+
+def _private_batch_run(replay: dict[str, Any]) -> None:
+    """An output-only run as others see it while the contest is open: the score, not the game."""
+    report = replay.get("verification") or {}
+    replay["verification"] = {k: report.get(k) for k in ("ok", "claimed", "verified") if k in report}
+    replay.pop("output", None)
+    replay["moves"] = []
+    replay["frames"] = replay.get("frames", [])[:1]
 
 
 # --- Judges' actions ------------------------------------------------------------------------

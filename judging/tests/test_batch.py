@@ -263,3 +263,24 @@ def test_contestants_download_the_practice_inputs_as_the_program_finds_them(clie
     assert archive.read("input10.txt").decode().split("\n")[:3] == list(inputs.shuffle_pool(inputs.PRACTICE_SEED))
     chomp = make_contest(game="chomp")
     assert client.get(f"/contests/{chomp.slug}/practice.zip").status_code == 404
+
+
+@pytest.mark.django_db
+def test_another_contestant_sees_a_run_s_score_but_not_its_game_while_the_contest_is_open(client, db, queued):
+    from contests import services
+
+    contest, stage = _contest_with_runs(db, count=1)
+    (match,) = tournaments.run_stage(stage)
+    matches.play_match(match.pk)
+    match.refresh_from_db()
+    owner = match.seats.get().entry.user
+    other = make_user(username="rival")
+    mine = services.replay_for(owner, match)
+    assert mine["output"] and mine["printed"] and mine["moves"] and mine["verification"]["steps"]
+    theirs = services.replay_for(other, match)
+    report = mine["verification"]
+    assert theirs["verification"] == {"ok": True, "claimed": report["claimed"], "verified": report["verified"]}
+    assert "output" not in theirs and "printed" not in theirs and theirs["moves"] == [] and len(theirs["frames"]) == 1
+    client.force_login(other)
+    body = client.get(f"/matches/{match.pk}/replay.json").content.decode()
+    assert "DRAW" not in body and "PLAY" not in body
