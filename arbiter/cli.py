@@ -273,7 +273,8 @@ def cmd_play(args) -> int:
     for flag in ("param", "clock", "lang"):
         for value in getattr(args, flag) or []:
             options += [f"--{flag}", value]
-    options += ["--seed", str(args.seed)]
+    if args.seed is not None:  # else the game's: an output-only game's practice inputs
+        options += ["--seed", str(args.seed)]
     if args.replay:
         options += ["--replay", args.replay]
     try:
@@ -318,7 +319,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--param", action="append")
     c.add_argument("--clock", action="append")
     c.add_argument("--lang", action="append")
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--seed", type=int, default=None, help="default 0; an output-only game's practice inputs")
     c.add_argument("--replay")
     return p
 

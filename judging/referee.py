@@ -105,7 +105,9 @@ def play(
     asked before every move; when it answers True the game stops with ``Cancelled``. ``data``:
     the contest's own data file for the game (an output-only game's word list)."""
     if len(players) != game.info.seats:
-        raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
+        raise ValueError(
+            f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
+        )
     if isinstance(game.interaction, Batch) and isinstance(game, BatchGame):
         from judging.batch import play_batch
 
@@ -164,7 +166,9 @@ def play_process_per_move(
     if not isinstance(interaction, ProcessPerMove):
         raise ValueError(f"{game.info.name} is not a process-per-move game")
     if len(players) != game.info.seats:
-        raise ValueError(f"{game.info.name} needs {game.info.seats} players, not {len(players)}")
+        raise ValueError(
+            f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
+        )
     params = game.resolve_params(params)
     state = game.initial_state(params, seed)
     totals = [SeatTotals() for _ in players]

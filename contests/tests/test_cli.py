@@ -79,6 +79,18 @@ def test_play_runs_a_local_game_without_a_server(tmp_path):
     assert [s["status"] for s in summary["seats"]] == ["loss", "win"]
 
 
+def test_play_runs_an_output_only_program_on_the_practice_inputs_and_prints_its_verdict():
+    result = subprocess.run(
+        [str(ARBITER), "play", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["verdict"] == "valid" and summary["verified"] == summary["claimed"] > 0
+    assert summary["wrong_line"] is None and summary["seats"][0]["status"] == "valid"
+    assert 0 < summary["time_s"] < 3 and summary["program_bytes"] > 0
+
+
 def test_a_url_that_is_not_an_arbiter_site_is_said_so():
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

@@ -426,6 +426,8 @@ def test_play_command_prints_a_json_summary_and_writes_the_replay(tmp_path):
         (["chomp", str(PROGRAMS / "chomp_last.c"), "--param", "rows"], "write it as NAME=VALUE"),
         (["chomp", str(PROGRAMS / "chomp_last.c"), "--clock", "tempo=3"], "unknown clock setting tempo"),
         (["chomp", str(PROGRAMS / "chomp_last.c")], "chomp needs 2 players, not 1"),
+        (["crossed_words", str(PROGRAMS / "cw_silent.py"), str(PROGRAMS / "cw_silent.py")], "needs 1 player, not 2"),
+        (["crossed_words", str(PROGRAMS / "cw_silent.py"), "--clock", "seconds=0"], "seconds must be a positive"),
     ],
 )
 def test_play_command_explains_bad_arguments(args, message):
