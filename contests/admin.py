@@ -3,7 +3,18 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 
-from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
+from contests.models import (
+    Contest,
+    Entry,
+    JudgeAction,
+    Match,
+    MatchAttempt,
+    MatchSeat,
+    Stage,
+    Submission,
+    Verification,
+)
+from contests.services import log_action
 
 
 class StageInline(admin.TabularInline):
@@ -23,7 +34,7 @@ class ContestForm(forms.ModelForm):
     class Meta:
         model = Contest
         fields = [
-            "title", "slug", "summary", "is_public", "game", "game_params", "clock", "rules", "rules_source",
+            "title", "slug", "summary", "is_public", "game", "game_params", "clock", "game_data", "rules", "rules_source",
             "opens_at", "closes_at", "language_table", "allowed_languages", "max_source_bytes", "source_counts",
             "max_executable_bytes",
             "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
@@ -62,6 +73,25 @@ class ContestForm(forms.ModelForm):
             raise forms.ValidationError(problems)
         return specs
 
+    def clean(self):
+        cleaned = super().clean()
+        data, game = cleaned.get("game_data"), cleaned.get("game")
+        if data and hasattr(data, "read") and game:
+            from games import registry
+
+            check = getattr(registry.GAMES.get(game), "check_data", None)
+            if check is None:
+                self.add_error("game_data", f"{game} takes no data file.")
+            else:
+                data.seek(0)
+                content = data.read()
+                data.seek(0)
+                try:
+                    check(content)
+                except ValueError as e:
+                    self.add_error("game_data", str(e))
+        return cleaned
+
     def clean_max_source_bytes(self) -> int:
         value = self.cleaned_data["max_source_bytes"]
         cap = settings.UPLOAD_MAX_BYTES
@@ -83,7 +113,7 @@ class ContestAdmin(admin.ModelAdmin):
     inlines = [StageInline]
     fieldsets = (
         (None, {"fields": ("title", "slug", "summary", "is_public")}),
-        ("Game", {"fields": ("game", "game_params", "clock")}),
+        ("Game", {"fields": ("game", "game_params", "clock", "game_data")}),
         ("Rules", {"fields": ("rules", "rules_source")}),
         ("Schedule", {"fields": ("opens_at", "closes_at")}),
         (
@@ -123,6 +153,7 @@ class StageAdmin(admin.ModelAdmin):
                 continue
             if scheduled:
                 self.log_change(request, stage, f"ran the stage: {len(scheduled)} matches scheduled")
+                log_action(request.user, stage.contest_id, "stage.run", f"stage {stage.name}", matches=len(scheduled))
                 self.message_user(request, f"{stage}: {len(scheduled)} matches scheduled.", messages.SUCCESS)
             else:
                 self.message_user(request, f"{stage}: already scheduled; nothing to do.", messages.WARNING)
@@ -165,6 +196,12 @@ class SubmissionAdmin(admin.ModelAdmin):
         queued = [s for s in queryset if rebuild(s)]
         for submission in queued:
             self.log_change(request, submission, "queued to be built again")
+            log_action(
+                request.user,
+                submission.entry.contest_id,
+                "submission.rebuild",
+                f"{submission.entry.name} v{submission.number}",
+            )
         self.message_user(request, f"{len(queued)} builds queued again; others were not platform faults.")
 
     def has_rerun_permission(self, request) -> bool:
@@ -206,6 +243,7 @@ class MatchAdmin(admin.ModelAdmin):
         for match in queryset:
             rerun_match(match)
             self.log_change(request, match, "queued for a re-run")
+            log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
         self.message_user(request, f"{queryset.count()} matches queued again; their earlier results count until then.")
 
     @admin.action(description="Cancel the selected matches that are queued or being played", permissions=["rerun"])
@@ -217,6 +255,7 @@ class MatchAdmin(admin.ModelAdmin):
             if cancel_match(match) is not None:
                 cancelled += 1
                 self.log_change(request, match, "cancelled")
+                log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
         skipped = queryset.count() - cancelled
         self.message_user(
             request, f"{cancelled} matches cancelled" + (f"; {skipped} had already ended." if skipped else ".")
@@ -224,3 +263,35 @@ class MatchAdmin(admin.ModelAdmin):
 
     def has_rerun_permission(self, request) -> bool:
         return request.user.has_perm("contests.rerun_match")
+
+
+@admin.register(JudgeAction)
+class JudgeActionAdmin(admin.ModelAdmin):
+    """The judges' log: read only, as it is a record."""
+
+    list_display = ("at", "judge", "contest", "action", "target")
+    list_filter = ("contest", "action")
+    search_fields = ("target", "reason")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Verification)
+class VerificationAdmin(admin.ModelAdmin):
+    """The judges decide on the verification pages (logged); here only to read."""
+
+    list_display = ("match", "status", "judge", "decided_at")
+    list_filter = ("status", "match__contest")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -482,6 +482,8 @@ def stage_run(request, pk: int):
         matches = tournaments.run_stage(stage)
     except tournaments.StageError as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
+    if matches:  # a second run schedules nothing and is no action
+        services.log_action(request.user, stage.contest_id, "stage.run", f"stage {stage.name}", matches=len(matches))
     return Response(s.MatchSerializer(matches, many=True).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -496,7 +498,9 @@ def stage_run(request, pk: int):
 def stage_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
     stage = get_object_or_404(Stage, pk=pk)
-    return Response({"queued": matches.rerun_stage(stage)}, status=status.HTTP_202_ACCEPTED)
+    queued = matches.rerun_stage(stage)
+    services.log_action(request.user, stage.contest_id, "stage.rerun", f"stage {stage.name}", matches=queued)
+    return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(
@@ -510,6 +514,7 @@ def stage_rerun(request, pk: int):
 def match_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
     match = matches.rerun_match(get_object_or_404(Match, pk=pk))
+    services.log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
     return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -526,6 +531,7 @@ def match_cancel(request, pk: int):
     match = matches.cancel_match(get_object_or_404(Match, pk=pk))
     if match is None:
         return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
+    services.log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
     return Response(s.MatchSerializer(match).data)
 
 
@@ -556,6 +562,9 @@ def submission_rebuild(request, pk: int):
     if not builds.rebuild(submission):
         return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
     submission.refresh_from_db()
+    services.log_action(
+        request.user, submission.entry.contest_id, "submission.rebuild", f"{submission.entry.name} v{submission.number}"
+    )
     return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -575,6 +584,7 @@ def entry_disqualify(request, pk: int):
         entry = services.disqualify(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
     except services.Refused as e:
         return refused(str(e))
+    services.log_action(request.user, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
     return Response(s.EntrySerializer(entry).data)
 
 
@@ -594,4 +604,5 @@ def entry_reinstate(request, pk: int):
         entry = services.reinstate(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
     except services.Refused as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
+    services.log_action(request.user, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)
     return Response(s.EntrySerializer(entry).data)

@@ -17,7 +17,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from contests import entry_form
-from contests.models import Contest, Entry, Submission
+from contests.models import Contest, Entry, JudgeAction, Submission
 
 JUDGES_GROUP = "judges"
 
@@ -386,6 +386,19 @@ def _private_batch_run(replay: dict[str, Any]) -> None:
 
 
 # --- Judges' actions ------------------------------------------------------------------------
+
+
+def log_action(judge, contest_id: int, action: str, target: str, reason: str = "", **data: Any) -> None:
+    """One line of the judges' log (who, when, what, to what, why), whichever way the judge
+    acted: the site, the API or the admin."""
+    JudgeAction.objects.create(
+        contest_id=contest_id,
+        judge=judge if getattr(judge, "is_authenticated", False) else None,
+        action=action,
+        target=target[:200],
+        reason=(reason or "")[:5000],
+        data=data,
+    )
 
 
 def disqualify(entry: Entry, reason: str) -> Entry:

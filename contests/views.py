@@ -254,10 +254,12 @@ def match_action(request, pk: int, action: str):
     match = _match(request, pk)
     if action == "rerun":
         judging_matches.rerun_match(match)
+        services.log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
         messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
     elif judging_matches.cancel_match(match) is None:
         messages.error(request, "Only a match that is queued or being played can be cancelled.")
     else:
+        services.log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
         messages.success(request, "The match is cancelled.")
     return redirect("contests:match", pk=match.pk)
 

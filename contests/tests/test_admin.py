@@ -109,3 +109,38 @@ def test_a_contest_cannot_accept_sources_larger_than_the_sites_upload_cap(settin
         "UPLOAD_MAX_BYTES" in form.errors["max_source_bytes"][0] and "1,048,576" in form.errors["max_source_bytes"][0]
     )
     assert ContestForm({**fields, "max_source_bytes": 1 << 19}, instance=contest).is_valid()
+
+
+def test_organisers_upload_their_own_word_list_and_a_bad_one_is_refused_naming_its_line():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from contests.admin import ContestForm
+
+    contest = make_contest(game="crossed_words", game_params={})
+    fields = {
+        "title": contest.title, "slug": contest.slug, "game": "crossed_words", "game_params": "{}", "clock": "{}",
+        "allowed_languages": "[]", "entry_form": "[]", "max_entries_per_user": 1, "max_source_bytes": 1000,
+    }  # fmt: skip
+    bad = ContestForm(fields, {"game_data": SimpleUploadedFile("words.txt", b"cat\ndog\nh3llo\n")}, instance=contest)
+    assert not bad.is_valid() and "line 3" in bad.errors["game_data"][0]
+    good = ContestForm(fields, {"game_data": SimpleUploadedFile("words.txt", b"cat\r\ndog\r\n")}, instance=contest)
+    assert good.is_valid(), good.errors
+    chomp = make_contest()
+    other = ContestForm(
+        {**fields, "slug": chomp.slug, "game": "chomp", "game_params": "{}"},
+        {"game_data": SimpleUploadedFile("words.txt", b"cat\n")},
+        instance=chomp,
+    )
+    assert not other.is_valid() and other.errors["game_data"] == ["chomp takes no data file."]
+
+
+def test_entry_forms_are_checked_in_the_admin():
+    from contests.admin import ContestForm
+
+    contest = make_contest()
+    fields = {
+        "title": contest.title, "slug": contest.slug, "game": contest.game, "game_params": "{}", "clock": "{}",
+        "allowed_languages": "[]", "max_entries_per_user": 1, "max_source_bytes": 1000,
+    }  # fmt: skip
+    form = ContestForm({**fields, "entry_form": '[{"name": "os", "type": "choice"}]'}, instance=contest)
+    assert not form.is_valid() and form.errors["entry_form"] == ["Field os is a choice with no choices."]

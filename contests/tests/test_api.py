@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
-from contests.models import Entry, Submission
+from contests.models import Entry, JudgeAction, Submission
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
 from judging.models import Event
 
@@ -180,7 +180,8 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     subs = [make_submission(make_entry(contest), is_active=True, status="ready") for _ in range(2)]
     contestant = api(subs[0].entry.user)
     assert contestant.post(f"/api/stages/{stage.pk}/run/").status_code == 403
-    boss = api(judge())
+    the_judge = judge()
+    boss = api(the_judge)
     ran = boss.post(f"/api/stages/{stage.pk}/run/")
     assert ran.status_code == 202 and len(ran.json()) == 2
     assert boss.post(f"/api/stages/{stage.pk}/run/").status_code == 202  # scheduled once: nothing more
@@ -200,6 +201,16 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     back = boss.post(f"/api/entries/{entry.pk}/reinstate/", {"reason": "cleared"}, format="json").json()
     assert back["status"] == "active"
     assert boss.post(f"/api/entries/{entry.pk}/reinstate/", {}, format="json").status_code == 409
+    # every action that did something is in the judges' log, with who and why; refusals are not
+    log = list(JudgeAction.objects.filter(contest=contest).order_by("at", "pk"))
+    assert [(a.action, a.reason) for a in log] == [
+        ("stage.run", ""),
+        ("match.rerun", ""),
+        ("stage.rerun", ""),
+        ("entry.disqualify", "shared code with another entry"),
+        ("entry.reinstate", "cleared"),
+    ]
+    assert {a.judge for a in log} == {the_judge} and log[0].data == {"matches": 2}
 
 
 def test_a_test_game_against_a_reference_program(queued):
