@@ -92,3 +92,108 @@ def test_withdrawing_an_entry_asks_first(alices_entry, page, live_server):
     page.get_by_role("button", name=f"Withdraw {alices_entry.name}").click()
     page.wait_for_selector("text=is withdrawn")
     assert len(asked) == 2
+
+
+def _in_a_thread(work):
+    """Database work while Playwright's loop runs in this thread: done in another one."""
+    import threading
+
+    out, errors = [], []
+
+    def run():
+        try:
+            out.append(work())
+        except Exception as e:  # re-raised in the test's thread
+            errors.append(e)
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(120)
+    if errors:
+        raise errors[0]
+    return out[0]
+
+
+def _build_and_test(entry_name: str) -> int:
+    """What the worker does for a new submission: build it, play its system test."""
+    from contests.models import Match, Submission
+    from judging import builds, matches
+
+    submission = Submission.objects.get(entry__name=entry_name)
+    builds.build_submission(submission.pk)
+    for match in Match.objects.filter(seats__submission=submission, status=Match.Status.QUEUED):
+        matches.play_match(match.pk)
+    return submission.pk
+
+
+def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(page, live_server):
+    from pathlib import Path
+
+    simple = Path(__file__).resolve().parents[2] / "games/crossed_words/players/simple.py"
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "arbiter-alice")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
+    page.goto(live_server.url + "/contests/crossed-words/")
+    assert "PLAY <row 1-17>" in page.locator(".rules").inner_text()  # the published output format
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Practice inputs and dictionary (zip)").click()
+    assert download.value.suggested_filename == "crossed-words-practice.zip"
+    form = page.locator("#entry-form")
+    form.get_by_label("Entry name").fill("Wordsmith")
+    form.get_by_label("First and last name").fill("Alice Liddell")
+    form.get_by_label("State or province and country").fill("Oxford, England")
+    form.locator("#id_form_email").fill("alice@example.org")
+    form.get_by_label("Permission to post my e-mail address").check()
+    form.get_by_label("Programming language and version").fill("Python 3.11")
+    form.get_by_label("Your operating system").fill("Debian 12")
+    form.get_by_label("Your best score").fill("4781")
+    form.get_by_label("Escape valve").fill("Ctrl+C")
+    form.locator("#id_source").set_input_files(str(simple))
+    page.click("#entry-form button[type=submit]")
+    page.wait_for_url("**/submissions/*/")
+    submission = _in_a_thread(lambda: _build_and_test("Wordsmith"))
+    page.goto(f"{live_server.url}/submissions/{submission}/")
+    text = page.locator("main").inner_text()
+    assert "Ready" in text and "valid" in text and "system test passed" in text
+    # its system-test run, replayed on the board
+    page.get_by_role("link", name="match", exact=False).first.click()
+    page.wait_for_selector("#board .cw-grid")
+    assert page.locator(".cw-letter").count() > 20  # the final board
+    # the judge runs the final and verifies from the highest claim down
+    page.get_by_role("button", name="Log out").click()
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "judge")
+    page.fill("#id_password", "arbiter-judge")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
+
+    def run_final():
+        from contests.models import Stage
+        from judging import matches, tournaments
+
+        stage = Stage.objects.get(contest__slug="crossed-words", kind="batch")
+        for match in tournaments.run_stage(stage):
+            matches.play_match(match.pk)
+
+    _in_a_thread(run_final)
+    page.goto(live_server.url + "/contests/crossed-words/")
+    page.get_by_role("link", name="Verification").click()
+    assert "Wordsmith" in page.locator("table.verification").inner_text()
+    page.get_by_role("link", name="Verify").first.click()
+    page.wait_for_selector("#board .cw-grid")
+    assert "accepted: every line replays" in page.locator("#verifier-verdict").inner_text()
+    page.fill("textarea[name=note]", "every line checked")
+    page.get_by_role("button", name="Accept the claim").click()
+    page.wait_for_selector("text=Verification can stop")  # the only claim is verified
+    page.goto(live_server.url + "/contests/crossed-words/standings/")
+    standings = page.locator("table.standings").inner_text()
+    assert "Verified score" in standings and "Claimed score" in standings and "Wordsmith" in standings
+    page.goto(live_server.url + "/contests/crossed-words/judges-log/")
+    log = page.locator("table").inner_text()
+    assert "verification.accepted" in log and "every line checked" in log and "judge" in log
