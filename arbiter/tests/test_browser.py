@@ -1,5 +1,6 @@
 """The pages in a real Chromium: a newcomer signs up, logs out, logs in, opens a contest; a
-contestant is asked before an entry is withdrawn."""
+contestant is asked before an entry is withdrawn; a Crossed Words entry goes from the entry
+form to the judges' verification."""
 
 import shutil
 
