@@ -81,6 +81,14 @@ def test_a_program_written_from_the_page_is_verified_with_the_score_it_claims():
     assert record.replay["frames"][-1]["grid"] == report["board"]
 
 
+def test_the_greedy_reference_program_s_output_is_verified_too():
+    record = _run(PLAYERS / "crossed_words/players/greedy.cpp", seconds=3)
+    report = record.replay["verification"]
+    assert report["ok"], report["reason"]
+    assert record.outcome.statuses == ("valid",) and report["verified"] == report["claimed"] > 1000
+    assert record.replay["seats"][0]["wall_s"] < 3
+
+
 def test_one_tampered_figure_is_rejected_naming_its_line():
     record = _run(SIMPLE, source=_tampered_source())
     report = record.replay["verification"]
