@@ -143,7 +143,7 @@ class StageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Run the selected stages (schedule their matches)", permissions=["rerun"])
     def run_stage(self, request, queryset):
-        from judging.tournaments import StageError, run_stage
+        from judging.formats import StageError, run_stage
 
         for stage in queryset:
             try:

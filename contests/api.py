@@ -25,7 +25,7 @@ from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
-from judging import builds, matches, tournaments
+from judging import builds, formats, matches, tournaments
 from judging import standings as standings_service
 
 
@@ -370,7 +370,7 @@ def test_game(request, pk: int):
             return refused("The opponent must be one of the contest's reference programs.")
     try:
         match = tournaments.create_test_game(submission, opponent, first=body.validated_data["first"])
-    except tournaments.StageError as e:
+    except formats.StageError as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
     return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
@@ -479,8 +479,8 @@ def stage_run(request, pk: int):
     _require(request, "contests.rerun_match")
     stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
     try:
-        matches = tournaments.run_stage(stage)
-    except tournaments.StageError as e:
+        matches = formats.run_stage(stage)
+    except formats.StageError as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
     if matches:  # a second run schedules nothing and is no action
         services.log_action(request.user, stage.contest_id, "stage.run", f"stage {stage.name}", matches=len(matches))

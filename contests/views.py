@@ -20,9 +20,9 @@ from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Stage, Submission
 from games import registry
 from games.base import BatchGame
+from judging import formats, tournaments
 from judging import matches as judging_matches
 from judging import standings as standings_service
-from judging import tournaments
 from judging.clocks import Clock
 
 
@@ -161,7 +161,7 @@ def test_game(request, pk: int):
         return HttpResponseForbidden("This is another contestant's submission.")
     try:
         match = tournaments.create_test_game(submission, first=request.POST.get("first", "1") == "1")
-    except tournaments.StageError as e:
+    except formats.StageError as e:
         messages.error(request, str(e))
         return redirect("contests:submission", pk=pk)
     messages.success(request, "The test game is queued; this page shows it when it has been played.")
@@ -176,7 +176,7 @@ def standings(request, slug: str):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
     else:
         stage = standings_service.current_stage(contest)
-    stages = contest.stages.exclude(kind=Stage.Kind.SYSTEM_TEST).exclude(status=Stage.Status.PENDING)
+    stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
     context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
     if contest.is_hosted:
         context["table"] = standings_service.compute(contest, stage)

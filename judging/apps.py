@@ -5,4 +5,8 @@ class JudgingConfig(AppConfig):
     name = "judging"
 
     def ready(self) -> None:
-        from judging import signals  # noqa: F401 - connects the worker's heartbeat
+        from judging import (  # noqa: F401 - register their stage formats (formats.FORMATS)
+            signals,
+            system_test,
+            tournaments,
+        )

@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from contests.models import Match, MatchAttempt, Stage, Submission
 from games import registry
-from judging import dispatch, events, system_test, tournaments
+from judging import dispatch, events, formats
 from judging.clocks import Clock
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
@@ -342,13 +342,9 @@ def fail_match(match_id: int, error: str) -> None:
 
 
 def match_ended(match: Match) -> None:
-    """What follows the end of a match (finished, failed or cancelled), in its transaction."""
-    if match.stage is None:
-        return
-    if match.stage.kind == Stage.Kind.SYSTEM_TEST:
-        system_test.conclude(match)
-    else:
-        tournaments.match_ended(match.stage)
+    """What follows the end of a match (finished, failed or cancelled), in its transaction:
+    its stage's format says (a system test concludes, a Swiss round pairs the next)."""
+    formats.match_ended(match)
 
 
 # --- Judges ---------------------------------------------------------------------------------
@@ -373,13 +369,7 @@ def rerun_match(match: Match) -> Match:
     match.error, match.started_at, match.finished_at = "", None, None
     match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at"])
     if match.stage is not None:
-        tournaments.reopen(match.stage)
-        if match.stage.kind == Stage.Kind.SYSTEM_TEST:
-            Submission.objects.filter(
-                seats__match=match,
-                entry__is_reference=False,
-                status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
-            ).update(status=Submission.Status.TESTING)
+        formats.of(match.stage.kind).match_queued_again(match)
     dispatch.queue_match(match.pk)
     return match
 
@@ -417,7 +407,7 @@ def rerun_stage(stage: Stage) -> int:
             started_at=None,
             finished_at=None,
         )
-        tournaments.reopen(stage)
+        formats.reopen(stage)
         dispatch.queue_matches(ids)
     return len(ids)
 

@@ -17,6 +17,7 @@ from django.db.models import Count, Q, Sum
 from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
+from judging import formats
 
 __all__ = ["BYE", "Change", "Comparison", "Row", "Standings", "compare", "compute", "current_stage", "with_result"]
 
@@ -75,7 +76,7 @@ def _sort_key(values: dict[str, float], columns: tuple[Column, ...]) -> tuple[fl
 def current_stage(contest: Contest) -> Stage | None:
     """The stage a contest's standings show by default: the latest one under way or over."""
     return (
-        contest.stages.exclude(kind=Stage.Kind.SYSTEM_TEST)
+        contest.stages.exclude(kind__in=formats.uncounted_kinds())
         .filter(status__in=[Stage.Status.RUNNING, Stage.Status.FINISHED])
         .order_by("-order")
         .first()
@@ -89,13 +90,13 @@ def _in_table(contest: Contest, stage: Stage | None, via: str = "match__") -> Q:
         return Q(**{f"{via}stage": stage})
     # the contest's tournament: not the system tests, nor the test games a contestant asks for
     return Q(**{f"{via}contest": contest, f"{via}stage__isnull": False}) & ~Q(
-        **{f"{via}stage__kind": Stage.Kind.SYSTEM_TEST}
+        **{f"{via}stage__kind__in": formats.uncounted_kinds()}
     )
 
 
 def _continuous(stage: Stage | None) -> bool:
     """A continuous stage counts the games of each entry's current version; a new one starts afresh."""
-    return stage is not None and stage.kind == Stage.Kind.LADDER
+    return stage is not None and formats.of(stage.kind).continuous
 
 
 def _sql(total: Total) -> Sum | Count:

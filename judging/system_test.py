@@ -11,6 +11,7 @@ from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import CRASH, FAULTS
 from judging import dispatch, events
+from judging.formats import StageError, StageFormat, register
 from judging.tournaments import stage_params, version_activated
 
 
@@ -167,3 +168,27 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
             return
         dispatch.queue_build(submission.pk)
         events.submission_changed(submission)
+
+
+@register(Stage.Kind.SYSTEM_TEST)
+class SystemTest(StageFormat):
+    """The games of each new submission against a reference program (or its run on the
+    practice inputs): they start by themselves and count in no standings."""
+
+    counts_in_standings = False
+    run_by_judges = False
+
+    def start(self, stage: Stage) -> list[Match]:
+        raise StageError("A system test runs by itself for each new submission; re-run one of its games instead.")
+
+    def match_ended(self, match: Match) -> None:
+        conclude(match)
+
+    def match_queued_again(self, match: Match) -> None:
+        """A re-run test game puts its submission back under test."""
+        super().match_queued_again(match)
+        Submission.objects.filter(
+            seats__match=match,
+            entry__is_reference=False,
+            status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
+        ).update(status=Submission.Status.TESTING)

@@ -12,14 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.models import Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
-from judging import dispatch
-from judging.standings import BYE
+from games.base import BYE
+from judging import dispatch, formats
+from judging.formats import StageError, StageFormat, finish_when_done, register
 
 log = logging.getLogger(__name__)
-
-
-class StageError(Exception):
-    """The stage cannot be run as asked; the message is for the judge."""
 
 
 def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int, int]]:
@@ -57,7 +54,7 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
 def _earlier_ranks(stage: Stage) -> dict[int, int]:
     from judging import standings
 
-    earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind=Stage.Kind.SYSTEM_TEST)
+    earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind__in=formats.uncounted_kinds())
     rank: dict[int, int] = {}
     for previous in earlier.order_by("order"):
         for row in standings.compute(stage.contest, previous).rows:
@@ -78,7 +75,9 @@ def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]
     """A contestant's best-ranked entry of the stages before; an entry that played none of
     them does not proceed (it has no rank to be the best by)."""
     rank = _earlier_ranks(stage)
-    played_before = stage.contest.stages.filter(order__lt=stage.order).exclude(kind=Stage.Kind.SYSTEM_TEST).exists()
+    played_before = (
+        stage.contest.stages.filter(order__lt=stage.order).exclude(kind__in=formats.uncounted_kinds()).exists()
+    )
     best: dict[int, tuple[Entry, Submission]] = {}
     kept = []
     for entry, submission in pairs:
@@ -121,34 +120,6 @@ def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
     return matches
 
 
-def reopen(stage: Stage) -> None:
-    """A finished stage some of whose matches are to be played again is running again."""
-    Stage.objects.filter(pk=stage.pk, status=Stage.Status.FINISHED).update(
-        status=Stage.Status.RUNNING, finished_at=None
-    )
-
-
-def match_ended(stage: Stage) -> None:
-    """After one of the stage's matches ended (finished, failed or cancelled), in the same
-    transaction: schedule the next Swiss round, or finish the stage, once none is open."""
-    # The row lock makes the ends of the last two matches of a round take turns here, so one of
-    # them sees the other ended (PostgreSQL runs them side by side; SQLite never does).
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind == Stage.Kind.LADDER:
-        return  # a continuous stage goes on while its contest is open
-    if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
-        return
-    if stage.kind == Stage.Kind.SWISS:
-        try:
-            if schedule_swiss_round(stage):
-                return  # the next round is on
-        except StageError as e:  # e.g. too few players left: the stage ends, the result stands
-            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
-    Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
-        status=Stage.Status.FINISHED, finished_at=timezone.now()
-    )
-
-
 @transaction.atomic
 def schedule_round_robin(stage: Stage) -> list[Match]:
     """Create the matches of a round-robin stage once; a second call creates nothing."""
@@ -187,17 +158,18 @@ def schedule_batch(stage: Stage) -> list[Match]:
     return _launch(stage, [_create_match(stage, 1, seed, params, [player]) for player in players])
 
 
-def run_stage(stage: Stage) -> list[Match]:
-    """Start a stage by its kind; the one entry point for the admin, the API and scripts."""
-    if stage.kind == Stage.Kind.BATCH:
-        return schedule_batch(stage)
-    if stage.kind == Stage.Kind.ROUND_ROBIN:
+@register(Stage.Kind.ROUND_ROBIN)
+class RoundRobin(StageFormat):
+    def start(self, stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)
-    if stage.kind == Stage.Kind.SWISS:
-        return schedule_swiss_round(stage)
-    if stage.kind == Stage.Kind.LADDER:
-        return schedule_continuous(stage)
-    raise StageError(f"{stage.get_kind_display()} stages are not run by hand (yet)")
+
+
+@register(Stage.Kind.BATCH)
+class BatchRun(StageFormat):
+    """An output-only contest's run: every program once, alone, on the same inputs."""
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_batch(stage)
 
 
 # --- The continuous stage of an open contest ------------------------------------------------
@@ -257,10 +229,24 @@ def version_activated(submission: Submission) -> None:
     """A new version became its entry's active one: the contest's running continuous stages
     schedule its games (in the transaction that activated it)."""
     stages = Stage.objects.filter(
-        contest_id=submission.entry.contest_id, kind=Stage.Kind.LADDER, status=Stage.Status.RUNNING
+        contest_id=submission.entry.contest_id, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
     )
     for stage in stages:
         schedule_continuous(stage, submission)
+
+
+@register(Stage.Kind.LADDER)
+class Continuous(StageFormat):
+    """An open contest's games, scheduled as versions arrive; its standings count each
+    entry's current version."""
+
+    continuous = True
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_continuous(stage)
+
+    def match_ended(self, match: Match) -> None:
+        pass  # it goes on while its contest is open
 
 
 # --- Swiss system ---------------------------------------------------------------------------
@@ -380,6 +366,26 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
         points = float(stage.params.get("bye_points", games * win_points(stage)))
         matches.append(_create_bye(stage, done_rounds + 1, by_entry[bye], points))
     return _launch(stage, matches)
+
+
+@register(Stage.Kind.SWISS)
+class Swiss(StageFormat):
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_swiss_round(stage)
+
+    def match_ended(self, match: Match) -> None:
+        """Once a round is over, the next one, or the end of the stage."""
+        # The row lock makes the ends of the last two matches of a round take turns here, so one
+        # of them sees the other ended (PostgreSQL runs them side by side; SQLite never does).
+        stage = Stage.objects.select_for_update().get(pk=match.stage_id)
+        if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+            return
+        try:
+            if schedule_swiss_round(stage):
+                return  # the next round is on
+        except StageError as e:  # e.g. too few players left: the stage ends, the result stands
+            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
+        finish_when_done(stage)
 
 
 def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:

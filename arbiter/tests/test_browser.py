@@ -176,10 +176,10 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 
     def run_final():
         from contests.models import Stage
-        from judging import matches, tournaments
+        from judging import formats, matches
 
         stage = Stage.objects.get(contest__slug="crossed-words", kind="batch")
-        for match in tournaments.run_stage(stage):
+        for match in formats.run_stage(stage):
             matches.play_match(match.pk)
 
     _in_a_thread(run_final)

@@ -64,9 +64,9 @@ def load_demo(queue_builds: bool = True) -> list[str]:
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
             stage = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
             if kind == Stage.Kind.LADDER and contest.is_hosted:  # open contests play as versions arrive
-                from judging import tournaments
+                from judging import formats
 
-                tournaments.run_stage(stage)
+                formats.run_stage(stage)
         for submission in _enter_references(contest, spec, organiser):
             if queue_builds:
                 from judging import dispatch
@@ -135,11 +135,11 @@ def play_demo() -> list[str]:
 
 
 def _run_batch(stage: Stage) -> list[str]:
-    from judging import matches, tournaments
+    from judging import formats, matches
 
     try:
-        made = tournaments.run_stage(stage)
-    except tournaments.StageError as e:
+        made = formats.run_stage(stage)
+    except formats.StageError as e:
         log.warning("demo: %s not run: %s", stage, e)
         return []
     for match in made:

@@ -11,7 +11,7 @@ from contests.models import JudgeAction, Match, Stage, Submission
 from contests.services import JUDGES_GROUP, ensure_judges_group
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games import registry
-from judging import matches, standings, tournaments, verification
+from judging import formats, matches, standings, verification
 from judging.clocks import Clock
 from judging.referee import Player, play
 from judging.tests.conftest import PLAYERS, PROGRAMS, build
@@ -130,9 +130,9 @@ def _contest_with_runs(db, count=3, sources=None):
 @pytest.mark.django_db
 def test_a_batch_stage_runs_every_entry_on_the_same_inputs_and_ranks_by_verified_score(db, queued):
     contest, stage = _contest_with_runs(db)
-    made = tournaments.run_stage(stage)
+    made = formats.run_stage(stage)
     assert len(made) == 3 and len({m.seed for m in made}) == 1 and all(m.seats.count() == 1 for m in made)
-    assert tournaments.run_stage(stage) == []  # once only
+    assert formats.run_stage(stage) == []  # once only
     for match in made:
         assert matches.play_match(match.pk) == Match.Status.FINISHED
     stage.refresh_from_db()
@@ -148,7 +148,7 @@ def test_a_batch_stage_runs_every_entry_on_the_same_inputs_and_ranks_by_verified
 @pytest.mark.django_db
 def test_equal_scores_are_ranked_by_the_mso_formula(db, queued):
     contest, stage = _contest_with_runs(db, sources=[SIMPLE.read_bytes(), SIMPLE.read_bytes() + b"# " + b"x" * 5000])
-    for match in tournaments.run_stage(stage):
+    for match in formats.run_stage(stage):
         matches.play_match(match.pk)
     rows = standings.compute(contest, stage).rows
     assert rows[0].values["verified"] == rows[1].values["verified"] > 0
@@ -164,7 +164,7 @@ def test_equal_scores_are_ranked_by_the_mso_formula(db, queued):
 @pytest.mark.django_db
 def test_judges_verify_from_the_highest_claim_and_may_credit_the_rest_once_the_winner_is_certain(db, queued):
     contest, stage = _contest_with_runs(db)
-    for match in tournaments.run_stage(stage):
+    for match in formats.run_stage(stage):
         matches.play_match(match.pk)
     judge = make_user(username="judge")
     state = verification.progress(stage)
@@ -205,7 +205,7 @@ def test_judges_verify_from_the_highest_claim_and_may_credit_the_rest_once_the_w
 @pytest.mark.django_db
 def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(db, queued):
     contest, stage = _contest_with_runs(db, count=2)
-    for match in tournaments.run_stage(stage):
+    for match in formats.run_stage(stage):
         matches.play_match(match.pk)
     judge = make_user(username="judge")
     claims = verification.progress(stage).claims
@@ -227,7 +227,7 @@ def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(d
 @pytest.mark.django_db
 def test_the_judges_pages_show_the_queue_an_output_and_the_log(client, db, queued):
     contest, stage = _contest_with_runs(db, count=2)
-    for match in tournaments.run_stage(stage):
+    for match in formats.run_stage(stage):
         matches.play_match(match.pk)
     ensure_judges_group()
     judge = make_user(username="judge")
@@ -278,7 +278,7 @@ def test_another_contestant_sees_a_run_s_score_but_not_its_game_while_the_contes
     from contests import services
 
     contest, stage = _contest_with_runs(db, count=1)
-    (match,) = tournaments.run_stage(stage)
+    (match,) = formats.run_stage(stage)
     matches.play_match(match.pk)
     match.refresh_from_db()
     owner = match.seats.get().entry.user

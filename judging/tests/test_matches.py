@@ -238,9 +238,9 @@ def test_a_failed_last_match_finishes_its_round_robin_and_a_swiss_round_goes_on(
     swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 2, "games_per_pairing": 1})
     for name in "ABCD":
         make_submission(make_entry(contest, name=name), is_active=True, status="ready")
-    from judging import tournaments
+    from judging import formats
 
-    first_round = tournaments.run_stage(swiss)
+    first_round = formats.run_stage(swiss)
     finish_on_paper(first_round[0], [(1, 5, "win"), (0, 0, "loss")])
     matches.fail_match(first_round[1].pk, "SandboxError: no jail")
     assert swiss.matches.filter(round=2).count() == 2  # the next round was paired

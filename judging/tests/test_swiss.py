@@ -5,7 +5,7 @@ import pytest
 
 from contests.models import Match, Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
-from judging import standings, tournaments
+from judging import formats, standings, tournaments
 from judging.tournaments import swiss_pairs
 
 
@@ -48,7 +48,7 @@ def _finish_round(stage, winner_of):
             seat.points, seat.score, seat.status = (2, 2, "win") if won else (1, 1, "loss")
             seat.save()
         finish_on_paper(match)
-    tournaments.match_ended(stage)
+    formats.match_ended(match)
 
 
 @pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     ]
     strength = {e.pk: i for i, e in enumerate(entries)}  # E5 beats everyone, E0 no one
 
-    first = tournaments.run_stage(swiss)
+    first = formats.run_stage(swiss)
     assert len(first) == 6 and {m.round for m in first} == {1}  # 3 pairings x 2 games
     for round_no in (1, 2, 3):
         assert swiss.matches.filter(round=round_no).count() == 6
@@ -80,7 +80,7 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     # earlier entry goes on.
     assert table.rows[1].rank == table.rows[2].rank == 2
     assert [e.name for e, _ in tournaments.contenders(final)] == ["E3", "E5"]
-    final_matches = tournaments.run_stage(final)
+    final_matches = formats.run_stage(final)
     assert len(final_matches) == 2
 
 
@@ -89,10 +89,10 @@ def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(que
     contest = make_contest(game="sudoku", game_params={})
     swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 3, "games_per_pairing": 1})
     entries = [make_submission(make_entry(contest, name=f"E{i}"), is_active=True, status="ready").entry for i in (0, 1)]
-    (match,) = tournaments.run_stage(swiss)
+    (match,) = formats.run_stage(swiss)
     entries[1].status = "disqualified"  # during the round: no second round can be paired
     entries[1].save()
     finish_on_paper(match)
-    tournaments.match_ended(swiss)  # as the worker calls it, in the transaction that records the match
+    formats.match_ended(match)  # as the worker calls it, in the transaction that records the match
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1
