@@ -5,8 +5,6 @@ class JudgingConfig(AppConfig):
     name = "judging"
 
     def ready(self) -> None:
-        from judging import (  # noqa: F401 - register their stage formats (formats.FORMATS)
-            signals,
-            system_test,
-            tournaments,
-        )
+        # Imported for what they register: the worker's heartbeat (signals), the output-only
+        # referee (referee.REFEREES), the stage formats (formats.FORMATS).
+        from judging import batch, signals, system_test, tournaments  # noqa: F401

@@ -13,16 +13,14 @@ from __future__ import annotations
 import contextlib
 import math
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from games.base import CRASH, TIMEOUT, BatchGame, Outcome
-from judging.clocks import Clock
+from games.base import CRASH, TIMEOUT, Batch, BatchGame, Outcome
+from judging.referee import Referee, referee_for
 from sandbox.errors import PlatformStall
-from sandbox.jail import reserve_slots
 from sandbox.limits import Limits
-from sandbox.programs import judge_language, open_jail, program_size
+from sandbox.programs import judge_language, program_size
 from sandbox.result import Verdict
 
 PRINTED_KEPT = 4096  # bytes of what the program printed kept, from the end ("its last lines")
@@ -36,39 +34,33 @@ def _tail(data: bytes, limit: int) -> str:
     return ("…" + text) if len(data) > limit else text
 
 
-def play_batch(
-    game: BatchGame,
-    params: dict[str, int],
-    seed: int,
-    players: list,
-    clock: Clock,
-    should_stop: Callable[[], bool],
-    data: bytes | None = None,
-):
-    """Run one program once on the inputs of ``seed`` and judge its output (a MatchRecord)."""
-    from judging.referee import REPLAY_SCHEMA, Cancelled, MatchRecord, SeatTotals
+@referee_for(Batch)
+class BatchReferee(Referee):
+    """One program, once, alone, on the game's inputs for the clock's ``seconds``."""
 
-    if len(players) != 1:
-        raise ValueError(f"{game.info.name} runs one program at a time, not {len(players)}")
-    if should_stop():
-        raise Cancelled("called off before the run")
-    player = players[0]
-    params = game.resolve_params(params)
-    seconds = clock.seconds or 300
-    whole = max(1, math.ceil(seconds))  # seconds.txt holds a whole number
-    limits = Limits(
-        cpu_s=whole + GRACE_S,
-        wall_s=whole + GRACE_S,
-        memory_mb=clock.memory_mb,
-        work_mb=WORK_MB,
-        stdout_bytes=1 << 20,
-    )
-    totals = SeatTotals()
-    with contextlib.ExitStack() as stack:
+    game: BatchGame
+
+    def __init__(self, game, *args, **kwargs) -> None:
+        if not isinstance(game, BatchGame):
+            raise ValueError(f"{game.info.name} is not an output-only game")
+        super().__init__(game, *args, **kwargs)
+        self.report: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+
+    def run(self, stack: contextlib.ExitStack) -> Outcome:
+        game, player, totals = self.game, self.players[0], self.totals[0]
+        self.check_stop("the run")
+        whole = max(1, math.ceil(self.clock.seconds or 300))  # seconds.txt holds a whole number
+        limits = Limits(
+            cpu_s=whole + GRACE_S,
+            wall_s=whole + GRACE_S,
+            memory_mb=self.clock.memory_mb,
+            work_mb=WORK_MB,
+            stdout_bytes=1 << 20,
+        )
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arbiter-inputs-")))
-        game.write_inputs(folder, params, seed, whole, data)
-        (slot,) = stack.enter_context(reserve_slots(1))
-        jail = stack.enter_context(open_jail(player.program, limits, slot=slot))
+        game.write_inputs(folder, self.params, self.seed, whole, self.data)
+        (jail,) = self.open_jails(stack, limits)
         assert jail.work is not None
         jail.work.copy_in(folder)
         try:
@@ -76,53 +68,37 @@ def play_batch(
         except PlatformStall as e:
             raise PlatformStall(f"the run: {e}") from None
         result = judge_language(player.program, result, limits)
-        output = None
-        unreadable = ""
+        output, unreadable = None, ""
         try:
             output = jail.work.read_file(game.interaction.output, max_bytes=OUTPUT_KEPT * 10)
         except FileNotFoundError:
             pass
         except ValueError as e:
             unreadable = str(e)
-    totals.replies = 1
-    totals.cpu_s = result.cpu_s
-    totals.wall_s = result.wall_s
-    printed = _tail(result.stdout, PRINTED_KEPT)
-    outcome, report = _judged(game, params, seed, whole, result, output, unreadable, data)
-    if result.exit_code not in (None, 0) and outcome.statuses[0] not in (TIMEOUT, CRASH):
-        totals.warnings.append(f"the program exited with code {result.exit_code}")
-    totals.moves = 1 if output is not None else 0
-    moves, frames = game.frames(seed, report)
-    replay: dict[str, Any] = {
-        "schema": REPLAY_SCHEMA,
-        "game": game.info.name,
-        "version": game.info.version,
-        "params": params,
-        "seed": seed,
-        "clock": clock.to_json(),
-        "seats": [
-            {
-                "index": 0,
-                "name": player.name,
-                **player.submission,
-                "moves": totals.moves,
-                "cpu_s": round(totals.cpu_s, 4),
-                "wall_s": round(totals.wall_s, 4),
-                "program_bytes": program_size(player.program),
-                "warnings": totals.warnings,
-            }
-        ],
-        "moves": [{**m, "stderr": ""} for m in moves],
-        "frames": frames,
-        "result": outcome.to_json(),
-        "verification": report,
-        "output": (output or b"")[:OUTPUT_KEPT].decode("utf-8", errors="replace"),
-        "printed": printed,
-        "stderr": _tail(result.stderr, PRINTED_KEPT),
-    }
-    if result.stalled_s:
-        replay["stalled_s"] = round(result.stalled_s, 4)
-    return MatchRecord(outcome, [totals], replay)
+        totals.replies, totals.cpu_s, totals.wall_s = 1, result.cpu_s, result.wall_s
+        totals.moves = 1 if output is not None else 0
+        outcome, self.report = _judged(game, self.params, self.seed, whole, result, output, unreadable, self.data)
+        if result.exit_code not in (None, 0) and outcome.statuses[0] not in (TIMEOUT, CRASH):
+            totals.warnings.append(f"the program exited with code {result.exit_code}")
+        moves, frames = game.frames(self.seed, self.report)
+        self.moves[:] = [{**m, "stderr": ""} for m in moves]
+        self.frames[:] = frames
+        self.program_bytes = program_size(player.program)
+        self.extra = {
+            "verification": self.report,
+            "output": (output or b"")[:OUTPUT_KEPT].decode("utf-8", errors="replace"),
+            "printed": _tail(result.stdout, PRINTED_KEPT),
+            "stderr": _tail(result.stderr, PRINTED_KEPT),
+        }
+        if result.stalled_s:
+            self.extra["stalled_s"] = round(result.stalled_s, 4)
+        return outcome
+
+    def seat_replay(self, index: int) -> dict[str, Any]:
+        return {"program_bytes": self.program_bytes}
+
+    def replay_extra(self) -> dict[str, Any]:
+        return self.extra
 
 
 def _judged(game, params, seed, seconds, result, output, unreadable, data) -> tuple[Outcome, dict[str, Any]]:

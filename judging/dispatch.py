@@ -1,5 +1,6 @@
 """Putting work on the broker, in one place: always after the transaction that made the work
-commits, so a worker never looks for a row it cannot see yet.
+commits, so a worker never looks for a row it cannot see yet (outside a transaction, at once:
+the watchdog's resent tokens).
 
 A ``play_match`` message is a token: the worker that takes it plays the most urgent queued
 match (see ``judging.matches.claim``), so that a match put back after a fault goes ahead of the

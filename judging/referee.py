@@ -1,10 +1,17 @@
-"""The referees: one generic loop per way a program is run, the game's rules judging every
-reply. Plain Python over the sandbox and the games: no Django here.
+"""The referees: one loop per way a program is run, over one skeleton (``Referee``: the
+seats and their totals, the jails in slots reserved at once, calling off, the replay), the
+game's rules judging every reply. Plain Python over the sandbox and the games: no Django here.
+
+Each referee is registered for the interaction it runs (``referee_for``), and ``play`` takes
+the game's: a new way of running programs is a new interaction and a new referee, not an edit
+here. Registered in this module:
 
 - process per move (Chomp, Hearts and Flowers): one jail per seat for the whole match, one
   run per move;
 - line protocol (CodeCup Sudoku): one process per seat for the whole game, frozen while the
   other thinks, on a chess clock.
+
+And in ``judging/batch.py`` (imported by ``judging.apps``): an output-only run.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Batch, BatchGame, Game, Illegal, LineProtocol, Outcome, ProcessPerMove
+from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove, TurnGame
 from judging.clocks import Clock
 from sandbox.errors import PlatformStall
 from sandbox.jail import reserve_slots
@@ -92,6 +99,104 @@ def _never() -> bool:
     return False
 
 
+class Referee:
+    """What every referee does around its loop: check the seats, resolve the parameters, keep
+    each seat's totals, open the seats' jails in slots reserved at once, stop when the match
+    is called off, and write the replay. A subclass plays the match in ``run``."""
+
+    def __init__(
+        self,
+        game: Game,
+        params: dict[str, int],
+        seed: int,
+        players: list[Player],
+        clock: Clock,
+        should_stop: Callable[[], bool] = _never,
+        data: bytes | None = None,
+    ) -> None:
+        if len(players) != game.info.seats:
+            raise ValueError(
+                f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
+            )
+        self.game, self.seed, self.players, self.clock = game, seed, players, clock
+        self.should_stop, self.data = should_stop, data
+        self.params = game.resolve_params(params)
+        self.totals = [SeatTotals() for _ in players]
+        self.moves: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+
+    def play(self) -> MatchRecord:
+        with contextlib.ExitStack() as stack:
+            outcome = self.run(stack)
+        return MatchRecord(outcome, self.totals, self.replay(outcome))
+
+    def run(self, stack: contextlib.ExitStack) -> Outcome:
+        """Play the match (the jails opened on ``stack`` are closed after it); its outcome."""
+        raise NotImplementedError
+
+    def check_stop(self, before: str) -> None:
+        if self.should_stop():
+            raise Cancelled(f"called off before {before}")
+
+    def open_jails(self, stack: contextlib.ExitStack, limits: Limits) -> list:
+        """A jail per seat, in slots taken all at once: a match never holds one slot while it
+        waits for another (two such matches would wait on each other forever)."""
+        slots = stack.enter_context(reserve_slots(len(self.players)))
+        return [
+            stack.enter_context(open_jail(p.program, limits, slot=slot))
+            for p, slot in zip(self.players, slots, strict=True)
+        ]
+
+    def seat_replay(self, index: int) -> dict[str, Any]:
+        """What the replay says of a seat beyond its totals (a subclass's measures)."""
+        return {}
+
+    def replay_extra(self) -> dict[str, Any]:
+        """What the replay holds beyond the moves and frames (an output-only run's report)."""
+        return {}
+
+    def replay(self, outcome: Outcome) -> dict[str, Any]:
+        game = self.game
+        return {
+            "schema": REPLAY_SCHEMA,
+            "game": game.info.name,
+            "version": game.info.version,
+            "params": self.params,
+            "seed": self.seed,
+            "clock": self.clock.to_json(),
+            "seats": [
+                {
+                    "index": i,
+                    "name": p.name,
+                    **p.submission,
+                    "moves": t.moves,
+                    "cpu_s": round(t.cpu_s, 4),
+                    "wall_s": round(t.wall_s, 4),
+                    **self.seat_replay(i),
+                    "warnings": t.warnings,
+                }
+                for i, (p, t) in enumerate(zip(self.players, self.totals, strict=True))
+            ],
+            "moves": self.moves,
+            "frames": self.frames,
+            "result": outcome.to_json(),
+            **self.replay_extra(),
+        }
+
+
+REFEREES: dict[type, type[Referee]] = {}
+
+
+def referee_for(interaction: type):
+    """Class decorator: the referee of games whose interaction is of this type."""
+
+    def register(cls: type[Referee]) -> type[Referee]:
+        REFEREES[interaction] = cls
+        return cls
+
+    return register
+
+
 def play(
     game: Game,
     params: dict[str, int],
@@ -104,87 +209,54 @@ def play(
     """Play one match with the referee the game's interaction calls for. ``should_stop`` is
     asked before every move; when it answers True the game stops with ``Cancelled``. ``data``:
     the contest's own data file for the game (an output-only game's word list)."""
-    if len(players) != game.info.seats:
-        raise ValueError(
-            f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
-        )
-    if isinstance(game.interaction, Batch) and isinstance(game, BatchGame):
-        from judging.batch import play_batch
-
-        return play_batch(game, params, seed, players, clock, should_stop, data)
-    if isinstance(game.interaction, ProcessPerMove):
-        return play_process_per_move(game, params, seed, players, clock, should_stop)
-    if isinstance(game.interaction, LineProtocol):
-        return play_line_protocol(game, params, seed, players, clock, should_stop)
-    raise ValueError(f"{game.info.name} has no referee yet")
+    referee = REFEREES.get(type(game.interaction))
+    if referee is None:
+        raise ValueError(f"{game.info.name} has no referee yet")
+    return referee(game, params, seed, players, clock, should_stop, data).play()
 
 
-def _replay(game, params, seed, clock, players, totals, moves, frames, outcome) -> dict[str, Any]:
-    return {
-        "schema": REPLAY_SCHEMA,
-        "game": game.info.name,
-        "version": game.info.version,
-        "params": params,
-        "seed": seed,
-        "clock": clock.to_json(),
-        "seats": [
-            {
-                "index": i,
-                "name": p.name,
-                **p.submission,
-                "moves": t.moves,
-                "cpu_s": round(t.cpu_s, 4),
-                "wall_s": round(t.wall_s, 4),
-                "warnings": t.warnings,
-            }
-            for i, (p, t) in enumerate(zip(players, totals, strict=True))
-        ],
-        "moves": moves,
-        "frames": frames,
-        "result": outcome.to_json(),
-    }
+class _TurnReferee(Referee):
+    """A game of turns: its state, frames and the end of the game by its rules."""
+
+    game: TurnGame
+
+    def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
+        if not isinstance(game, TurnGame):
+            raise ValueError(f"{game.info.name} is not a game of moves and turns")
+        super().__init__(game, *args, **kwargs)
+        self.state = game.initial_state(self.params, self.seed)
+        self.frames.append(game.frame(self.state))
+
+    def next_seat(self) -> int | None:
+        """The seat to move, or None when the game is over; a game longer than its rules allow
+        is the rules' bug, and a match called off stops here."""
+        seat = self.game.to_move(self.state)
+        if seat is None:
+            return None
+        if len(self.moves) >= self.game.max_moves(self.params):
+            raise RuntimeError(f"{self.game.info.name} went past its maximum length")  # a rules bug, not a player's
+        self.check_stop(f"move {len(self.moves) + 1}")
+        return seat
+
+    def made(self, seat: int, move: Any) -> None:
+        self.totals[seat].moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
+        self.state = self.game.apply(self.state, move)
+        self.frames.append(self.game.frame(self.state))
 
 
-def _open_jails(stack: contextlib.ExitStack, players: list[Player], limits: Limits) -> list:
-    """A jail per seat, in slots taken all at once: a match never holds one slot while it
-    waits for another (two such matches would wait on each other forever)."""
-    slots = stack.enter_context(reserve_slots(len(players)))
-    return [
-        stack.enter_context(open_jail(p.program, limits, slot=slot)) for p, slot in zip(players, slots, strict=True)
-    ]
-
-
-def play_process_per_move(
-    game: Game,
-    params: dict[str, int],
-    seed: int,
-    players: list[Player],
-    clock: Clock,
-    should_stop: Callable[[], bool] = _never,
-) -> MatchRecord:
-    interaction = game.interaction
-    if not isinstance(interaction, ProcessPerMove):
-        raise ValueError(f"{game.info.name} is not a process-per-move game")
-    if len(players) != game.info.seats:
-        raise ValueError(
-            f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
-        )
-    params = game.resolve_params(params)
-    state = game.initial_state(params, seed)
-    totals = [SeatTotals() for _ in players]
-    moves: list[dict[str, Any]] = []
-    frames = [game.frame(state)]
-    outcome: Outcome | None = None
-    jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
-    with contextlib.ExitStack() as stack:
-        jails = _open_jails(stack, players, jail_limits)
-        while (seat := game.to_move(state)) is not None:
-            if len(moves) >= game.max_moves(params):
-                raise RuntimeError(f"{game.info.name} went past its maximum length")  # a rules bug, not a player's
-            if should_stop():
-                raise Cancelled(f"called off before move {len(moves) + 1}")
+@referee_for(ProcessPerMove)
+class ProcessPerMoveReferee(_TurnReferee):
+    def run(self, stack: contextlib.ExitStack) -> Outcome:
+        game, clock, players, totals = self.game, self.clock, self.players, self.totals
+        interaction = game.interaction
+        assert isinstance(interaction, ProcessPerMove)
+        outcome: Outcome | None = None
+        jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
+        jails = self.open_jails(stack, jail_limits)
+        while (seat := self.next_seat()) is not None:
+            state = self.state
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
-            move_no = len(moves) + 1
+            move_no = len(self.moves) + 1
             cpu = clock.cpu_for_move(seat_totals.cpu_s)
             # CPU is the measure; the wall limit only catches a program that waits (a program
             # computing on a loaded host runs on until its CPU limit).
@@ -211,7 +283,7 @@ def play_process_per_move(
             }
             if result.stalled_s:  # the platform's, left out of wall_s
                 record["stalled_s"] = round(result.stalled_s, 4)
-            moves.append(record)
+            self.moves.append(record)
             if not result.ok:
                 status, reason = _fault(move_no, result, limits)
                 record["status"] = status
@@ -239,16 +311,27 @@ def play_process_per_move(
             for note in interaction.forgiven(state, seat, result.stdout_text) if interaction.forgiven else ():
                 _warn(seat_totals, record, f"move {move_no}: {note}")
             record["move"] = game.move_text(state, move)
-            seat_totals.moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
-            state = game.apply(state, move)
-            frames.append(game.frame(state))
-    for seat_totals in totals:
-        slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
-        if slow:
-            seat_totals.warnings.append(f"the game: {slow}")
-    outcome = outcome or game.outcome(state)
-    assert outcome is not None
-    return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+            self.made(seat, move)
+        for seat_totals in totals:
+            slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
+            if slow:
+                seat_totals.warnings.append(f"the game: {slow}")
+        outcome = outcome or game.outcome(self.state)
+        assert outcome is not None
+        return outcome
+
+
+def play_process_per_move(
+    game: Game,
+    params: dict[str, int],
+    seed: int,
+    players: list[Player],
+    clock: Clock,
+    should_stop: Callable[[], bool] = _never,
+) -> MatchRecord:
+    if not isinstance(game.interaction, ProcessPerMove):
+        raise ValueError(f"{game.info.name} is not a process-per-move game")
+    return ProcessPerMoveReferee(game, params, seed, players, clock, should_stop).play()
 
 
 def _left_behind(jail, program: Program, judged: bool) -> str:
@@ -311,49 +394,36 @@ def _session_fault(move_no: int, reply, session) -> tuple[str, str]:
     return "crash", f"{where}: {result.note or reply.note or 'did not run'}"
 
 
-def play_line_protocol(
-    game: Game,
-    params: dict[str, int],
-    seed: int,
-    players: list[Player],
-    clock: Clock,
-    should_stop: Callable[[], bool] = _never,
-) -> MatchRecord:
+@referee_for(LineProtocol)
+class LineProtocolReferee(_TurnReferee):
     """One process per seat for the whole game. The first player reads the protocol's start
     line; each then reads the opponent's move and answers with its own. Each answer is timed
     on the chess clock (wall or CPU, as the contest measures) while the other program is
     frozen. Forgiven, as CodeCup's judge forgave them: blank lines, spaces around a move, a
     carriage return before the newline."""
-    interaction = game.interaction
-    if not isinstance(interaction, LineProtocol):
-        raise ValueError(f"{game.info.name} does not talk a line protocol")
-    params = game.resolve_params(params)
-    state = game.initial_state(params, seed)
-    totals = [SeatTotals() for _ in players]
-    used = [0.0 for _ in players]
-    bank = [clock.overage_s or 0.0 for _ in players]
-    moves: list[dict[str, Any]] = []
-    frames = [game.frame(state)]
-    outcome: Outcome | None = None
-    budget0 = clock.answer_budget(0.0, bank[0])
-    limits = Limits(cpu_s=budget0, wall_s=budget0 * 2 + 5, memory_mb=clock.memory_mb)
-    with contextlib.ExitStack() as stack:
-        jails = _open_jails(stack, players, limits)
+
+    def run(self, stack: contextlib.ExitStack) -> Outcome:
+        game, clock, players, totals = self.game, self.clock, self.players, self.totals
+        interaction = game.interaction
+        assert isinstance(interaction, LineProtocol)
+        used = [0.0 for _ in players]
+        bank = [clock.overage_s or 0.0 for _ in players]
+        outcome: Outcome | None = None
+        budget0 = clock.answer_budget(0.0, bank[0])
+        limits = Limits(cpu_s=budget0, wall_s=budget0 * 2 + 5, memory_mb=clock.memory_mb)
+        jails = self.open_jails(stack, limits)
         sessions = [
             jail.start_session(p.program.argv(limits), env=dict(p.program.env))
             for jail, p in zip(jails, players, strict=True)
         ]
         last_text = interaction.start
         try:
-            while (seat := game.to_move(state)) is not None:
-                if len(moves) >= game.max_moves(params):
-                    raise RuntimeError(f"{game.info.name} went past its maximum length")
-                if should_stop():
-                    raise Cancelled(f"called off before move {len(moves) + 1}")
+            while (seat := self.next_seat()) is not None:
+                state = self.state
                 session, seat_totals = sessions[seat], totals[seat]
-                move_no = len(moves) + 1
+                move_no = len(self.moves) + 1
                 record: dict[str, Any] = {"n": move_no, "seat": seat}
-                moves.append(record)
+                self.moves.append(record)
                 budget = clock.answer_budget(used[seat], bank[seat])
                 if clock.measure == "wall":
                     wall, cpu = budget, budget
@@ -384,10 +454,7 @@ def play_line_protocol(
                     record["stalled_s"] = round(stalled, 4)
                 record["stderr"] = _tail(session.take_stderr())
                 if text is None:
-                    if reply is None:
-                        status, reason = _session_fault(move_no, _ENDED, session)
-                    else:
-                        status, reason = _session_fault(move_no, reply, session)
+                    status, reason = _session_fault(move_no, _ENDED if reply is None else reply, session)
                     record["status"] = status
                     outcome = game.forfeit(state, seat, status, reason)
                     break
@@ -402,17 +469,28 @@ def play_line_protocol(
                     outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                     break
                 record["move"] = last_text = game.move_text(state, move)
-                seat_totals.moves += 1
-                state = game.apply(state, move)
-                frames.append(game.frame(state))
+                self.made(seat, move)
         finally:
             for session in sessions:
                 if session.alive:
                     session.send_line(interaction.quit)
                 session.close()
-    outcome = outcome or game.outcome(state)
-    assert outcome is not None
-    return MatchRecord(outcome, totals, _replay(game, params, seed, clock, players, totals, moves, frames, outcome))
+        outcome = outcome or game.outcome(self.state)
+        assert outcome is not None
+        return outcome
+
+
+def play_line_protocol(
+    game: Game,
+    params: dict[str, int],
+    seed: int,
+    players: list[Player],
+    clock: Clock,
+    should_stop: Callable[[], bool] = _never,
+) -> MatchRecord:
+    if not isinstance(game.interaction, LineProtocol):
+        raise ValueError(f"{game.info.name} does not talk a line protocol")
+    return LineProtocolReferee(game, params, seed, players, clock, should_stop).play()
 
 
 class _Ended:

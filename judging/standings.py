@@ -154,6 +154,8 @@ def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
     """In a continuous stage, every entry that plays in it, listed before its first game."""
     if not _continuous(stage):
         return {}
+    # Late: the contenders of a stage may depend on the standings of the stages before it
+    # (tournaments imports this module to rank them).
     from judging.tournaments import contenders
 
     return {entry.pk: entry for entry, _ in contenders(stage)}

@@ -10,7 +10,7 @@ from django.db import transaction
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import CRASH, FAULTS
-from judging import dispatch, events
+from judging import dispatch, events, scheduling
 from judging.formats import StageError, StageFormat, register
 from judging.tournaments import stage_params, version_activated
 
@@ -24,7 +24,7 @@ def _opponent(stage: Stage) -> tuple[Entry, Submission] | None:
     if stage.params.get("opponent"):
         entries = entries.filter(name=stage.params["opponent"])
     for entry in entries.order_by("pk"):
-        submission = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
+        submission = scheduling.ready_submission(entry)
         if submission is not None:
             return entry, submission
     return None
@@ -54,21 +54,20 @@ def start(submission: Submission) -> bool:
     Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TESTING, test_log="")
     params = stage_params(stage)
     for game in range(int(stage.params.get("games", 1 if alone else 2))):
-        match = Match.objects.create(
-            contest=stage.contest,
-            stage=stage,
+        seats = [(submission.entry, submission)] if alone else [(submission.entry, submission), opponent]
+        if game % 2:
+            seats.reverse()
+        scheduling.create_match(
+            stage.contest,
+            stage,
+            seats,
             round=submission.number,
             # an output-only contest tests on its practice inputs (the stage's seed)
             seed=int(stage.params["seed"]) + game if "seed" in stage.params else submission.pk * 1000 + game,
             params=params,
             priority=Match.Priority.WAITING,  # its author is waiting for the verdict
+            queue=True,
         )
-        seats = [(submission.entry, submission)] if alone else [(submission.entry, submission), opponent]
-        if game % 2:
-            seats.reverse()
-        for index, (entry, sub) in enumerate(seats):
-            MatchSeat.objects.create(match=match, index=index, entry=entry, submission=sub)
-        dispatch.queue_match(match.pk)
     return True
 
 

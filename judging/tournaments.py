@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from contests.models import Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
 from games.base import BYE
-from judging import dispatch, formats
+from judging import dispatch, formats, scheduling, standings
 from judging.formats import StageError, StageFormat, finish_when_done, register
 
 log = logging.getLogger(__name__)
@@ -37,12 +37,7 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
     first round"), a contestant's entries are cut to the one ranked highest in the standings
     of the stages before this one. Reference programs are not contestants and all proceed.
     """
-    ready = Submission.objects.filter(
-        entry__contest=stage.contest_id,
-        entry__status=Entry.Status.ACTIVE,
-        is_active=True,  # at most one an entry
-        status=Submission.Status.READY,
-    )
+    ready = scheduling.ready_submissions(stage.contest_id)
     pairs = [(s.entry, s) for s in ready.select_related("entry").order_by("entry_id")]
     if stage.params.get("best_of_each_contestant"):
         pairs = _best_of_each_contestant(stage, pairs)
@@ -52,8 +47,6 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
 
 
 def _earlier_ranks(stage: Stage) -> dict[int, int]:
-    from judging import standings
-
     earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind__in=formats.uncounted_kinds())
     rank: dict[int, int] = {}
     for previous in earlier.order_by("order"):
@@ -104,10 +97,7 @@ def stage_params(stage: Stage) -> dict:
 
 
 def _create_match(stage: Stage, round_no: int, seed: int, params: dict, seats: list[tuple[Entry, Submission]]) -> Match:
-    match = Match.objects.create(contest=stage.contest, stage=stage, round=round_no, seed=seed, params=params)
-    for index, (entry, submission) in enumerate(seats):
-        MatchSeat.objects.create(match=match, index=index, entry=entry, submission=submission)
-    return match
+    return scheduling.create_match(stage.contest, stage, seats, round=round_no, seed=seed, params=params)
 
 
 def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
@@ -298,9 +288,10 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
     """A round sat out, recorded as a one-seat match that is born finished, with its points."""
     entry, submission = player
     now = timezone.now()
-    match = Match.objects.create(
-        contest=stage.contest,
-        stage=stage,
+    match = scheduling.create_match(
+        stage.contest,
+        stage,
+        [player],
         round=round_no,
         seed=0,
         params=stage_params(stage),
@@ -308,9 +299,7 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
         reason=f"{entry.name} sits out round {round_no} (a bye)",
         started_at=now,
         finished_at=now,
-    )
-    MatchSeat.objects.create(
-        match=match, index=0, entry=entry, submission=submission, points=points, score=0, status=BYE, moves=0
+        seat_fields={"points": points, "score": 0, "status": BYE, "moves": 0},
     )
     seat = {"index": 0, "entry": entry.pk, "submission": submission.pk, "points": points, "status": BYE}
     attempt = MatchAttempt.objects.create(
@@ -334,8 +323,6 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     stage so far. With an odd number of players one sits out (see ``swiss_pairs``) and scores
     ``bye_points`` (default: what winning the pairing's games scores, as FIDE gives a full
     point). Does nothing while a round is being played or after the last one."""
-    from judging import standings
-
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.kind != Stage.Kind.SWISS:
         raise StageError(f"{stage} is not a Swiss stage")
@@ -406,7 +393,7 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
     if opponent is not None:
         references = references.filter(pk=opponent.pk)
     for entry in references.order_by("pk"):
-        other = entry.submissions.filter(is_active=True, status=Submission.Status.READY).first()
+        other = scheduling.ready_submission(entry)
         if other is not None:
             break
     else:
@@ -417,14 +404,12 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
     seats = [(submission.entry, submission), (entry, other)]
     if not first:
         seats.reverse()
-    match = Match.objects.create(
-        contest=contest,
-        stage=None,
+    return scheduling.create_match(
+        contest,
+        None,
+        seats[: game.info.seats],
         seed=random.randrange(2**62),
         params=game.resolve_params(contest.game_params),
         priority=Match.Priority.WAITING,
+        queue=True,
     )
-    for index, (e, s) in enumerate(seats[: game.info.seats]):
-        MatchSeat.objects.create(match=match, index=index, entry=e, submission=s)
-    dispatch.queue_match(match.pk)
-    return match

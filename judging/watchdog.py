@@ -108,10 +108,7 @@ def send_missing_tokens() -> int:
     missing = queued.count() - broker_backlog(queues.MATCHES)
     if missing <= 0:
         return 0
-    from judging.tasks import play_match
-
-    for pk in queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing]:
-        play_match.delay(pk)
+    dispatch.queue_matches(queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing])
     return missing
 
 
@@ -133,9 +130,7 @@ def rescue_builds() -> int:
     waiting = Submission.objects.filter(status=Submission.Status.QUEUED, created_at__lt=now - QUEUED_BUILD_GRACE)
     missing = waiting.count() - broker_backlog(queues.BUILDS)
     if missing > 0:
-        from judging.tasks import build_submission
-
         for pk in waiting.order_by("pk").values_list("pk", flat=True)[:missing]:
-            build_submission.delay(pk)
+            dispatch.queue_build(pk)
         put_back += missing
     return put_back

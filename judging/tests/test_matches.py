@@ -360,14 +360,12 @@ def test_the_watchdog_writes_a_spooled_result_its_process_left(monkeypatch, queu
     assert match.status == "finished" and match.result_attempt_id == attempt.pk and not path.exists()
 
 
-def test_the_watchdog_sends_tokens_for_queued_matches_the_broker_lost(monkeypatch):
-    sent = []
-    monkeypatch.setattr("judging.tasks.play_match.delay", sent.append)
+def test_the_watchdog_sends_tokens_for_queued_matches_the_broker_lost(monkeypatch, queued):
     a, b = _chomp_match(), _chomp_match(priority=Match.Priority.RESCUE)
     monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
-    assert watchdog.send_missing_tokens() == 2 and sent == [b.pk, a.pk]
+    assert watchdog.send_missing_tokens() == 2 and queued == [("play_match", b.pk), ("play_match", a.pk)]
     monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 2)
-    assert watchdog.send_missing_tokens() == 0 and len(sent) == 2
+    assert watchdog.send_missing_tokens() == 0 and len(queued) == 2
 
 
 def test_one_worker_at_a_time_holds_the_watchdog():

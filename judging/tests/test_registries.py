@@ -1,0 +1,126 @@
+"""The two registries that make a new kind of stage or of interaction an addition: stage
+formats (judging.formats) and referees (judging.referee)."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from contests.models import Match, Stage
+from contests.tests.factories import make_contest, make_stage
+from games.base import GameInfo, Outcome, TurnGame
+from judging import formats, referee
+from judging.clocks import Clock
+
+
+def test_every_kind_the_platform_runs_has_a_format_and_says_how_it_counts():
+    assert set(formats.FORMATS) == {"system_test", "round_robin", "swiss", "ladder", "batch"}
+    assert formats.uncounted_kinds() == ["system_test"]
+    assert formats.continuous_kinds() == ["ladder"]
+    assert not formats.of("system_test").run_by_judges
+
+
+@pytest.mark.django_db
+def test_a_kind_without_a_format_refuses_to_start_in_words():
+    stage = make_stage(make_contest(), kind=Stage.Kind.RACE, name="Race")
+    with pytest.raises(formats.StageError, match="Race stages cannot be run yet"):
+        formats.run_stage(stage)
+    test = make_stage(stage.contest, kind=Stage.Kind.SYSTEM_TEST, name="System test")
+    with pytest.raises(formats.StageError, match="runs by itself for each new submission"):
+        formats.run_stage(test)
+
+
+@pytest.mark.django_db
+def test_a_new_format_is_a_class_and_a_register(monkeypatch):
+    monkeypatch.setattr(formats, "FORMATS", dict(formats.FORMATS))
+    ended = []
+
+    @formats.register(Stage.Kind.QUALIFICATION)
+    class Trial(formats.StageFormat):
+        counts_in_standings = False
+
+        def start(self, stage):
+            return []
+
+        def match_ended(self, match):
+            ended.append(match.pk)
+
+    stage = make_stage(make_contest(), kind=Stage.Kind.QUALIFICATION, name="Trial laps")
+    assert formats.run_stage(stage) == []
+    assert set(formats.uncounted_kinds()) == {"system_test", "qualification"}
+    match = Match.objects.create(contest=stage.contest, stage=stage, seed=1)
+    formats.match_ended(match)
+    assert ended == [match.pk]
+    with pytest.raises(ValueError, match="not a kind of stage"):
+        formats.register("tiddlywinks")
+
+
+@dataclass(frozen=True)
+class Telepathy:
+    """An interaction no referee knows."""
+
+
+class Silent(TurnGame):
+    info = GameInfo(name="silent", title="Silent", version=1, seats=1, params=())
+    interaction = Telepathy()
+
+    def initial_state(self, params, seed):
+        return 0
+
+    def to_move(self, state):
+        return None
+
+    def legal_moves(self, state):
+        return []
+
+    def parse_move(self, state, text):
+        return text
+
+    def move_text(self, state, move):
+        return move
+
+    def apply(self, state, move):
+        return state
+
+    def outcome(self, state):
+        return Outcome((1.0,), (0.0,), ("win",), "nothing to do")
+
+    def forfeit(self, state, seat, status, reason, detail=""):
+        return Outcome((0.0,), (0.0,), (status,), reason)
+
+    def frame(self, state):
+        return {"state": state}
+
+    def max_moves(self, params):
+        return 0
+
+
+def test_a_new_interaction_is_an_interaction_and_a_referee(monkeypatch):
+    clock = Clock()
+    with pytest.raises(ValueError, match="silent has no referee yet"):
+        referee.play(Silent(), {}, 0, [referee.Player("p", None)], clock)
+    monkeypatch.setattr(referee, "REFEREES", dict(referee.REFEREES))
+
+    @referee.referee_for(Telepathy)
+    class Mind(referee.Referee):
+        def run(self, stack):
+            self.check_stop("the first thought")
+            return self.game.outcome(None)
+
+    record = referee.play(Silent(), {}, 7, [referee.Player("p", None)], clock)
+    assert record.outcome.statuses == ("win",)
+    replay = record.replay
+    assert list(replay) == [
+        "schema",
+        "game",
+        "version",
+        "params",
+        "seed",
+        "clock",
+        "seats",
+        "moves",
+        "frames",
+        "result",
+    ]
+    assert replay["seed"] == 7 and replay["seats"][0]["name"] == "p"
+    with pytest.raises(referee.Cancelled, match="called off before the first thought"):
+        referee.play(Silent(), {}, 7, [referee.Player("p", None)], clock, should_stop=lambda: True)
