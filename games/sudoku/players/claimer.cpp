@@ -6,7 +6,11 @@
 // that it plays a random move that leaves at least two solutions, so that the opponent gets
 // no such chance. Solutions are counted with bitmasks, propagation and fewest-candidates-first,
 // within a budget of search nodes: a move whose count runs over it is left alone (it may hide a
-// contradiction that takes long to prove), so every move it plays is known to be legal.
+// contradiction that takes long to prove), so every move it plays is known to be legal. When
+// every count runs over the budget it counts again with a budget fifty times larger, and if even
+// that is not enough it finds two solutions with no budget and plays a cell where they differ,
+// with the digit of one: that solution stays and the other goes, so the move is legal. It
+// never claims without having counted a single solution.
 #include <array>
 #include <cstdint>
 #include <iostream>
@@ -31,7 +35,12 @@ void init_peers() {
     }
 }
 
+#ifndef CLAIMER_BUDGET
+#define CLAIMER_BUDGET 20000
+#endif
+
 long nodes_left = 0;  // the budget of the count in progress
+std::vector<Grid> *solutions = nullptr;  // where a count records the solutions it finds, if anywhere
 
 struct Search {
     Grid val;
@@ -61,7 +70,10 @@ struct Search {
                 }
                 if (n < fewest) fewest = n, best = c;
             }
-        if (best < 0) return 1;
+        if (best < 0) {
+            if (solutions) solutions->push_back(val);
+            return 1;
+        }
         long total = 0;
         for (uint16_t m = cand[best]; m; m &= uint16_t(m - 1)) {
             Search next = *this;
@@ -74,11 +86,11 @@ struct Search {
     }
 };
 
-const long BUDGET = 20000;
+long budget = CLAIMER_BUDGET;  // search nodes a count may take
 
 // min(solutions, limit), or -1 when the count ran over its budget.
 long count(const Grid &grid, long limit, int exclude_cell = -1, int exclude_digit = 0) {
-    nodes_left = BUDGET;
+    nodes_left = budget;
     Search s;
     s.val.fill(0);
     s.cand.fill(0x1FF);
@@ -103,10 +115,10 @@ std::string name(int c, int d) {
     return std::string(1, char('A' + c / 9)) + char('a' + c % 9) + char('0' + d);
 }
 
+// The move to play, or "" when no count of a move ended within the budget.
 std::string choose(const Grid &grid, std::mt19937 &rng) {
     if (count(grid, 2) == 1) return "!";
     std::vector<std::pair<int, int>> keep;  // leave two or more solutions
-    std::vector<std::pair<int, int>> any;
     for (int c = 0; c < 81; ++c)
         for (int d = 1; d <= 9; ++d) {
             if (!allowed(grid, c, d)) continue;
@@ -118,10 +130,36 @@ std::string choose(const Grid &grid, std::mt19937 &rng) {
             if (left == 1) return name(c, d) + "!";
             keep.emplace_back(c, d);
         }
-    if (keep.empty()) return "!";
+    if (keep.empty()) return "";
     std::uniform_int_distribution<size_t> pick(0, keep.size() - 1);
     auto [c, d] = keep[pick(rng)];
     return name(c, d);
+}
+
+// Two solutions found with no budget, and a cell where they differ: the digit of the first
+// there leaves it and removes the second. "!" only if a single solution is left.
+std::string differing(const Grid &grid) {
+    std::vector<Grid> found;
+    solutions = &found;
+    long saved = budget;
+    budget = 1L << 62;
+    count(grid, 2);
+    budget = saved;
+    solutions = nullptr;
+    if (found.size() < 2) return "!";
+    for (int c = 0; c < 81; ++c)
+        if (found[0][c] != found[1][c]) return name(c, found[0][c]);
+    return "!";
+}
+
+std::string play(const Grid &grid, std::mt19937 &rng) {
+    std::string move = choose(grid, rng);
+    if (!move.empty()) return move;
+    long saved = budget;
+    budget *= 50;
+    move = choose(grid, rng);
+    budget = saved;
+    return move.empty() ? differing(grid) : move;
 }
 
 }  // namespace
@@ -137,7 +175,7 @@ int main() {
         if (line.empty()) continue;
         if (line == "Quit") break;
         if (line != "Start" && line != "!") grid[(line[0] - 'A') * 9 + (line[1] - 'a')] = line[2] - '0';
-        std::string move = choose(grid, rng);
+        std::string move = play(grid, rng);
         if (move != "!") grid[(move[0] - 'A') * 9 + (move[1] - 'a')] = move[2] - '0';
         std::cout << move << std::endl;
         std::cerr << "played " << move << std::endl;
