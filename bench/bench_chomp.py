@@ -31,7 +31,7 @@ django.setup()
 from games import registry  # noqa: E402
 from games.chomp import codec  # noqa: E402
 from judging.clocks import Clock  # noqa: E402
-from judging.referee import Player, play_process_per_move  # noqa: E402
+from judging.referee import Player, play  # noqa: E402
 from judging.tournaments import round_robin_pairs  # noqa: E402
 from sandbox import build_program  # noqa: E402
 
@@ -61,7 +61,7 @@ def main() -> None:
 
     players = [Player(f"last-{i}", program) for i in range(2)]
     start = time.perf_counter()
-    record = play_process_per_move(chomp, params, 0, players, clock)
+    record = play(chomp, params, 0, players, clock)
     game_wall = time.perf_counter() - start
     moves = len(record.replay["moves"])
     referee_per_move = game_wall / moves
@@ -74,7 +74,7 @@ def main() -> None:
     cpu = 0.0
     games = round_robin_pairs(4, 2)
     for a, b in games:
-        played = play_process_per_move(chomp, robin_params, 0, [four[a], four[b]], clock)
+        played = play(chomp, robin_params, 0, [four[a], four[b]], clock)
         cpu += sum(seat.cpu_s for seat in played.seats)
     robin_wall = time.perf_counter() - start
 

@@ -238,6 +238,12 @@ class _TurnReferee(Referee):
         self.check_stop(f"move {len(self.moves) + 1}")
         return seat
 
+    def ended(self) -> Outcome:
+        """The outcome by the rules of a game that was played to its end."""
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None
+        return outcome
+
     def made(self, seat: int, move: Any) -> None:
         self.totals[seat].moves += 1  # a move made: a reply the rules refused is none (Chomp counts chomps)
         self.state = self.game.apply(self.state, move)
@@ -316,22 +322,7 @@ class ProcessPerMoveReferee(_TurnReferee):
             slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
             if slow:
                 seat_totals.warnings.append(f"the game: {slow}")
-        outcome = outcome or game.outcome(self.state)
-        assert outcome is not None
-        return outcome
-
-
-def play_process_per_move(
-    game: Game,
-    params: dict[str, int],
-    seed: int,
-    players: list[Player],
-    clock: Clock,
-    should_stop: Callable[[], bool] = _never,
-) -> MatchRecord:
-    if not isinstance(game.interaction, ProcessPerMove):
-        raise ValueError(f"{game.info.name} is not a process-per-move game")
-    return ProcessPerMoveReferee(game, params, seed, players, clock, should_stop).play()
+        return outcome or self.ended()
 
 
 def _left_behind(jail, program: Program, judged: bool) -> str:
@@ -475,22 +466,7 @@ class LineProtocolReferee(_TurnReferee):
                 if session.alive:
                     session.send_line(interaction.quit)
                 session.close()
-        outcome = outcome or game.outcome(self.state)
-        assert outcome is not None
-        return outcome
-
-
-def play_line_protocol(
-    game: Game,
-    params: dict[str, int],
-    seed: int,
-    players: list[Player],
-    clock: Clock,
-    should_stop: Callable[[], bool] = _never,
-) -> MatchRecord:
-    if not isinstance(game.interaction, LineProtocol):
-        raise ValueError(f"{game.info.name} does not talk a line protocol")
-    return LineProtocolReferee(game, params, seed, players, clock, should_stop).play()
+        return outcome or self.ended()
 
 
 class _Ended:

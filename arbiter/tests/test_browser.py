@@ -62,6 +62,15 @@ def test_sign_up_log_out_log_in_and_read_a_contest(page, live_server):
     assert "poison cookie" in page.locator(".rules").inner_text()
 
 
+def _log_in(page, live_server, name: str) -> None:
+    """Log in as one of the demo's users (password arbiter-NAME)."""
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", f"arbiter-{name}")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
+
+
 @pytest.fixture
 def alices_entry(demo):
     from django.contrib.auth.models import User
@@ -73,11 +82,7 @@ def alices_entry(demo):
 
 
 def test_withdrawing_an_entry_asks_first(alices_entry, page, live_server):
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "arbiter-alice")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(live_server.url + "/")
+    _log_in(page, live_server, "alice")
     page.goto(live_server.url + "/contests/chomp/")
     asked = []
 
@@ -135,11 +140,7 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
     from pathlib import Path
 
     simple = Path(__file__).resolve().parents[2] / "games/crossed_words/players/simple.py"
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "arbiter-alice")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(live_server.url + "/")
+    _log_in(page, live_server, "alice")
     page.goto(live_server.url + "/contests/crossed-words/")
     assert "PLAY <row 1-17>" in page.locator(".rules").inner_text()  # the published output format
     with page.expect_download() as download:
@@ -168,11 +169,7 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
     assert page.locator(".cw-letter").count() > 20  # the final board
     # the judge runs the final and verifies from the highest claim down
     page.get_by_role("button", name="Log out").click()
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "judge")
-    page.fill("#id_password", "arbiter-judge")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(live_server.url + "/")
+    _log_in(page, live_server, "judge")
 
     def run_final():
         from contests.models import Stage

@@ -6,7 +6,7 @@ import pytest
 
 from games import registry
 from judging.clocks import Clock
-from judging.referee import Player, play_process_per_move
+from judging.referee import Player, play
 
 chomp = registry.get("chomp")
 
@@ -15,7 +15,7 @@ chomp = registry.get("chomp")
 def test_the_perfect_player_moving_first_wins_through_the_referee(program, seed):
     names = ["chomp/players/perfect.py", "chomp/players/random_player.c"]
     players = [Player(name=n, program=program(n), submission={"language": "test"}) for n in names]
-    record = play_process_per_move(chomp, {"rows": 4, "cols": 5}, seed, players, Clock.from_json(chomp.default_clock))
+    record = play(chomp, {"rows": 4, "cols": 5}, seed, players, Clock.from_json(chomp.default_clock))
     assert record.outcome.statuses == ("win", "loss"), record.outcome.reason
     assert record.outcome.reason == "seat 1 ate the poison cookie"
     assert all("status" not in move for move in record.replay["moves"])

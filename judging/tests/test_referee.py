@@ -3,8 +3,9 @@
 import pytest
 
 from games import registry
+from judging import referee
 from judging.clocks import Clock, ClockError
-from judging.referee import Player, play_process_per_move
+from judging.referee import Player
 
 chomp = registry.get("chomp")
 hf = registry.get("hearts_flowers")
@@ -12,7 +13,7 @@ hf = registry.get("hearts_flowers")
 
 def play(game, names, program, params=None, clock=None, seed=0):
     players = [Player(name=n, program=program(n), submission={"language": "test"}) for n in names]
-    return play_process_per_move(game, params or {}, seed, players, clock or Clock.from_json(game.default_clock))
+    return referee.play(game, params or {}, seed, players, clock or Clock.from_json(game.default_clock))
 
 
 def test_a_whole_chomp_game_is_recorded_and_re_derives(program):
