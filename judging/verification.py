@@ -130,7 +130,7 @@ def decide(match: Match, judge, status: str, note: str = "") -> Verification:
     if status == Status.REJECTED and not note:
         raise VerificationError("Say why the output is rejected; the contestant will read it.")
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("result_attempt", "stage").get(pk=match.pk)
+        match = Match.objects.select_for_update(of=("self",)).select_related("result_attempt", "stage").get(pk=match.pk)
         if match.result_attempt_id is None or match.stage is None:
             raise VerificationError("This run has no output to verify yet.")
         seat = match.seats.select_related("entry").get()
