@@ -77,7 +77,7 @@ class BatchReferee(Referee):
             unreadable = str(e)
         totals.replies, totals.cpu_s, totals.wall_s = 1, result.cpu_s, result.wall_s
         totals.moves = 1 if output is not None else 0
-        outcome, self.report = _judged(game, self.params, self.seed, whole, result, output, unreadable, self.data)
+        outcome, self.report = _judged(game, self.params, self.seed, limits, result, output, unreadable, self.data)
         if result.exit_code not in (None, 0) and outcome.statuses[0] not in (TIMEOUT, CRASH):
             totals.warnings.append(f"the program exited with code {result.exit_code}")
         moves, frames = game.frames(self.seed, self.report)
@@ -101,15 +101,16 @@ class BatchReferee(Referee):
         return self.extra
 
 
-def _judged(game, params, seed, seconds, result, output, unreadable, data) -> tuple[Outcome, dict[str, Any]]:
+def _judged(game, params, seed, limits: Limits, result, output, unreadable, data) -> tuple[Outcome, dict[str, Any]]:
     """The run's outcome: over the limit is disqualified whatever it wrote; else its output
     judged (a program that crashed after writing its output is judged on it)."""
+    seconds = round(limits.wall - GRACE_S)
     if result.verdict in (Verdict.WALL_LIMIT, Verdict.TIME_LIMIT) or result.wall_s > seconds:
         return game.forfeit_run(
             TIMEOUT, f"still running after the {seconds} s limit of seconds.txt: disqualified for this run"
         ), {}
     if result.verdict is Verdict.MEMORY_LIMIT:
-        return game.forfeit_run(CRASH, f"over the memory limit of {result.extra.get('memory_mb', '')} MB".strip()), {}
+        return game.forfeit_run(CRASH, f"over the memory limit of {limits.memory_mb} MB"), {}
     if unreadable:
         return game.forfeit_run(CRASH, f"{game.interaction.output}: {unreadable}"), {}
     if output is None and not result.ok:

@@ -108,6 +108,18 @@ def test_a_program_still_running_at_the_limit_is_disqualified_and_its_last_lines
     assert record.replay["seats"][0]["wall_s"] < 4
 
 
+def test_an_output_file_that_is_a_link_is_not_followed():
+    record = _run(PROGRAMS / "cw_symlink.py")
+    assert record.outcome.statuses == ("crash",)
+    assert record.outcome.reason == "output.txt: output.txt is a symbolic link"
+    assert "root:" not in str(record.replay)
+
+
+def test_a_program_over_its_memory_is_stopped_and_said_so():
+    record = _run(PROGRAMS / "cw_hog.py")
+    assert record.outcome.statuses == ("crash",) and record.outcome.reason == "over the memory limit of 512 MB"
+
+
 def test_no_output_file_is_refused_in_words():
     record = _run(PROGRAMS / "cw_silent.py")
     assert record.outcome.statuses == ("illegal",) and record.outcome.details == ("NO_OUTPUT",)
