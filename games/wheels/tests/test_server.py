@@ -1,0 +1,256 @@
+"""The server over real sockets: the page's dialogue, logins, reconnects, the delays measured,
+and clients that misbehave."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+
+from games.wheels import server as wheels_server
+from games.wheels.cards import decks_from_seed
+from games.wheels.server import GREETING, MAX_LINE, Entrant, WheelsServer
+from games.wheels.tests import dialogue
+
+OPEN: list[Client] = []  # the clients of the test running, closed after it
+
+
+class Client:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        OPEN.append(self)
+
+    @classmethod
+    async def connect(cls, port: int, login: str | None = "alice:pw") -> tuple[Client, str]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_LINE * 2)
+        client = cls(reader, writer)
+        assert await client.line() == GREETING
+        if login is None:
+            return client, ""
+        await client.send(login)
+        return client, await client.line()
+
+    async def send(self, text: str) -> None:
+        self.writer.write(text.encode() + b"\n")
+        await self.writer.drain()
+
+    async def line(self, timeout: float = 5.0) -> str:
+        raw = await asyncio.wait_for(self.reader.readline(), timeout)
+        return raw.decode().rstrip("\n")
+
+    async def lines(self, count: int) -> list[str]:
+        return [await self.line() for _ in range(count)]
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self.writer.wait_closed()
+
+
+def run(test, **kwargs):
+    """Run ``test(server, port)`` against a fresh server on a free port."""
+
+    async def main():
+        server = WheelsServer(
+            kwargs.pop("decks", decks_from_seed(2, 5)), kwargs.pop("passwd", {"alice": "pw", "bob": "pw2"}), **kwargs
+        )
+        port = await server.start_tcp("127.0.0.1", 0)
+        flag = asyncio.create_task(server.green_flag())
+        try:
+            return await test(server, port)
+        finally:
+            flag.cancel()
+            for client in OPEN:
+                client.writer.close()
+            OPEN.clear()
+            await server.close()
+
+    return asyncio.run(main())
+
+
+async def _gone(entrant: Entrant) -> None:
+    for _ in range(300):
+        if not entrant.connected:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{entrant.name} still connected")
+
+
+def _masked(line: str) -> str:
+    return re.sub(r" time \d+ ", " time T ", line)
+
+
+def test_the_pages_dialogue_over_a_socket():
+    async def test(server, port):
+        server.entrants["alice"] = Entrant("alice", dialogue.table())
+        client, first = await Client.connect(port)
+        assert first.startswith("OK 3h Js Kd Ks time 0 round 77")
+        for sent, expected in dialogue.DIALOGUE:
+            await client.send(sent)
+            got = await client.lines(len(expected))
+            assert [_masked(g) for g in got] == [_masked(dialogue.DIFFERENCES.get(e, e)) for e in expected], sent
+        await client.send("close")
+        assert await client.line() == ""  # the server closed the socket
+        log = server.entrants["alice"].log.text()
+        assert "< 21 10 32 10 3012 lay syncA" in log and "> ERR cannot move 21" in log
+
+    run(test, decks=dialogue.decks(), delays=False)
+
+
+def test_a_wrong_password_or_unknown_entrant_is_refused():
+    async def test(server, port):
+        _, answer = await Client.connect(port, "alice:wrong")
+        assert answer == "ERR login incorrect"
+        _, answer = await Client.connect(port, "mallory:pw")
+        assert answer == "ERR login incorrect"
+        _, answer = await Client.connect(port, "bob:pw2")
+        assert answer.startswith("OK __ __ __ __ time 0 round 1 move 0 13 sets left in deck 1 of 2 decks")
+
+    run(test, delays=False)
+
+
+def test_a_second_socket_is_refused_and_a_reconnect_keeps_the_game():
+    async def test(server, port):
+        first, _ = await Client.connect(port)
+        await first.send("lay lay")
+        await first.lines(2)
+        second, answer = await Client.connect(port)
+        assert answer == "ERR alice is already connected: one socket at a time"
+        assert await second.line() == ""
+        await first.send("status")
+        assert "11 sets left" in await first.line()
+        await first.close()  # gone mid-deck
+        await _gone(server.entrants["alice"])
+        again, answer = await Client.connect(port)
+        assert "11 sets left in deck 1" in answer
+        assert server.entrants["alice"].connections == 2
+
+    run(test, delays=False)
+
+
+def test_a_ten_megabyte_line_closes_only_that_connection():
+    async def test(server, port):
+        flood, _ = await Client.connect(port)
+        other, _ = await Client.connect(port, "bob:pw2")
+        flood.writer.write(b"x" * (10 << 20) + b"\n")
+        sending = asyncio.create_task(flood.writer.drain())
+        assert await flood.line(timeout=10) == f"ERR line too long: at most {MAX_LINE} bytes"
+        assert await flood.line(timeout=10) == ""  # and closed
+        await asyncio.gather(sending, return_exceptions=True)
+        await flood.close()
+        await _gone(server.entrants["alice"])
+        await other.send("status")
+        assert (await other.line()).startswith("OK ")
+        again, answer = await Client.connect(port)
+        assert answer.startswith("OK ")  # the flooder may come back; its game is kept
+
+    run(test, delays=False)
+
+
+def test_a_client_flooding_status_does_not_starve_another():
+    async def test(server, port):
+        flood, _ = await Client.connect(port)
+        other, _ = await Client.connect(port, "bob:pw2")
+        flood.writer.write(b"status\n" * 200_000)  # never reads its answers
+        started = time.monotonic()
+        for _ in range(20):
+            await other.send("status")
+            assert (await other.line()).startswith("OK ")
+        assert time.monotonic() - started < 5
+        assert server.entrants["alice"].table.instructions < 200_000  # held back by its own unread answers
+
+    run(test, delays=False)
+
+
+def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
+    async def test(server, port):
+        client, _ = await Client.connect(port)
+        started = time.monotonic()
+        for _ in range(3):
+            await client.send("lay")
+            await client.line()
+        paced = time.monotonic() - started
+        await client.send("status")  # not a move: no wait
+        before = time.monotonic()
+        await client.line()
+        status_s = time.monotonic() - before
+        await client.send("23 23 status")  # two illegal moves: two pit stops, in the next move second
+        before = time.monotonic()
+        answers = await client.lines(3)
+        pits = time.monotonic() - before
+        return paced, status_s, pits, answers
+
+    paced, status_s, pits, answers = run(test, delays=True)
+    assert 1.9 <= paced < 3.0  # three lines: at 0, 1 and 2 s
+    assert status_s < 0.5
+    assert answers[:2] == ["ERR cannot move 23"] * 2 and answers[2].startswith("OK ")
+    assert 2.9 <= pits < 4.5  # its second's wait, then 1 s after each error
+
+
+def test_no_delays_when_the_judges_turn_them_off():
+    async def test(server, port):
+        client, _ = await Client.connect(port)
+        started = time.monotonic()
+        await client.send("23 23 23")
+        await client.lines(3)
+        for _ in range(5):
+            await client.send("lay")
+            await client.line()
+        return time.monotonic() - started
+
+    assert run(test, delays=False) < 0.5
+
+
+def test_a_race_starts_when_everyone_is_in_and_clocks_start_together():
+    async def test(server, port):
+        alice = asyncio.create_task(Client.connect(port))
+        await asyncio.sleep(0.3)
+        assert not alice.done()  # waits for the green flag
+        _, bob_first = await Client.connect(port, "bob:pw2")
+        _, alice_first = await alice
+        assert alice_first.startswith("OK __ __ __ __ time 0 ") and bob_first.startswith("OK __ __ __ __ time 0 ")
+        _, stranger = await Client.connect(port, "carol:x")
+        assert stranger == 'ERR "carol" is not in this race'
+        assert server.entrants["alice"].started == server.entrants["bob"].started
+
+    run(test, delays=False, expected=["alice", "bob"], start_timeout_s=10)
+
+
+def test_a_race_starts_at_its_timeout_without_a_missing_entrant():
+    async def test(server, port):
+        started = time.monotonic()
+        _, first = await Client.connect(port)
+        assert first.startswith("OK ") and 0.4 < time.monotonic() - started < 3
+
+    run(test, delays=False, expected=["alice", "bob"], start_timeout_s=0.5)
+
+
+def test_the_finish_line_and_the_finish_order():
+    decks = decks_from_seed(1, 3)
+    finished = []
+
+    async def test(server, port):
+        server.entrants["alice"] = Entrant("alice", _won_table(decks))
+        client, _ = await Client.connect(port)
+        await client.send("win status lay")
+        return await client.lines(3)
+
+    lines = run(test, decks=decks, delays=False, on_finish=finished.append)
+    assert re.fullmatch(r"OK FI NI SH ED time 0 round 1 move 0 0 sets left in deck 1 of 1 decks", lines[0])
+    assert lines[1].startswith("OK FI NI SH ED") and lines[2] == "ERR the game is over: every deck is won"
+    assert [e.name for e in finished] == ["alice"]
+
+
+def _won_table(decks):
+    from games.wheels.table import Table
+
+    return Table(decks, hand=[], discarded=13)
+
+
+def test_the_server_log_keeps_its_head_and_tail():
+    log = wheels_server.ServerLog()
+    for i in range(wheels_server.LOG_HEAD + wheels_server.LOG_TAIL + 5):
+        log.add(i, f"line {i}")
+    text = log.text()
+    assert "line 0\n" in text and "… 5 lines left out …" in text and text.endswith(f"line {log.lines - 1}\n")
