@@ -342,6 +342,9 @@ class MatchAttempt(models.Model):
     outcome = models.CharField(max_length=12, choices=Outcome.choices, default=Outcome.RUNNING)
     error = models.TextField(blank=True)
     result = models.JSONField(null=True, blank=True, help_text="The result it recorded: reason and seats.")
+    progress = models.JSONField(
+        null=True, blank=True, help_text="A race's latest moment while it runs: each entrant's deck, round, moves."
+    )
     replay = models.FileField(upload_to=_attempt_replay_to, max_length=300, blank=True)
 
     class Meta:

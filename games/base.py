@@ -42,7 +42,7 @@ class GameInfo:
     name: str  # the short name in the registry
     title: str
     version: int  # bumped whenever a rule changes what a replay means
-    seats: int
+    seats: int  # 0: any number of one or more (a race: every entry of a stage at once)
     params: tuple[Param, ...]
 
 
@@ -236,12 +236,21 @@ class Batch:
     output: str
 
 
+@dataclass(frozen=True)
+class Race:
+    """How a game whose programs are clients of the game's own server is run: every seat's
+    program at once, each in a jail whose one network endpoint is the server, reached at
+    127.0.0.1:``port`` inside the jail (``RaceGame.server`` makes the server)."""
+
+    port: int
+
+
 class Game(ABC):
     """What every game states: its name and parameters, how its programs are run, its clock
     and its standings."""
 
     info: GameInfo
-    interaction: ProcessPerMove | LineProtocol | Batch | None = None
+    interaction: ProcessPerMove | LineProtocol | Batch | Race | None = None
     # The time limits of the original contest (see judging.clocks.Clock for the names).
     default_clock: Mapping[str, float] = {}
     # The standings: the first column ranks, the others break ties in order.
@@ -334,3 +343,24 @@ class BatchGame(Game):
     @abstractmethod
     def frames(self, seed: int, report: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The replay's moves and frames, from the report."""
+
+
+class RaceGame(Game):
+    """A game played by all of a stage's programs at once against the game's own server
+    (``Race``): no turns; the server's account of each entrant's progress is the result."""
+
+    @abstractmethod
+    def server(self, params: Mapping[str, int], seed: int, logins: Mapping[str, str], start_timeout_s: float) -> Any:
+        """The game's server for one race: ``logins`` maps each entrant's login name to its
+        password. It has the asyncio methods ``start_unix(path)``, ``green_flag()`` and
+        ``close()``, and ``snapshot()`` (each entrant's progress) and ``withdraw(login)`` (its program ended)."""
+
+    @abstractmethod
+    def client_env(self, login: str, password: str, port: int) -> dict[str, str]:
+        """What a program is told in its environment to find and log in to the server."""
+
+    @abstractmethod
+    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> Outcome:
+        """The race's outcome from each seat's final progress (the server's snapshot of it,
+        with ``stopped``: the referee ended the program, and ``fault``: (status, reason) when
+        the program broke a limit or left before it finished)."""

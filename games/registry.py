@@ -7,8 +7,11 @@ from games.chomp.rules import Chomp
 from games.crossed_words.rules import CrossedWords
 from games.hearts_flowers.rules import HeartsFlowers
 from games.sudoku.rules import Sudoku
+from games.wheels.rules import Wheels
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (Chomp(), CrossedWords(), HeartsFlowers(), Sudoku())}
+GAMES: dict[str, Game] = {
+    game.info.name: game for game in (Chomp(), CrossedWords(), HeartsFlowers(), Sudoku(), Wheels())
+}
 # The games played move by move (the conformance suite's, the move-by-move referees').
 TURN_GAMES: dict[str, TurnGame] = {name: game for name, game in GAMES.items() if isinstance(game, TurnGame)}
 

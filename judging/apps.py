@@ -6,5 +6,5 @@ class JudgingConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported for what they register: the worker's heartbeat (signals), the output-only
-        # referee (referee.REFEREES), the stage formats (formats.FORMATS).
-        from judging import batch, signals, system_test, tournaments  # noqa: F401
+        # and race referees (referee.REFEREES), the stage formats (formats.FORMATS).
+        from judging import batch, race, signals, system_test, tournaments  # noqa: F401

@@ -17,6 +17,7 @@ the platform, a match is never lost and never counted twice:
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import logging
@@ -187,6 +188,11 @@ def _data(match: Match) -> bytes | None:
         return f.read()
 
 
+def _progress(attempt_id: int, frame: dict) -> None:
+    """A race's latest moment, for its live page (the referee tells it every second)."""
+    MatchAttempt.objects.filter(pk=attempt_id, outcome=MatchAttempt.Outcome.RUNNING).update(progress=frame)
+
+
 def play_attempt(attempt: MatchAttempt) -> None:
     """Play a claimed attempt to its end and record how it ended."""
     match = Match.objects.select_related("contest", "stage").get(pk=attempt.match_id)
@@ -197,7 +203,14 @@ def play_attempt(attempt: MatchAttempt) -> None:
             players = [_player(seat) for seat in seats]
             clock = Clock.from_json({**game.default_clock, **match.contest.clock, **_stage_clock(match)})
             record = play(
-                game, match.params, match.seed, players, clock, should_stop=heartbeat.lost.is_set, data=_data(match)
+                game,
+                match.params,
+                match.seed,
+                players,
+                clock,
+                should_stop=heartbeat.lost.is_set,
+                data=_data(match),
+                on_progress=functools.partial(_progress, attempt.pk),
             )
         except Cancelled:
             log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)

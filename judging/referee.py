@@ -11,7 +11,8 @@ here. Registered in this module:
 - line protocol (CodeCup Sudoku): one process per seat for the whole game, frozen while the
   other thinks, on a chess clock.
 
-And in ``judging/batch.py`` (imported by ``judging.apps``): an output-only run.
+And in ``judging/batch.py`` and ``judging/race.py`` (imported by ``judging.apps``): an
+output-only run, and a race of every program at once against the game's own server.
 """
 
 from __future__ import annotations
@@ -113,13 +114,17 @@ class Referee:
         clock: Clock,
         should_stop: Callable[[], bool] = _never,
         data: bytes | None = None,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
-        if len(players) != game.info.seats:
+        if not game.info.seats and not players:
+            raise ValueError(f"{game.info.name} needs at least one player")
+        if game.info.seats and len(players) != game.info.seats:
             raise ValueError(
                 f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
             )
         self.game, self.seed, self.players, self.clock = game, seed, players, clock
         self.should_stop, self.data = should_stop, data
+        self.on_progress = on_progress  # told of a long match's progress as it goes (a race's live page)
         self.params = game.resolve_params(params)
         self.totals = [SeatTotals() for _ in players]
         self.moves: list[dict[str, Any]] = []
@@ -205,14 +210,16 @@ def play(
     clock: Clock,
     should_stop: Callable[[], bool] = _never,
     data: bytes | None = None,
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> MatchRecord:
     """Play one match with the referee the game's interaction calls for. ``should_stop`` is
     asked before every move; when it answers True the game stops with ``Cancelled``. ``data``:
-    the contest's own data file for the game (an output-only game's word list)."""
+    the contest's own data file for the game (an output-only game's word list); ``on_progress``
+    is told of a race's progress every second."""
     referee = REFEREES.get(type(game.interaction))
     if referee is None:
         raise ValueError(f"{game.info.name} has no referee yet")
-    return referee(game, params, seed, players, clock, should_stop, data).play()
+    return referee(game, params, seed, players, clock, should_stop, data, on_progress).play()
 
 
 class _TurnReferee(Referee):

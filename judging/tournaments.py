@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 import secrets
 from collections import Counter
@@ -160,6 +161,57 @@ class BatchRun(StageFormat):
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_batch(stage)
+
+
+# --- Races: every program at once against the game's server -------------------------------
+
+
+def qualifiers(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tuple[Entry, Submission]]:
+    """The race's field from the stages before it (the trial laps): "The 24 entries with the
+    lowest round count qualify for the race. If there are more than 72 entries, the best third
+    will qualify." The stage's ``top`` sets another number; with no stage before, all race."""
+    rank = _earlier_ranks(stage)
+    if not rank:
+        return pairs
+    ranked = [p for p in pairs if p[0].pk in rank]
+    top = int(stage.params.get("top") or (math.ceil(len(ranked) / 3) if len(ranked) > 72 else 24))
+    chosen = sorted(ranked, key=lambda p: (rank[p[0].pk], p[0].pk))[:top]
+    return sorted(chosen, key=lambda p: p[0].pk)
+
+
+@transaction.atomic
+def schedule_race(stage: Stage) -> list[Match]:
+    """One match of every contender at once (trial laps), or of the qualifiers (the race),
+    on the decks of the stage's ``seed`` parameter, else a fresh shuffle. A second call
+    creates nothing."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.kind not in (Stage.Kind.QUALIFICATION, Stage.Kind.RACE):
+        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a race")
+    if stage.matches.exists():
+        return []
+    players = contenders(stage)
+    if stage.kind == Stage.Kind.RACE and "top" not in stage.params:
+        players = qualifiers(stage, players)
+    if not players:
+        raise StageError(f"a race needs an entry with a ready program; {stage.contest} has none")
+    seed = int(stage.params["seed"]) if "seed" in stage.params else secrets.randbelow(2**62)
+    return _launch(stage, [_create_match(stage, 1, seed, stage_params(stage), players)])
+
+
+@register(Stage.Kind.QUALIFICATION)
+class TrialLaps(StageFormat):
+    """The Solitaire 500's trial laps: every entry at once, each measured on the same decks."""
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_race(stage)
+
+
+@register(Stage.Kind.RACE)
+class RaceStage(StageFormat):
+    """The race: the qualifiers at once; the first to win the last deck wins."""
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_race(stage)
 
 
 # --- The continuous stage of an open contest ------------------------------------------------
@@ -407,7 +459,7 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
     return scheduling.create_match(
         contest,
         None,
-        seats[: game.info.seats],
+        seats[: game.info.seats or 1],  # a race's test game: a practice run alone
         seed=random.randrange(2**62),
         params=game.resolve_params(contest.game_params),
         priority=Match.Priority.WAITING,

@@ -17,6 +17,7 @@ import ctypes
 import functools
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -35,7 +36,7 @@ from .conf import SandboxSettings, get_settings
 from .errors import SandboxError, SandboxUnavailable
 from .limits import MB, Limits
 from .result import RunResult
-from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve
+from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve, reserve_arena
 from .workdir import WorkDir, mount
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ JAIL_PYTHON = "/usr/bin/python3"
 OVERHEAD_PIDS = 2  # bwrap outside and the runner inside
 CLONE_NEWNS = 0x00020000
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
+_USER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 
 BASE_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -135,6 +137,7 @@ class Jail:
         *,
         binds: Sequence[Bind] = (),
         endpoint: Endpoint | None = None,
+        user: str | None = None,
         settings: SandboxSettings | None = None,
         slot: Slot | None = None,
         _trusted_check: bool = False,
@@ -143,6 +146,9 @@ class Jail:
         self._trusted_check = _trusted_check  # the self-check's own jail skips the gate
         self.binds = tuple(binds)
         self.endpoint = endpoint
+        if user is not None and not _USER_NAME.fullmatch(user):
+            raise ValueError(f"{user!r} cannot be a login name (a-z, 0-9, _ and -, 1 to 32, a letter first)")
+        self.user = user  # the name the jail's uid has (whoami), in an /etc/passwd of its own
         self.settings = settings or get_settings()
         self.id = uuid.uuid4().hex[:12]
         self.slot: Slot | None = slot
@@ -237,7 +243,9 @@ class Jail:
 
     # -- starting bubblewrap ----------------------------------------------------------------
 
-    def _bwrap_args(self, seccomp_fd: int, runner_fd: int, control_fd: int) -> list[str]:
+    def _bwrap_args(
+        self, seccomp_fd: int, runner_fd: int, control_fd: int, data: Sequence[tuple[int, str]] = ()
+    ) -> list[str]:
         assert self.slot is not None and self.work is not None
         uid = str(self.slot.uid)
         args = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session"]
@@ -262,6 +270,8 @@ class Jail:
         args += ["--size", str(self.limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp"]
         args += ["--bind", str(self.work.path), "/work"]
         args += ["--ro-bind-data", str(runner_fd), RUNNER_PATH]
+        for fd, path in data:
+            args += ["--ro-bind-data", str(fd), path]
         if self.endpoint is not None:
             args += ["--bind", self._reachable(self.endpoint.socket, "endpoint"), ENDPOINT_PATH]
         args += ["--remount-ro", "/", "--chdir", "/work"]
@@ -304,7 +314,15 @@ class Jail:
         seccomp_fd = _pipe_with(seccomp.compiled_filter())
         runner_fd = _pipe_with(_runner_source())
         fds = [seccomp_fd, runner_fd, child_end.fileno()]
-        args_fd = _pipe_with(b"".join(a.encode() + b"\0" for a in self._bwrap_args(*fds)))
+        data = []
+        if self.user is not None:
+            uid = self.slot.uid
+            data = [
+                (_pipe_with(f"{self.user}:x:{uid}:{uid}:{self.user}:/work:/bin/sh\n".encode()), "/etc/passwd"),
+                (_pipe_with(f"{self.user}:x:{uid}:\n".encode()), "/etc/group"),
+            ]
+        args_fd = _pipe_with(b"".join(a.encode() + b"\0" for a in self._bwrap_args(*fds, data=data)))
+        fds += [fd for fd, _ in data]
         fds.append(args_fd)
         setup = functools.partial(
             _child_setup,
@@ -525,6 +543,17 @@ def reserve_slots(count: int, settings: SandboxSettings | None = None, **kwargs:
     require_isolation(s)  # before taking them: the self-check's own jail needs a slot too
     sweep(s)
     return reserve(s, count, **kwargs)  # type: ignore[arg-type]
+
+
+def reserve_arena_slots(count: int, settings: SandboxSettings | None = None, **kwargs: object) -> Reservation:
+    """A race's slots (see sandbox/slots.py ``reserve_arena``): one per entrant first, then
+    every slot of the installation, held so that nothing else of it runs beside the race."""
+    from .selfcheck import require_isolation
+
+    s = settings or get_settings()
+    require_isolation(s)
+    sweep(s)
+    return reserve_arena(s, count, **kwargs)  # type: ignore[arg-type]
 
 
 def _rlimits(limits: Limits) -> list[tuple[int, int]]:

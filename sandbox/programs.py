@@ -284,12 +284,13 @@ def open_jail(
     limits: Limits,
     *,
     endpoint: Endpoint | None = None,
+    user: str | None = None,
     settings: SandboxSettings | None = None,
     slot: Slot | None = None,
 ) -> Jail:
     """A started jail holding `program`'s files in its work folder (close it, or use `with`);
     in ``slot`` if given (one of a match's reservation), else in a slot of its own."""
-    jail = Jail(limits, binds=program.binds, endpoint=endpoint, settings=settings, slot=slot)
+    jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
     jail.start()
     try:
         assert jail.work is not None

@@ -198,6 +198,40 @@ def reserve(
         time.sleep(POLL_S * (0.5 + random.random()))
 
 
+def reserve_arena(
+    settings: SandboxSettings,
+    count: int,
+    *,
+    timeout: float = 600.0,
+    on_wait: Callable[[str], None] | None = None,
+) -> Reservation:
+    """A race's slots: ``count`` arena slots, one per entrant, each with a uid of its own,
+    numbered after the installation's slots (which no match reserves), first in the
+    reservation; then every one of the installation's slots, so that while the race runs its
+    entrants share this host's CPU with nothing else of this installation (the page's "arena
+    machine")."""
+    held = reserve(settings, settings.slots, timeout=timeout, on_wait=on_wait)
+    arena: list[Slot] = []
+    try:
+        folder = own_folder(settings.root / "slots", 0o700)
+        for number in range(settings.slots, settings.slots + count):
+            fd = _try_lock(folder / f"{number}.lock")
+            if fd is None:  # only a race holds these, and a race holds every slot first
+                raise SandboxError(f"arena slot {number} is held by another process")
+            slot = Slot(number, -1, fd)
+            arena.append(slot)
+            lease = _lease_uid(settings)
+            if lease is None:
+                raise SandboxError(f"no free uid for {count} entrants in the pool of {settings.uid_count}")
+            slot.uid, slot._uid_fd = lease
+    except BaseException:
+        for slot in arena:
+            slot.release()
+        held.release()
+        raise
+    return Reservation(arena + held.slots, held.waited_s)
+
+
 def _busy(settings: SandboxSettings) -> int:
     busy = 0
     for n in range(settings.slots):

@@ -157,21 +157,34 @@ DEMO_CONTESTS = [
     DemoContest(
         slug="solitaire-500",
         title="The Solitaire 500: Wheels (TPJ)",
-        summary="A race of solitaire clients against one server: first to finish 500 decks wins.",
+        summary="A race of solitaire clients against one server: first to finish the last deck wins.",
         game="wheels",
-        game_params={"qualification_decks": 50, "race_decks": 500},
-        clock={"seconds_per_move_instruction": 1, "illegal_move_penalty_s": 1},
+        game_params={"decks": 50},
+        # The stage's limit in real time; the race's delays are a stage parameter.
+        clock={"seconds": 900, "memory_mb": 256},
         rules=(
-            "Wheels is a patience game of four piles: cover a card with a matching card to its right, discard four "
-            "of a kind, restack the piles in an order of your choosing, and go round until the deck is cleared.\n\n"
-            "Every program is a TCP client of the contest's game server, found through SWP_SERVERNAME, "
-            "SWP_SERVERPORT and SWP_PASSWORD. At most one move-containing instruction a second, and a one-second "
-            "penalty for each illegal move. Qualification: fewest rounds over 50 decks. The race: all qualifiers at "
-            "once, first to finish the last of 500 decks wins."
+            "Wheels is a patience game of four piles: lay four cards at a time, cover a card with one of the same "
+            "rank from a pile to its right, discard four of a kind, and when the deck in hand is used up pick the "
+            "piles up in an order of your choosing and go round again, until all thirteen sets are discarded.\n\n"
+            "Every program is a TCP client of the contest's game server, speaking the Stateful Wheels Protocol of "
+            "the original page. It finds the server through `SWP_SERVERNAME` and `SWP_SERVERPORT` and logs in with "
+            "`username:password`: the password is in `SWP_PASSWORD`, and the user name is your entry's login name, "
+            "which `whoami` says in the jail and `SWP_USERNAME` holds too (your entry's name in lower case, letters, "
+            "digits and '-'). All entries run at once on one machine and share its CPU. Test at home with "
+            "`python manage.py wheels_server --no-delays` and the pace car below.\n\n"
+            "Trial laps: 50 decks, every entry measured; the 24 with the fewest rounds qualify (the best third if "
+            "there are more than 72). The race: 500 decks, at most one move-containing instruction a second and a "
+            "one-second pit stop for each illegal move; the first legal `win` on the last deck wins, the others "
+            "are ranked by how far they got. This demo runs short versions of both."
         ),
         stages=[
-            ("Qualification", "qualification", {"decks": 50, "qualifiers": 24}),
-            ("Race", "race", {"decks": 500}),
+            ("System test", "system_test", {"decks": 1, "seconds": 120}),
+            ("Trial laps", "qualification", {"decks": 5, "seconds": 300}),
+            ("Race", "race", {"decks": 3, "delays": 1, "first_wins": 1, "seconds": 300}),
+        ],
+        references=[
+            ("Pace car (Perl)", "games/wheels/players/pacecar.pl"),
+            ("Planner (Python)", "games/wheels/players/planner.py"),
         ],
     ),
     DemoContest(

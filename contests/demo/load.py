@@ -129,8 +129,11 @@ def play_demo() -> list[str]:
                     log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
             done.append(f"played {stage}: {finished} games")
-        for stage in Stage.objects.filter(contest__slug=spec.slug, kind=Stage.Kind.BATCH, status=Stage.Status.PENDING):
-            done += _run_batch(stage)  # an output-only contest's final run, for the judges to verify
+        run_now = [Stage.Kind.BATCH, Stage.Kind.QUALIFICATION, Stage.Kind.RACE]
+        pending = Stage.objects.filter(contest__slug=spec.slug, kind__in=run_now, status=Stage.Status.PENDING)
+        for stage in pending.order_by("order"):
+            # an output-only contest's final run, for the judges to verify; a race's trial laps, then its race
+            done += _run_batch(stage)
     return done
 
 

@@ -80,6 +80,7 @@ class Entrant:
     log: ServerLog = field(default_factory=ServerLog)
     connected: bool = False
     connections: int = 0
+    withdrawn: bool = False  # its program has ended: the race does not wait for its login
     started: float | None = None  # the loop's time when its game's clock started
     finished_s: float | None = None  # seconds from its start to its last win
     progressed_s: float = 0.0  # seconds from its start to its latest discard or win
@@ -163,8 +164,13 @@ class WheelsServer:
         self._go.set()
 
     async def _all_in(self) -> None:
-        while not all(e.connections for e in self.entrants.values()):
+        while not all(e.connections or e.withdrawn for e in self.entrants.values()):
             await asyncio.sleep(0.02)
+
+    def withdraw(self, name: str) -> None:
+        """The referee saw ``name``'s program end: the start waits for it no longer."""
+        if name in self.entrants:
+            self.entrants[name].withdrawn = True
 
     async def close(self) -> None:
         for server in self._servers:

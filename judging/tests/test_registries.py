@@ -13,14 +13,15 @@ from judging.clocks import Clock
 
 
 def test_every_kind_the_platform_runs_has_a_format_and_says_how_it_counts():
-    assert set(formats.FORMATS) == {"system_test", "round_robin", "swiss", "ladder", "batch"}
+    assert set(formats.FORMATS) == {"system_test", "round_robin", "swiss", "ladder", "batch", "qualification", "race"}
     assert formats.uncounted_kinds() == ["system_test"]
     assert formats.continuous_kinds() == ["ladder"]
     assert not formats.of("system_test").run_by_judges
 
 
 @pytest.mark.django_db
-def test_a_kind_without_a_format_refuses_to_start_in_words():
+def test_a_kind_without_a_format_refuses_to_start_in_words(monkeypatch):
+    monkeypatch.setattr(formats, "FORMATS", {k: v for k, v in formats.FORMATS.items() if k != "race"})
     stage = make_stage(make_contest(), kind=Stage.Kind.RACE, name="Race")
     with pytest.raises(formats.StageError, match="Race stages cannot be run yet"):
         formats.run_stage(stage)

@@ -1,0 +1,145 @@
+"""The Solitaire 500 as the platform runs it: a race of every program of a stage at once, each
+a TCP client of the contest's own game server (``server.py``), which plays each entrant's
+game by the rules (``table.py``).
+
+A stage's parameters: ``decks`` (the page's 50 trial laps or 500 for the race), ``delays``
+(the race's one move-containing instruction a second and one-second pit stops; off for the
+trial laps, tests and the demo as the judges choose) and ``first_wins`` (the race: it ends at
+"the first to issue a legal win instruction on the last deck"; without it every entrant
+plays every deck, or until the stage's time limit, as the trial laps measure each one).
+
+The result of a seat: points by place (N for the first of N, down to 1); score, the rounds
+played (the trial laps' measure: "The 24 entries with the lowest round count qualify"); moves,
+the server's move counter; the time to the last ``win``. Places: the finishers first, in the
+order they finished (trial laps: fewest rounds first, then time), then the others by how far
+they got (decks won, then sets discarded of the deck in play, then who got there first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import (
+    EXIT,
+    LOSS,
+    TIMEOUT,
+    WIN,
+    Column,
+    GameInfo,
+    Outcome,
+    Param,
+    Race,
+    RaceGame,
+    Total,
+    total_points,
+)
+from games.wheels.cards import decks_from_seed
+from games.wheels.server import WheelsServer
+
+PORT = 5200  # the pace car's default, inside every jail
+
+
+class Wheels(RaceGame):
+    info = GameInfo(
+        name="wheels",
+        title="The Solitaire 500 (Wheels)",
+        version=1,
+        seats=0,
+        params=(
+            Param("decks", 50, 1, 1000, "Decks in the puzzle: 50 for the trial laps, 500 for the race."),
+            Param(
+                "delays", 0, 0, 1, "1: one move-containing instruction a second and a 1 s pit stop per illegal move."
+            ),
+            Param("first_wins", 0, 0, 1, "1: the race ends at the first legal win on the last deck."),
+            Param("start_wait", 30, 1, 600, "Seconds the server waits for every entrant to log in before the start."),
+        ),
+    )
+    interaction = Race(port=PORT)
+    # The stage's time limit in real time ("seconds"); every program's memory.
+    default_clock: Mapping[str, float] = {"seconds": 900, "memory_mb": 256}
+    standings = (
+        Column("points", "Points", total_points, help="By place: N for the first of N entrants, down to 1."),
+        Column(
+            "rounds", "Rounds", Total("score"), higher_is_better=False, help="Rounds played (the trial laps' measure)."
+        ),
+        Column(
+            "moves", "Moves", Total("moves"), higher_is_better=False, help="Cards moved (the server's move counter)."
+        ),
+        Column("time", "Time (s)", Total("wall_seconds"), higher_is_better=False, help="To the last win, or raced."),
+    )
+
+    def decks(self, params: Mapping[str, int], seed: int) -> list[tuple[str, ...]]:
+        return decks_from_seed(params["decks"], seed)
+
+    def server(self, params: Mapping[str, int], seed: int, logins: Mapping[str, str], start_timeout_s: float) -> Any:
+        return WheelsServer(
+            self.decks(params, seed),
+            dict(logins),
+            delays=bool(params["delays"]),
+            expected=list(logins),
+            start_timeout_s=start_timeout_s,
+        )
+
+    def over(self, params: Mapping[str, int], snapshot: Sequence[dict[str, Any]]) -> bool:
+        """Whether the race is over by its rules (the referee also ends it at its time limit,
+        or when no program is left running)."""
+        finished = [s for s in snapshot if s["finished_s"] is not None]
+        return bool(finished) and (bool(params["first_wins"]) or len(finished) == len(snapshot))
+
+    def client_env(self, login: str, password: str, port: int) -> dict[str, str]:
+        return {
+            "SWP_SERVERNAME": "127.0.0.1",
+            "SWP_SERVERPORT": str(port),
+            "SWP_PASSWORD": password,
+            "SWP_USERNAME": login,
+        }
+
+    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> Outcome:
+        first_wins = bool(params["first_wins"])
+
+        def place_key(i: int) -> tuple:
+            s = seats[i]
+            if s["finished_s"] is not None:
+                return (0, s["finished_s"]) if first_wins else (0, s["round"], s["finished_s"])
+            return (1, -s["decks_won"], -s["discarded"], s["progressed_s"], s["round"])
+
+        order = sorted(range(len(seats)), key=place_key)
+        place = {seat: n for n, seat in enumerate(order, 1)}
+        statuses, details = [], []
+        for s in seats:
+            if s["finished_s"] is not None:
+                statuses.append(WIN)
+                details.append("finished")
+                continue
+            where = f"deck {s['deck']} of {params['decks']}, {s['discarded']} sets discarded"
+            fault = s.get("fault")
+            if fault:
+                statuses.append(fault[0])
+                details.append(f"{fault[1]} ({where})")
+            elif first_wins and s.get("stopped"):
+                statuses.append(LOSS)
+                details.append(where)
+            elif s.get("stopped"):
+                statuses.append(TIMEOUT)
+                details.append(f"not finished within the time limit ({where})")
+            else:
+                statuses.append(EXIT)
+                details.append(f"left the race before it finished ({where})")
+        winners = [seats[i]["name"] for i in order if seats[i]["finished_s"] is not None]
+        reason = (
+            f"{winners[0]} won the last deck first"
+            if first_wins and winners
+            else f"{len(winners)} of {len(seats)} finished"
+        )
+        return Outcome(
+            points=tuple(float(len(seats) - place[i] + 1) for i in range(len(seats))),
+            scores=tuple(float(s["round"]) for s in seats),
+            statuses=tuple(statuses),
+            reason=reason,
+            details=tuple(details),
+        )
+
+    def frame(self, state: Any) -> dict[str, Any]:
+        """A moment of the race: each entrant's progress (the server's snapshot)."""
+        return {"entrants": state}

@@ -1,0 +1,117 @@
+"""Races (the Solitaire 500): every program at once in its own jail against the game's
+server, the reference clients and misbehaving ones; the trial laps and the race as stages."""
+
+from __future__ import annotations
+
+import pytest
+
+from contests.models import Match, MatchAttempt, Stage, Submission
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from games import registry
+from games.base import CRASH, EXIT, LOSS, WIN
+from judging import formats, matches, standings
+from judging.clocks import Clock
+from judging.race import login_names
+from judging.referee import Player, play
+from judging.tests.conftest import PLAYERS
+
+GAME = registry.get("wheels")
+PACE = "wheels/players/pacecar.pl"
+PLANNER = "wheels/players/planner.py"
+
+
+def _race(program, seats: list[tuple[str, str]], seconds: int = 90, **params):
+    progress = []
+    record = play(
+        GAME,
+        {"decks": 3, **params},
+        7,
+        [Player(name, program(path)) for name, path in seats],
+        Clock.from_json({**GAME.default_clock, "seconds": seconds}),
+        on_progress=progress.append,
+    )
+    return record, progress
+
+
+def test_login_names_are_safe_and_unique():
+    assert login_names(["Pace car (Perl)", "Planner", "planner", "42", "", "ÉLAN vital!" * 5]) == [
+        "pace-car-perl",
+        "planner",
+        "planner-2",
+        "e-42",
+        "entrant",
+        "lan-vital-lan-vital-lan",
+    ]
+
+
+def test_trial_laps_measure_everyone_and_contain_every_misfit(program):
+    misfit = "../judging/tests/programs/wheels_misfit.py"
+    record, progress = _race(
+        program,
+        [("Pace car", PACE), ("Planner", PLANNER), ("Stray", misfit), ("Flood", misfit), ("Twice", misfit),
+         ("Quitter", misfit)],
+    )  # fmt: skip
+    outcome, seats = record.outcome, record.replay["seats"]
+    by_name = {s["name"]: (i, s) for i, s in enumerate(seats)}
+    planner, pace = by_name["Planner"][0], by_name["Pace car"][0]
+    assert outcome.statuses[planner] == WIN and outcome.statuses[pace] == WIN, outcome
+    assert outcome.scores[planner] < outcome.scores[pace]  # fewer rounds
+    assert outcome.points[planner] == 6 and outcome.points[pace] == 5  # places by rounds
+    assert (
+        outcome.statuses[by_name["Quitter"][0]] == CRASH
+        and "exited with code 3" in outcome.details[by_name["Quitter"][0]]
+    )
+    for name in ("Stray", "Flood", "Twice"):
+        assert outcome.statuses[by_name[name][0]] == EXIT, (name, outcome.details)
+    stray = by_name["Stray"][1]["stderr"]
+    assert "whoami stray SWP_USERNAME stray" in stray and "REACHED" not in stray, stray
+    assert sum(line.startswith("refused ") for line in stray.splitlines()) == 5
+    flood = by_name["Flood"][1]
+    assert "answer: ERR line too long" in flood["stderr"] and "again: OK" in flood["stderr"], flood["stderr"]
+    assert "over the limit: connection closed" in flood["server_log"]
+    twice = by_name["Twice"][1]["stderr"]
+    assert "second socket: ERR twice is already connected" in twice and "first still: OK" in twice
+    assert all(seats[i]["cpu_s"] > 0 for i in (planner, pace))  # each entrant's CPU, measured apart
+    assert "> OK FI NI SH ED" in by_name["Planner"][1]["server_log"]
+    # the race's moments: live, and in the replay
+    assert progress and progress[-1]["entrants"][planner]["finished_s"] is not None
+    assert record.replay["frames"][-1] == progress[-1]
+
+
+def test_the_race_ends_at_the_first_win_on_the_last_deck_with_delays_on(program):
+    record, _ = _race(program, [("Pace car", PACE), ("Planner", PLANNER)], decks=2, delays=1, first_wins=1)
+    outcome = record.outcome
+    assert outcome.statuses == (LOSS, WIN) and outcome.points == (1.0, 2.0), outcome
+    assert outcome.reason == "planner won the last deck first"
+    finished = record.replay["frames"][-1]["entrants"][1]["finished_s"]
+    assert 2 <= finished < 30  # four move-containing instructions, a second apart at least
+    assert "deck 1 of 2" in outcome.details[0] or "deck 2 of 2" in outcome.details[0]
+
+
+@pytest.mark.django_db
+def test_trial_laps_then_the_race_of_the_qualifiers_as_stages():
+    contest = make_contest(slug="wheels", game="wheels", game_params={}, clock={"seconds": 120})
+    for name, path, language in [("Pace car", PACE, "perl"), ("Planner", PLANNER, "python3")]:
+        entry = make_entry(contest, make_user(), name=name)
+        make_submission(
+            entry,
+            (PLAYERS / path).read_bytes(),
+            filename=path.rsplit("/", 1)[1],
+            language=language,
+            status=Submission.Status.READY,
+            is_active=True,
+        )
+    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 2}, order=1)
+    race = make_stage(contest, kind=Stage.Kind.RACE, name="Race", params={"decks": 1, "top": 1}, order=2)
+    (match,) = formats.run_stage(trial)
+    assert match.seats.count() == 2
+    matches.play_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    attempt = MatchAttempt.objects.get(match=match)
+    assert attempt.progress is None or attempt.progress["entrants"]  # the live page's last moment
+    table = standings.compute(contest, trial)
+    assert [row.entry.name for row in table.rows] == ["Planner", "Pace car"]
+    assert formats.run_stage(trial) == []  # once
+    (final,) = formats.run_stage(race)
+    assert [s.entry.name for s in final.seats.all()] == ["Planner"]  # the top 1 of the trial laps
