@@ -367,6 +367,11 @@ def replay_for(user, match) -> dict[str, Any] | None:
         if move.get("seat") not in visible:
             move.pop("stderr", None)
             move.pop("output", None)
+    for index, seat in enumerate(replay.get("seats", [])):
+        if index not in visible:  # a race's seat: what its program wrote, and while open its dialogue
+            seat.pop("stderr", None)
+            if match.contest.is_open():
+                seat.pop("server_log", None)
     if "verification" in replay and 0 not in visible:  # an output-only run: its output is its program's work
         replay.pop("printed", None)
         replay.pop("stderr", None)

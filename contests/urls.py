@@ -13,6 +13,7 @@ urlpatterns = [
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),
     path("contests/<slug:slug>/practice.zip", views.practice_inputs, name="practice"),
+    path("contests/<slug:slug>/kit.zip", views.race_kit, name="race-kit"),
     path("contests/<slug:slug>/verification/", judge_views.verification_queue, name="verification"),
     path("contests/<slug:slug>/verification/<id:match_id>/", judge_views.verify_output, name="verify-output"),
     path(

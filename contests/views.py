@@ -19,11 +19,12 @@ from contests import services
 from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, Stage, Submission
 from games import registry
-from games.base import BatchGame
+from games.base import BatchGame, RaceGame
 from judging import formats, tournaments
 from judging import matches as judging_matches
 from judging import standings as standings_service
 from judging.clocks import Clock
+from judging.race import login_names
 
 
 def _contest(request, slug: str) -> Contest:
@@ -48,6 +49,7 @@ def contest_detail(request, slug: str):
     )
     context = {
         "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
+        "kit": contest.is_hosted and isinstance(registry.get(contest.game), RaceGame),
         "contest": contest,
         "stages": stages,
         "entries": entries,
@@ -204,7 +206,7 @@ def _match(request, pk: int) -> Match:
 def match_detail(request, pk: int):
     match = _match(request, pk)
     seats = match.seats.select_related("entry").order_by("index")
-    context = {"match": match, "contest": match.contest, "seats": seats}
+    context = {"match": match, "contest": match.contest, "seats": seats, "live": _live_race(match, seats)}
     if request.user.has_perm("contests.rerun_match"):  # judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
         names = {seat.index: seat.entry.name for seat in seats}
@@ -214,6 +216,29 @@ def match_detail(request, pk: int):
             ]
         context["change"] = _rerun_change(match, context["attempts"])
     return render(request, "contests/match.html", context)
+
+
+def _live_race(match: Match, seats) -> list[dict] | None:
+    """A race being run: each entrant's progress a moment ago (the referee keeps it on the
+    attempt every second), by entry name."""
+    if match.status != Match.Status.RUNNING:
+        return None
+    attempt = match.attempts.filter(outcome="running", progress__isnull=False).order_by("-number").first()
+    if attempt is None:
+        return None
+    names = dict(
+        zip(login_names([seat.entry.name for seat in seats]), (seat.entry.name for seat in seats), strict=True)
+    )
+    decks = (match.params or {}).get("decks", 1)
+    return [
+        {
+            **e,
+            "entry": names.get(e.get("name"), e.get("name")),
+            "decks": decks,
+            "started": attempt.progress.get("started"),
+        }
+        for e in attempt.progress.get("entrants", [])
+    ]
 
 
 def _rerun_change(match: Match, attempts: list) -> dict | None:
@@ -270,6 +295,23 @@ def match_replay(request, pk: int):
     if replay is None:
         raise Http404("This match has no replay yet.")
     return JsonResponse(replay)
+
+
+@require_GET
+def race_kit(request, slug: str):
+    """A race's kit for home: the game server and the reference clients, as a zip."""
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.is_hosted else None
+    files = game.kit() if isinstance(game, RaceGame) else {}
+    if not files:
+        raise Http404("This contest has no game server to download.")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in sorted(files.items()):
+            archive.writestr(f"{contest.slug}/{name}", content)
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{contest.slug}-kit.zip"'
+    return response
 
 
 @require_GET

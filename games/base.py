@@ -364,3 +364,8 @@ class RaceGame(Game):
         """The race's outcome from each seat's final progress (the server's snapshot of it,
         with ``stopped``: the referee ended the program, and ``fault``: (status, reason) when
         the program broke a limit or left before it finished)."""
+
+    def kit(self) -> dict[str, bytes]:
+        """Files contestants download to race at home (the server, a reference client):
+        path in the zip -> content."""
+        return {}

@@ -182,7 +182,8 @@ class RaceReferee(Referee):
                     "exit": _how_it_ended(result, stopped[i]),
                 }
             )
-        self.moves[:] = []
+        # The viewer steps through the race's moments as it steps through moves.
+        self.moves[:] = [{"n": n, "t": f["t"], "move": f"{f['t']:g} s"} for n, f in enumerate(self.frames[1:], 1)]
         return game.race_outcome(params, seats)
 
     def _progress(self, snapshot: list[dict[str, Any]], elapsed: float, started: bool) -> None:

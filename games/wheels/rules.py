@@ -18,6 +18,7 @@ they got (decks won, then sets discarded of the deck in play, then who got there
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from games.base import (
@@ -38,6 +39,27 @@ from games.wheels.cards import decks_from_seed
 from games.wheels.server import WheelsServer
 
 PORT = 5200  # the pace car's default, inside every jail
+KIT_README = """The Solitaire 500 at home: the contest's game server and two clients.
+
+Start the server in this folder (Python 3.11 or newer, nothing else needed), without delays and
+with 8 decks:
+
+    python3 -m games.wheels --no-delays --count 8 --seed 1
+
+Options: --port (5200), --decks FILE (one deck a line: 52 cards such as Ah Td 3c, top card
+first, separated by single spaces), --count N --seed S, --passwd FILE (name:password lines;
+without one, ./passwd if present, else anyone may log in), --no-delays (no one-second move
+limit and no pit stops).
+
+Then, in another terminal, a client:
+
+    perl pacecar.pl
+    python3 planner.py
+
+Both read SWP_SERVERNAME (localhost), SWP_SERVERPORT (5200) and SWP_PASSWORD, and log in as
+whoami says (or SWP_USERNAME). On the contest's machine your entry logs in under its login
+name with the password it is given in SWP_PASSWORD.
+"""
 
 
 class Wheels(RaceGame):
@@ -139,6 +161,17 @@ class Wheels(RaceGame):
             reason=reason,
             details=tuple(details),
         )
+
+    def kit(self) -> dict[str, bytes]:
+        """The server, runnable without the platform (``python3 -m games.wheels``), the pace
+        car and the planner: "the contest page offers the server and the pace car"."""
+        here = Path(__file__).parent
+        files = {"games/__init__.py": b"", "README.txt": KIT_README.encode()}
+        for name in ("__init__.py", "__main__.py", "cli.py", "cards.py", "table.py", "server.py"):
+            files[f"games/wheels/{name}"] = (here / name).read_bytes()
+        for name in ("pacecar.pl", "planner.py"):
+            files[name] = (here / "players" / name).read_bytes()
+        return files
 
     def frame(self, state: Any) -> dict[str, Any]:
         """A moment of the race: each entrant's progress (the server's snapshot)."""

@@ -115,3 +115,91 @@ def test_trial_laps_then_the_race_of_the_qualifiers_as_stages():
     assert formats.run_stage(trial) == []  # once
     (final,) = formats.run_stage(race)
     assert [s.entry.name for s in final.seats.all()] == ["Planner"]  # the top 1 of the trial laps
+
+
+@pytest.mark.django_db
+def test_a_race_replay_shows_server_logs_to_their_owner_and_judges_only_while_open(client):
+    contest = make_contest(slug="wheels", game="wheels", game_params={}, clock={"seconds": 60})
+    owner, other = make_user(), make_user()
+    entry = make_entry(contest, owner, name="Planner")
+    make_submission(
+        entry,
+        (PLAYERS / PLANNER).read_bytes(),
+        filename="planner.py",
+        status=Submission.Status.READY,
+        is_active=True,
+    )
+    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 1})
+    (match,) = formats.run_stage(trial)
+    matches.play_match(match.pk)
+    url = f"/matches/{match.pk}/replay.json"
+    client.force_login(owner)
+    mine = client.get(url).json()
+    assert "> OK FI NI SH ED" in mine["seats"][0]["server_log"] and mine["moves"][0]["move"].endswith(" s")
+    client.force_login(other)
+    theirs = client.get(url).json()
+    assert contest.is_open() and "server_log" not in theirs["seats"][0] and "stderr" not in theirs["seats"][0]
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "games/wheels.js" in page
+
+
+@pytest.mark.django_db
+def test_the_match_page_of_a_running_race_shows_each_entrant_live(client):
+    contest = make_contest(slug="wheels", game="wheels", game_params={})
+    entries = [make_entry(contest, make_user(), name=name) for name in ("Pace car (Perl)", "Planner")]
+    for entry in entries:
+        make_submission(entry, b"", filename="main.py", status=Submission.Status.READY, is_active=True)
+    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 3})
+    (match,) = formats.run_stage(trial)
+    attempt = matches.claim("test-worker", match.pk)
+    assert attempt is not None
+    snapshot = GAME.server({"decks": 3, "delays": 0, "first_wins": 0}, 1, {"pace-car-perl": "x", "planner": "y"}, 1)
+    progress = {"t": 4.0, "started": True, "entrants": []}
+    for entrant in snapshot.entrants.values():
+        entrant.table.execute("lay", 0)
+        progress["entrants"].append(entrant.snapshot(0.0))
+    matches._progress(attempt.pk, progress)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Live" in page and "Pace car (Perl)" in page and "1 of 3" in page and "12 of 13" not in page
+    assert page.count("not logged in") == 2
+
+
+def test_the_kit_runs_the_server_without_the_platform(tmp_path):
+    """What the contest page offers: unzipped anywhere, the server and the planner race."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    for name, content in GAME.kit().items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-E", "-s", "-m", "games.wheels", "--port", str(port), "--count", "2", "--no-delays"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        env = {**os.environ, "SWP_SERVERPORT": str(port), "SWP_USERNAME": "me", "SWP_SERVERNAME": "127.0.0.1"}
+        done = subprocess.run(
+            [sys.executable, "-I", "planner.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0 and "planner: finished in round" in done.stderr, done.stderr
+    finally:
+        server.terminate()
+        out, err = server.communicate(timeout=10)
+    assert f"Wheels server on 127.0.0.1:{port}: 2 decks, delays off" in out
+    assert "anyone may log in" in err
+    assert "README.txt" in GAME.kit() and "pacecar.pl" in GAME.kit()

@@ -30,6 +30,8 @@ const Arbiter = (() => {
     const moves = replay.moves || [];
     const last = moves.length;
     const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || `seat ${i}`;
+    // A move of no seat is a moment of a race (every seat at once): its label alone.
+    const label = (move) => (move.seat === undefined ? move.move : `${seatName(move.seat)}: ${move.move || move.status || "?"}`);
     let position = 0;
     let timer = null;
 
@@ -37,7 +39,7 @@ const Arbiter = (() => {
     scrub.max = last;
     jump.max = last;
     moves.forEach((move, i) => {
-      const item = text("li", `${seatName(move.seat)}: ${move.move || move.status || "?"}`);
+      const item = text("li", label(move));
       item.dataset.position = i + 1;
       item.addEventListener("click", () => show(i + 1));
       list.appendChild(item);
@@ -58,7 +60,8 @@ const Arbiter = (() => {
         info.appendChild(text("p", "The start of the game."));
       } else {
         const move = moves[position - 1];
-        info.appendChild(text("p", `Move ${move.n}: ${seatName(move.seat)} played ${move.move || "no legal move"}`, "move-title"));
+        const title = move.seat === undefined ? `At ${move.move}` : `Move ${move.n}: ${seatName(move.seat)} played ${move.move || "no legal move"}`;
+        info.appendChild(text("p", title, "move-title"));
         if (move.cpu_s !== undefined) info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
         if (move.status) info.appendChild(text("p", `Status: ${move.status}`, "status"));
         if (move.output !== undefined) info.appendChild(text("pre", move.output, "output"));

@@ -1,0 +1,5 @@
+import sys
+
+from games.wheels.cli import main
+
+sys.exit(main())
