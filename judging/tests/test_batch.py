@@ -20,10 +20,11 @@ GAME = registry.get("crossed_words")
 SIMPLE = PLAYERS / "crossed_words/players/simple.py"
 
 
-def _tampered_source() -> bytes:
-    """The simple player, then one figure changed in what it wrote: its first play's points."""
+def _tampered_source(base: bytes | None = None) -> bytes:
+    """The simple player (or ``base``), then one figure changed in what it wrote: its first
+    play's points."""
     return (
-        SIMPLE.read_bytes()
+        (base or SIMPLE.read_bytes())
         + b"""
 text = open("output.txt").read().split("\\n")
 for i, line in enumerate(text):
@@ -133,7 +134,10 @@ def test_no_output_file_is_refused_in_words():
 def _contest_with_runs(db, count=3, sources=None):
     contest = make_contest(game="crossed_words", game_params={}, clock={"seconds": 3})
     stage = make_stage(contest, name="Final run", kind=Stage.Kind.BATCH)
-    sources = sources or [SIMPLE.read_bytes(), _tampered_source(), _weak_source()][:count]
+    # Runs of a fixed number of moves: a run cut by the clock could score differently on a
+    # loaded machine, and the tampered run must claim what the honest one does.
+    honest = _weak_source(20)
+    sources = sources or [honest, _tampered_source(honest), _weak_source(5)][:count]
     for i, source in enumerate(sources):
         entry = make_entry(contest, name=f"Entry {i}")
         make_submission(entry, source=source, status=Submission.Status.READY, is_active=True)

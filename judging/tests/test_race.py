@@ -203,3 +203,11 @@ def test_the_kit_runs_the_server_without_the_platform(tmp_path):
     assert f"Wheels server on 127.0.0.1:{port}: 2 decks, delays off" in out
     assert "anyone may log in" in err
     assert "README.txt" in GAME.kit() and "pacecar.pl" in GAME.kit()
+
+
+def test_the_arenas_cpu_is_shared_evenly_and_each_entrants_is_recorded(program):
+    spinner = "../judging/tests/programs/wheels_spinner.py"
+    record, _ = _race(program, [(f"Spinner {i}", spinner) for i in range(4)], seconds=4, decks=1)
+    assert set(record.outcome.statuses) == {"timeout"}  # stopped at the limit, nothing finished
+    cpu = [seat["cpu_s"] for seat in record.replay["seats"]]
+    assert min(cpu) > 0.5 and min(cpu) >= 0.6 * max(cpu), cpu  # four programs on the host's cores, each its share
