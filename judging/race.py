@@ -172,7 +172,7 @@ class RaceReferee(Referee):
             totals.moves = progress["moves"]
             totals.wall_s = progress["finished_s"] if progress["finished_s"] is not None else progress["time_s"]
             fault = None if stopped[i] or progress["finished_s"] is not None else _fault(result, seconds)
-            seats.append({**progress, "stopped": stopped[i], "fault": fault})
+            seats.append({**progress, "entry": player.name, "stopped": stopped[i], "fault": fault})
             self.extra.setdefault("entrants", []).append(
                 {
                     "login": login,

@@ -46,7 +46,8 @@ def start(submission: Submission) -> bool:
     none to run (no such stage, or no reference player ready), and the submission is then
     made active at once."""
     stage = system_test_stage(submission.entry.contest)
-    alone = registry.get(submission.entry.contest.game).info.seats == 1  # a run on its own: no opponent
+    # a run on its own, no opponent: a one-seat game, or a race (of one, on the stage's decks)
+    alone = registry.get(submission.entry.contest.game).info.seats in (0, 1)
     opponent = _opponent(stage) if stage and not alone else None
     if stage is None or (opponent is None and not alone) or submission.entry.is_reference:
         activate(submission)

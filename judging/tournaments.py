@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.models import Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
-from games.base import BYE
+from games import registry
+from games.base import BYE, RaceGame
 from judging import dispatch, formats, scheduling, standings
 from judging.formats import StageError, StageFormat, finish_when_done, register
 
@@ -88,8 +89,6 @@ def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]
 
 def stage_params(stage: Stage) -> dict:
     """The game parameters of this stage's matches: the contest's, overridden by the stage's."""
-    from games import registry
-
     game = registry.get(stage.contest.game)
     names = {p.name for p in game.info.params}
     params = dict(stage.contest.game_params)
@@ -187,6 +186,10 @@ def schedule_race(stage: Stage) -> list[Match]:
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.kind not in (Stage.Kind.QUALIFICATION, Stage.Kind.RACE):
         raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a race")
+    if not isinstance(registry.get(stage.contest.game), RaceGame):
+        raise StageError(
+            f"{stage.contest.title} is not a race: its game ({stage.contest.game}) is played one match at a time"
+        )
     if stage.matches.exists():
         return []
     players = contenders(stage)
@@ -329,8 +332,6 @@ def swiss_pairs(
 
 def win_points(stage: Stage) -> float:
     """What a seat of this stage's game scores for a win: what it gets when its opponent forfeits."""
-    from games import registry
-
     game = registry.get(stage.contest.game)
     state = game.initial_state(stage_params(stage), 0)
     return game.forfeit(state, 1, "crash", "").points[0]
@@ -450,8 +451,6 @@ def create_test_game(submission: Submission, opponent: Entry | None = None, firs
             break
     else:
         raise StageError(f"{contest.title} has no reference program ready to play against.")
-    from games import registry
-
     game = registry.get(contest.game)
     seats = [(submission.entry, submission), (entry, other)]
     if not first:

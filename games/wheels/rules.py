@@ -148,7 +148,7 @@ class Wheels(RaceGame):
             else:
                 statuses.append(EXIT)
                 details.append(f"left the race before it finished ({where})")
-        winners = [seats[i]["name"] for i in order if seats[i]["finished_s"] is not None]
+        winners = [seats[i].get("entry") or seats[i]["name"] for i in order if seats[i]["finished_s"] is not None]
         reason = (
             f"{winners[0]} won the last deck first"
             if first_wins and winners

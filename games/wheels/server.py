@@ -199,6 +199,8 @@ class WheelsServer:
                 await self._play(entrant, reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except asyncio.CancelledError:
+            pass  # the server is closing: end quietly (asyncio logs a handler that ends cancelled)
         finally:
             self._tasks.discard(task)
             if entrant is not None:

@@ -82,7 +82,7 @@ def test_the_race_ends_at_the_first_win_on_the_last_deck_with_delays_on(program)
     record, _ = _race(program, [("Pace car", PACE), ("Planner", PLANNER)], decks=2, delays=1, first_wins=1)
     outcome = record.outcome
     assert outcome.statuses == (LOSS, WIN) and outcome.points == (1.0, 2.0), outcome
-    assert outcome.reason == "planner won the last deck first"
+    assert outcome.reason == "Planner won the last deck first"
     finished = record.replay["frames"][-1]["entrants"][1]["finished_s"]
     assert 2 <= finished < 30  # four move-containing instructions, a second apart at least
     assert "deck 1 of 2" in outcome.details[0] or "deck 2 of 2" in outcome.details[0]
@@ -211,3 +211,34 @@ def test_the_arenas_cpu_is_shared_evenly_and_each_entrants_is_recorded(program):
     assert set(record.outcome.statuses) == {"timeout"}  # stopped at the limit, nothing finished
     cpu = [seat["cpu_s"] for seat in record.replay["seats"]]
     assert min(cpu) > 0.5 and min(cpu) >= 0.6 * max(cpu), cpu  # four programs on the host's cores, each its share
+
+
+@pytest.mark.django_db
+def test_a_race_stage_of_a_game_that_is_no_race_is_refused_in_words():
+    contest = make_contest(game="crossed_words", game_params={}, title="Crossed Words")
+    for kind in (Stage.Kind.QUALIFICATION, Stage.Kind.RACE):
+        stage = make_stage(contest, kind=kind, name=str(kind))
+        with pytest.raises(formats.StageError, match=r"Crossed Words is not a race: its game \(crossed_words\)"):
+            formats.run_stage(stage)
+        assert not stage.matches.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
+    from judging import system_test
+
+    contest = make_contest(slug="wheels", game="wheels", game_params={})
+    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, name="System test", params={"decks": 1, "seconds": 60})
+    reference = make_entry(contest, make_user(), name="Pace car", is_reference=True)
+    make_submission(reference, (PLAYERS / PACE).read_bytes(), filename="pacecar.pl", language="perl",
+                    status=Submission.Status.READY, is_active=True)  # fmt: skip
+    mine = make_entry(contest, make_user(), name="Mine")
+    submission = make_submission(mine, (PLAYERS / PLANNER).read_bytes(), filename="planner.py")
+    assert system_test.start(submission)
+    (match,) = Match.objects.filter(seats__submission=submission)
+    assert [s.entry.name for s in match.seats.all()] == ["Mine"]  # alone: no opponent in a race
+    assert match.params["decks"] == 1
+    matches.play_match(match.pk)
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.READY and submission.is_active, submission.test_log
+    assert "finished" in submission.test_log

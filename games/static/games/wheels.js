@@ -14,7 +14,7 @@ Arbiter.register("wheels", {
     const body = document.createElement("tbody");
     (frame.entrants || []).forEach((e, i) => {
       const row = document.createElement("tr");
-      const done = e.decks_won * 13 + e.discarded;
+      const done = e.finished_s !== null ? decks * 13 : e.decks_won * 13 + e.discarded;
       const cells = [
         (seats[i] && seats[i].name) || e.name,
         `${Math.min(e.deck, decks)} of ${decks}`,
