@@ -350,9 +350,16 @@ class RaceGame(Game):
     (``Race``): no turns; the server's account of each entrant's progress is the result."""
 
     @abstractmethod
-    def server(self, params: Mapping[str, int], seed: int, logins: Mapping[str, str], start_timeout_s: float) -> Any:
+    def server(
+        self,
+        params: Mapping[str, int],
+        seed: int,
+        logins: Mapping[str, str],
+        start_timeout_s: float,
+        on_finish: Callable[[str], None] | None = None,
+    ) -> Any:
         """The game's server for one race: ``logins`` maps each entrant's login name to its
-        password. It has the asyncio methods ``start_unix(path)``, ``green_flag()`` and
+        password; ``on_finish`` is told (in the server's thread) of each entrant that finishes. It has the asyncio methods ``start_unix(path)``, ``green_flag()`` and
         ``close()``, and ``snapshot()`` (each entrant's progress) and ``withdraw(login)`` (its program ended)."""
 
     @abstractmethod

@@ -100,7 +100,10 @@ class RaceReferee(Referee):
         limits = Limits(cpu_s=seconds + GRACE_S, wall_s=seconds + GRACE_S, memory_mb=self.clock.memory_mb)
         logins = login_names([p.name for p in players])
         passwords = {login: secrets.token_hex(8) for login in logins}
-        server = game.server(params, self.seed, passwords, float(params.get("start_wait", 30)))
+        finished = threading.Event()  # someone finished: the race may be over, look at once
+        server = game.server(
+            params, self.seed, passwords, float(params.get("start_wait", 30)), on_finish=lambda name: finished.set()
+        )
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arbiter-race-")))
         folder.chmod(0o711)
         socket_path = folder / "server.sock"
@@ -133,7 +136,8 @@ class RaceReferee(Referee):
         snapshot = thread.snapshot()
         try:
             while True:
-                time.sleep(SAMPLE_S)
+                if finished.wait(SAMPLE_S):
+                    finished.clear()
                 for i, d in enumerate(drivers):
                     if not d.is_alive():
                         thread.loop.call_soon_threadsafe(server.withdraw, logins[i])

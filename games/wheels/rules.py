@@ -17,7 +17,7 @@ they got (decks won, then sets discarded of the deck in play, then who got there
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,13 +94,21 @@ class Wheels(RaceGame):
     def decks(self, params: Mapping[str, int], seed: int) -> list[tuple[str, ...]]:
         return decks_from_seed(params["decks"], seed)
 
-    def server(self, params: Mapping[str, int], seed: int, logins: Mapping[str, str], start_timeout_s: float) -> Any:
+    def server(
+        self,
+        params: Mapping[str, int],
+        seed: int,
+        logins: Mapping[str, str],
+        start_timeout_s: float,
+        on_finish: Callable[[str], None] | None = None,
+    ) -> Any:
         return WheelsServer(
             self.decks(params, seed),
             dict(logins),
             delays=bool(params["delays"]),
             expected=list(logins),
             start_timeout_s=start_timeout_s,
+            on_finish=None if on_finish is None else (lambda entrant: on_finish(entrant.name)),
         )
 
     def over(self, params: Mapping[str, int], snapshot: Sequence[dict[str, Any]]) -> bool:
@@ -129,10 +137,15 @@ class Wheels(RaceGame):
         order = sorted(range(len(seats)), key=place_key)
         place = {seat: n for n, seat in enumerate(order, 1)}
         statuses, details = [], []
-        for s in seats:
-            if s["finished_s"] is not None:
+        first = order[0]
+        for i, s in enumerate(seats):
+            if s["finished_s"] is not None and (i == first or not first_wins):
                 statuses.append(WIN)
                 details.append("finished")
+                continue
+            if s["finished_s"] is not None:  # in the moment the race took to stop
+                statuses.append(LOSS)
+                details.append(f"finished {s['finished_s'] - seats[first]['finished_s']:.3f} s after the winner")
                 continue
             where = f"deck {s['deck']} of {params['decks']}, {s['discarded']} sets discarded"
             fault = s.get("fault")

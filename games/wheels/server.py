@@ -37,8 +37,8 @@ MAX_LINE = 1 << 20
 LOGIN_TIMEOUT_S = 30.0
 MOVE_INTERVAL_S = 1.0  # one move-containing instruction per second
 PIT_STOP_S = 1.0  # for each illegal move
-LOG_HEAD = 2000  # lines of an entrant's server log kept from the start
-LOG_TAIL = 8000  # ... and from the end
+LOG_HEAD = 1000  # lines of an entrant's server log kept from the start
+LOG_TAIL = 3000  # ... and from the end (24 entrants' logs in a race's replay: a few MB)
 
 
 def read_passwd(path: Path) -> dict[str, str]:

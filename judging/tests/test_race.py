@@ -242,3 +242,32 @@ def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
     submission.refresh_from_db()
     assert submission.status == Submission.Status.READY and submission.is_active, submission.test_log
     assert "finished" in submission.test_log
+
+
+def test_a_client_written_from_the_page_alone_runs_unchanged(program):
+    record, _ = _race(program, [("From the page", "../judging/tests/programs/wheels_page_client.c")], decks=2)
+    assert record.outcome.statuses == (WIN,), record.outcome
+    assert "finished after" in record.replay["seats"][0]["stderr"]
+
+
+def _seat(name, finished_s=None, deck=1, decks_won=0, discarded=0, round=1, progressed_s=0.0, **extra):
+    return {"name": name, "finished_s": finished_s, "deck": deck, "decks_won": decks_won, "discarded": discarded,
+            "round": round, "progressed_s": progressed_s, **extra}  # fmt: skip
+
+
+def test_places_of_a_race_and_of_trial_laps():
+    params = {"decks": 3, "delays": 1, "first_wins": 1, "start_wait": 30}
+    seats = [
+        _seat("slow", deck=2, decks_won=1, discarded=4, progressed_s=9.0, stopped=True),
+        _seat("second", finished_s=10.2, deck=3, decks_won=3, round=30),
+        _seat("first", finished_s=10.0, deck=3, decks_won=3, round=40),
+        _seat("same-but-later", deck=2, decks_won=1, discarded=4, progressed_s=9.5, stopped=True),
+        _seat("crashed", fault=("crash", "exited with code 1")),
+    ]
+    race = GAME.race_outcome(params, seats)
+    assert race.points == (3.0, 4.0, 5.0, 2.0, 1.0)
+    assert race.statuses == (LOSS, LOSS, WIN, LOSS, CRASH)
+    assert race.details[1] == "finished 0.200 s after the winner" and race.reason == "first won the last deck first"
+    trial = GAME.race_outcome({**params, "first_wins": 0}, seats)
+    assert trial.points == (3.0, 5.0, 4.0, 2.0, 1.0)  # the finishers by rounds
+    assert trial.statuses == ("timeout", WIN, WIN, "timeout", CRASH)
