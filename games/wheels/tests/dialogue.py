@@ -12,7 +12,7 @@ lines as the server answers them; docs/games.md says why.
 
 from __future__ import annotations
 
-from games.wheels.cards import FULL_DECK, decks_from_seed
+from games.wheels.cards import FULL_DECK, decks_from_seed, write_decks
 from games.wheels.table import Table
 
 DIALOGUE: list[tuple[str, list[str]]] = [
@@ -58,15 +58,30 @@ DIFFERENCES = {
 
 # The state before the first line. Sets of 5s, 6s and 7s were discarded earlier; the cards
 # under the ones the dialogue shows are the other 22 of the deck, pile 3's bottom four being
-# the four the page lays after the pick-up (with Jh for the Js it could not be).
+# the four the page lays after the pick-up (with Jh for the Js it could not be). Each pile
+# holds seven cards: the state is seven lays into a round (see ``deck_file``).
 PILES = [
-    ["Qc", "Qd", "Qh", "Qs", "Ah", "3h"],
-    ["Tc", "Td", "Th", "Ts", "4h", "Js"],
-    ["2c", "2d", "2s", "3d", "3s", "Jc", "Jd", "Kd"],
-    ["Jh", "9c", "9d", "9s", "9h", "2h", "3c", "Ks"],
+    ["Qc", "Qd", "Qh", "Qs", "Ah", "Tc", "3h"],
+    ["Td", "Th", "Ts", "4h", "2c", "2d", "Js"],
+    ["2s", "3d", "3s", "Jc", "Jd", "9h", "Kd"],
+    ["Jh", "9c", "9d", "9s", "2h", "3c", "Ks"],
 ]
 HAND = ["Kc", "Kh", "4s", "4c", "8s", "8h", "8d", "8c", "Ac", "As", "Ad", "4d"]
 DISCARDED = ["5", "6", "7"]
+# From a fresh first deck of ``deck_file``: a round of thirteen lays discarding the 5s, 6s and
+# 7s as they come out together, a pick-up, and seven lays of the next round.
+PREAMBLE = ["lay"] * 10 + ["lay", "discard"] * 3 + ["0123"] + ["lay"] * 7
+
+
+def deck_file() -> str:
+    """Eight decks whose first reaches the dialogue's state by ``PREAMBLE``: its counters are
+    then round 2, move 0, deck 1 (the page's: 77, 1271, deck 4), every card as the page's."""
+    lays = [[pile[k] for pile in PILES] for k in range(7)]
+    second_round = [card for lay in lays for card in lay] + HAND  # the deck in hand after the pick-up
+    # picked up 0123, each pile bottom first: pile i of the first round is second_round[10i:10i+10]
+    first = [second_round[10 * i + k] for k in range(10) for i in range(4)]
+    first += [rank + suit for rank in DISCARDED for suit in "cdhs"]
+    return write_decks([tuple(first), *decks()[1:]])
 
 
 def decks() -> list[tuple[str, ...]]:

@@ -9,7 +9,7 @@ import re
 import time
 
 from games.wheels import server as wheels_server
-from games.wheels.cards import decks_from_seed
+from games.wheels.cards import decks_from_seed, read_decks
 from games.wheels.server import GREETING, MAX_LINE, Entrant, WheelsServer
 from games.wheels.tests import dialogue
 
@@ -77,25 +77,42 @@ async def _gone(entrant: Entrant) -> None:
     raise AssertionError(f"{entrant.name} still connected")
 
 
-def _masked(line: str) -> str:
-    return re.sub(r" time \d+ ", " time T ", line)
+STATUS = re.compile(r"OK (.. .. .. ..) time \d+ round (\d+) move (\d+) (\d+) sets left in deck (\d+) of (\d+) decks")
 
 
-def test_the_pages_dialogue_over_a_socket():
+def _relative(line: str, start: tuple[int, int, int]):
+    """A status line with its round, move and deck counted from ``start``, its clock left out;
+    any other line as it is."""
+    m = STATUS.fullmatch(line)
+    if m is None:
+        return line
+    return m[1], int(m[2]) - start[0], int(m[3]) - start[1], m[4], int(m[5]) - start[2], m[6]
+
+
+def test_the_pages_dialogue_over_a_socket_on_a_deck_file_that_reproduces_it(tmp_path):
+    """The deck file's first deck, played by the preamble, reaches the dialogue's cards; from
+    there every line is the page's, but for the clock and the counters, which count from
+    where the page's stood (round 77, move 1271, deck 4) and here stand at 2, 0, 1."""
+    path = tmp_path / "decks.dat"
+    path.write_text(dialogue.deck_file())
+    decks = read_decks(path.read_text())
+
     async def test(server, port):
-        server.entrants["alice"] = Entrant("alice", dialogue.table())
-        client, first = await Client.connect(port)
-        assert first.startswith("OK 3h Js Kd Ks time 0 round 77")
+        client, _ = await Client.connect(port)
+        await client.send(" ".join(dialogue.PREAMBLE))
+        answers = await client.lines(len(dialogue.PREAMBLE))
+        assert all(a.startswith("OK ") for a in answers), answers
         for sent, expected in dialogue.DIALOGUE:
             await client.send(sent)
             got = await client.lines(len(expected))
-            assert [_masked(g) for g in got] == [_masked(dialogue.DIFFERENCES.get(e, e)) for e in expected], sent
+            page = [dialogue.DIFFERENCES.get(e, e) for e in expected]
+            assert [_relative(g, (2, 0, 1)) for g in got] == [_relative(e, (77, 1271, 4)) for e in page], sent
         await client.send("close")
         assert await client.line() == ""  # the server closed the socket
         log = server.entrants["alice"].log.text()
         assert "< 21 10 32 10 3012 lay syncA" in log and "> ERR cannot move 21" in log
 
-    run(test, decks=dialogue.decks(), delays=False)
+    run(test, decks=decks, delays=False)
 
 
 def test_a_wrong_password_or_unknown_entrant_is_refused():
