@@ -12,4 +12,5 @@ def site(request):
     weak = WorkerHeartbeat.objects.filter(stopped_at__isnull=True).exclude(sandbox_level__in=["", "full"])
     for worker in weak.only("hostname", "sandbox_level")[:5]:
         warnings.append(f"Worker {worker.hostname} runs programs with {worker.sandbox_level} isolation.")
-    return {"site_name": settings.SITE_NAME, "sandbox_warnings": warnings}
+    # "brand", not "site_name": the login view puts the Sites framework's domain under that name.
+    return {"brand": settings.SITE_NAME, "sandbox_warnings": warnings}

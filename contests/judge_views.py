@@ -8,8 +8,9 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse, HttpResponseForbidden
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -21,7 +22,7 @@ from judging import verification
 
 def _judge(request, slug: str, perm: str = "contests.verify_output") -> Contest | HttpResponse:
     if not request.user.has_perm(perm):
-        return HttpResponseForbidden("Only the contest's judges may see this page.")
+        raise PermissionDenied("Only the contest's judges may see this page.")
     return _contest(request, slug)
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -149,7 +151,7 @@ def entry_withdraw(request, slug: str, entry_id: int):
 def submission_detail(request, pk: int):
     submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
     if not services.can_see_private(request.user, submission.entry):
-        return HttpResponseForbidden("This is another contestant's submission.")
+        raise PermissionDenied("This is another contestant's submission.")
     matches = Match.objects.filter(seats__submission=submission).distinct().select_related("stage")[:50]
     return render(request, "contests/submission.html", {"submission": submission, "matches": matches})
 
@@ -160,7 +162,7 @@ def test_game(request, pk: int):
     """Play the submission against the contest's reference program, now, outside any stage."""
     submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
     if not services.can_see_private(request.user, submission.entry):
-        return HttpResponseForbidden("This is another contestant's submission.")
+        raise PermissionDenied("This is another contestant's submission.")
     try:
         match = tournaments.create_test_game(submission, first=request.POST.get("first", "1") == "1")
     except formats.StageError as e:
@@ -185,6 +187,9 @@ def standings(request, slug: str):
     return render(request, "contests/standings.html", context)
 
 
+MATCHES_PER_PAGE = 100
+
+
 @require_GET
 def match_list(request, slug: str):
     contest = _contest(request, slug)
@@ -193,7 +198,14 @@ def match_list(request, slug: str):
         matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
     if request.GET.get("entry"):
         matches = matches.filter(seats__entry_id=parse_id(request.GET["entry"]) or 0)
-    return render(request, "contests/matches.html", {"contest": contest, "matches": matches[:200]})
+    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "contests/matches.html",
+        {"contest": contest, "matches": page.object_list, "page": page, "query": query.urlencode()},
+    )
 
 
 def _match(request, pk: int) -> Match:
@@ -275,7 +287,7 @@ def _rerun_change(match: Match, attempts: list) -> dict | None:
 def match_action(request, pk: int, action: str):
     """A judge's re-run or cancellation of a match, from its page."""
     if not request.user.has_perm("contests.rerun_match"):
-        return HttpResponseForbidden("Only the contest's judges may do this.")
+        raise PermissionDenied("Only the contest's judges may do this.")
     match = _match(request, pk)
     if action == "rerun":
         judging_matches.rerun_match(match)

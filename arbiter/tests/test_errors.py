@@ -41,7 +41,9 @@ def test_a_server_error_under_the_api_has_the_api_body(broken_contest_list):
 def test_a_server_error_elsewhere_is_the_html_page(broken_contest_list):
     response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 500
-    assert response["Content-Type"].startswith("text/html") and b"Server Error (500)" in response.content
+    body = response.content.decode()
+    assert response["Content-Type"].startswith("text/html") and "<h1>Server error</h1>" in body  # the styled page
+    assert "arbiter.css" in body and "<title>Server error · Arbiter</title>" in body
 
 
 def test_django_level_400_403_and_404_under_the_api_have_the_api_body(client, settings):
