@@ -1,6 +1,7 @@
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -12,8 +13,17 @@ from contests import services as contest_services
 
 @require_GET
 def home(request):
-    contests = contest_services.visible_contests(request.user)
-    return render(request, "home.html", {"contests": contests})
+    """The contests: open (with their deadlines), upcoming (with their openings), past."""
+    now = timezone.now()
+    groups: dict[str, list] = {"open": [], "upcoming": [], "past": []}
+    for contest in contest_services.visible_contests(request.user):
+        if contest.is_open(now):
+            groups["open"].append(contest)
+        elif not contest.is_hosted or (contest.opens_at and contest.opens_at > now):
+            groups["upcoming"].append(contest)
+        else:
+            groups["past"].append(contest)
+    return render(request, "home.html", {"groups": groups, "any": any(groups.values())})
 
 
 @never_cache

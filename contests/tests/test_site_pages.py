@@ -50,3 +50,25 @@ def test_the_match_list_comes_in_pages(client):
     assert "page 3 of 3" in last and f'href="?stage={stage.pk}&amp;page=2" rel="prev"' in last
     assert last.count("<tr>") == 1 + 50
     assert client.get("/contests/many/matches/?page=banana").status_code == 200  # the first page
+
+
+def test_home_lists_open_upcoming_and_past_contests_with_their_times(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    make_contest(slug="open", title="Open one", closes_at=now + timedelta(days=2))
+    make_contest(slug="soon", title="Soon one", opens_at=now + timedelta(days=1))
+    make_contest(slug="over", title="Over one", closes_at=now - timedelta(days=1))
+    make_contest(slug="later", title="Later one", game="stones")  # its game not hosted
+    page = client.get("/").content.decode()
+    open_at, upcoming_at, past_at = (
+        page.index("<h2>Open</h2>"),
+        page.index("<h2>Upcoming</h2>"),
+        page.index("<h2>Past</h2>"),
+    )
+    assert open_at < page.index("Open one") < upcoming_at < page.index("Soon one") < past_at < page.index("Over one")
+    assert upcoming_at < page.index("Later one") < past_at and "when its game is hosted here" in page
+    assert f'datetime="{(now + timedelta(days=2)).isoformat(timespec="seconds")[:16]}' in page
+    assert "data-countdown" in page and "js/time.js" in page
