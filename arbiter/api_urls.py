@@ -28,5 +28,6 @@ urlpatterns = [
     path("stages/<id:pk>/run/", api.stage_run, name="api-stage-run"),
     path("stages/<id:pk>/rerun/", api.stage_rerun, name="api-stage-rerun"),
     path("events/", judging_api.events, name="api-events"),
+    path("events/head/", judging_api.events_head, name="api-events-head"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape
 ]

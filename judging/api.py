@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
 
 from arbiter.converters import parse_id
 from contests import services
@@ -80,3 +81,22 @@ def events(request):
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("contest", str, description="Only this contest's events.")],
+    responses={200: dict},
+    summary="The newest event's id: pages poll it (cheap) to know when to fetch again",
+    operation_id="events_head",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def events_head(request):
+    """The id of the newest event the user may see (of ``contest``, if given). A page polls this
+    every second or two and fetches its own content again when it moves: an open page holds no
+    server thread, as a stream would under the threaded web server."""
+    events = _visible(request)
+    if request.query_params.get("contest"):
+        events = events.filter(contest__slug=request.query_params["contest"])
+    latest = events.order_by("-pk").values_list("pk", flat=True).first()
+    return Response({"id": latest or 0})

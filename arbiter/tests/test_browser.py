@@ -195,3 +195,52 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
     page.goto(live_server.url + "/contests/crossed-words/judges-log/")
     log = page.locator("table").inner_text()
     assert "verification.accepted" in log and "every line checked" in log and "judge" in log
+
+
+def _in_another_thread(work):
+    """Database work while the browser's loop runs in this thread (Django refuses ORM calls
+    from a thread with a running loop): done in a thread of its own, waited for."""
+    import threading
+
+    errors = []
+
+    def run():
+        from django.db import connection
+
+        try:
+            work()
+        except Exception as e:  # handed back to the test
+            errors.append(e)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    if errors:
+        raise errors[0]
+
+
+def test_the_standings_follow_a_finished_match_without_a_reload(page, live_server):
+    from contests.models import Contest, Match, Submission
+    from contests.tests.factories import make_entry, make_match, make_submission, make_user
+    from judging import events
+
+    page.goto(live_server.url + "/contests/chomp/standings/")
+    page.wait_for_timeout(1700)  # the page has read the newest event's id
+    assert "Latecomer" not in page.locator("#live").inner_text()
+
+    def a_match_finishes():
+        contest = Contest.objects.get(slug="chomp")
+        stage = contest.stages.get(kind="ladder")
+        subs = []
+        for name in ("Latecomer", "Other latecomer"):
+            entry = make_entry(contest, make_user(), name=name)
+            subs.append(make_submission(entry, status=Submission.Status.READY, is_active=True))
+        match = make_match(contest, subs, stage=stage, status=Match.Status.FINISHED)
+        events.match_finished(match)
+
+    before = page.url
+    _in_another_thread(a_match_finishes)
+    page.wait_for_function("document.querySelector('#live').innerText.includes('Latecomer')", timeout=5000)
+    assert page.url == before and page.locator("#live").get_attribute("data-updated")

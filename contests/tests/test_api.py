@@ -244,6 +244,21 @@ def test_events_stream_my_submissions_and_public_matches(settings):
     assert "event: submission" in text and "event: match" in text
 
 
+def test_the_events_head_is_the_newest_event_a_user_may_see():
+    ann, bob = make_user(), make_user()
+    contest, other = make_contest(slug="chomp"), make_contest(slug="other")
+    hidden = make_contest(slug="hidden", is_public=False)
+    first = Event.objects.create(kind="match", contest=contest, data={"match": 5})
+    mine = Event.objects.create(kind="submission", contest=contest, user=ann, data={"submission": 1})
+    Event.objects.create(kind="submission", contest=contest, user=bob, data={"submission": 2})
+    elsewhere = Event.objects.create(kind="match", contest=other, data={"match": 6})
+    Event.objects.create(kind="match", contest=hidden, data={"match": 7})
+    assert api(ann).get("/api/events/head/", {"contest": "chomp"}).json() == {"id": mine.pk}
+    assert api().get("/api/events/head/", {"contest": "chomp"}).json() == {"id": first.pk}
+    assert api().get("/api/events/head/").json() == {"id": elsewhere.pk}
+    assert api().get("/api/events/head/", {"contest": "nope"}).json() == {"id": 0}
+
+
 @pytest.mark.parametrize("after", ["²", "x", "-1"])
 def test_events_with_a_malformed_last_event_id_start_from_the_beginning(settings, after):
     settings.EVENTS_STREAM_SECONDS = 0.1
