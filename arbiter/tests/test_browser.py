@@ -244,3 +244,31 @@ def test_the_standings_follow_a_finished_match_without_a_reload(page, live_serve
     _in_another_thread(a_match_finishes)
     page.wait_for_function("document.querySelector('#live').innerText.includes('Latecomer')", timeout=5000)
     assert page.url == before and page.locator("#live").get_attribute("data-updated")
+
+
+def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_entry, page, live_server):
+    from contests.models import Submission
+    from contests.tests.factories import make_submission
+    from judging import events
+
+    made = []
+    _in_another_thread(lambda: made.append(make_submission(alices_entry, status=Submission.Status.QUEUED)))
+    submission = made[0]
+    _log_in(page, live_server, "alice")
+    page.goto(f"{live_server.url}/submissions/{submission.pk}/")
+    assert page.locator("#status").inner_text().startswith("Queued")
+    page.evaluate("window.stillThisPage = true")
+
+    def step(status, **fields):
+        def work():
+            Submission.objects.filter(pk=submission.pk).update(status=status, **fields)
+            events.submission_changed(Submission.objects.get(pk=submission.pk))
+
+        _in_another_thread(work)
+
+    step(Submission.Status.BUILDING)
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Building')", timeout=5000)
+    step(Submission.Status.READY, is_active=True, build_log="compiled: 0 warnings", test_log="system test passed")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Ready')", timeout=5000)
+    assert "system test passed" in page.locator("#live").inner_text()
+    assert page.evaluate("window.stillThisPage") is True  # updated in place, not reloaded

@@ -1,7 +1,10 @@
 "use strict";
-// A part of a page that follows the contest's events without a reload: the element with
-// data-live (the address of the newest event's id) is fetched again, from this page's own
-// address, whenever that id moves. It asks every 1.5 s while the page is visible.
+// A part of a page that follows the contest without a reload: the element with data-live
+// (the address of the newest event's id) is fetched again, from this page's own address,
+// whenever that id moves (asked every 1.5 s while the page is visible), and every
+// data-every milliseconds while the fetched part still carries it (a game being played).
+// When the part's data-state changes and it has data-reload-on-change, the whole page is
+// loaded again once (a match that has just ended brings its replay viewer).
 (() => {
   const live = document.querySelector("[data-live]");
   if (!live) return;
@@ -12,10 +15,15 @@
     const response = await fetch(location.href, { credentials: "same-origin" });
     if (!response.ok) return;
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("#" + live.id);
-    if (fresh) {
-      live.innerHTML = fresh.innerHTML;
-      live.dataset.updated = new Date().toISOString();
+    if (!fresh) return;
+    if (live.hasAttribute("data-reload-on-change") && fresh.dataset.state !== live.dataset.state) {
+      location.reload();
+      return;
     }
+    live.innerHTML = fresh.innerHTML;
+    live.dataset.state = fresh.dataset.state || "";
+    live.dataset.every = fresh.dataset.every || "";
+    live.dataset.updated = new Date().toISOString();
   }
 
   async function poll() {
@@ -35,6 +43,23 @@
     }
   }
 
+  let last = Date.now();
+  async function tick() {
+    const every = parseInt(live.dataset.every || "0", 10);
+    if (every && Date.now() - last >= every && !busy && document.visibilityState === "visible") {
+      last = Date.now();
+      busy = true;
+      try {
+        await refresh();
+      } catch (e) {
+        // the next tick tries again
+      } finally {
+        busy = false;
+      }
+    }
+  }
+
   poll();
   setInterval(poll, 1500);
+  setInterval(tick, 250);
 })();
