@@ -272,3 +272,17 @@ def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_en
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Ready')", timeout=5000)
     assert "system test passed" in page.locator("#live").inner_text()
     assert page.evaluate("window.stillThisPage") is True  # updated in place, not reloaded
+
+
+def test_no_page_scrolls_sideways_on_a_phone(page, live_server):
+    page.set_viewport_size({"width": 390, "height": 844})
+    paths = ["/", "/accounts/login/", "/accounts/signup/"]
+    for slug in ("chomp", "hearts-and-flowers", "codecup-sudoku", "solitaire-500", "crossed-words"):
+        paths += [f"/contests/{slug}/", f"/contests/{slug}/standings/", f"/contests/{slug}/matches/"]
+    wide = {}
+    for path in paths:
+        page.goto(live_server.url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert not wide, wide

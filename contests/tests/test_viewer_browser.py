@@ -1,6 +1,7 @@
 """The replay viewer in a real Chromium, on the committed sample replays."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -79,7 +80,20 @@ def test_stepping_through_a_chomp_replay(page, live_server, matches):
     page.wait_for_selector("#viewer[data-ready='1']")
     assert page.locator("#jump").input_value() == "3"  # a link to a move opens that move
     page.keyboard.press("End")
-    assert replay["result"]["reason"] in page.locator("#move-info").inner_text()
+    names = {str(seat["index"]): seat["name"] for seat in replay["seats"]}
+    reason = re.sub(r"\bseat (\d+)\b", lambda m: names[m.group(1)], replay["result"]["reason"])
+    assert f"Result: {reason}" in page.locator("#move-info").inner_text()  # entries named, not seats
+
+    page.evaluate("location.hash = '#move=2'")  # editing the address moves the viewer too
+    page.wait_for_function("document.querySelector('#jump').value === '2'")
+    page.locator("#move-list button").first.focus()
+    page.keyboard.press("Tab")  # the moves are reachable by Tab
+    page.keyboard.press("Enter")
+    assert page.locator("#jump").input_value() == "2" and page.locator("#move-list li.current").count() == 1
+    assert (
+        page.get_by_role("link", name="Download the replay (JSON)").get_attribute("download")
+        == f"match-{match.pk}.json"
+    )
 
 
 def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
@@ -87,9 +101,9 @@ def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
     page.goto(f"{live_server.url}/matches/{match.pk}/#move=0")
     page.wait_for_selector("#viewer[data-ready='1']")
     assert page.locator(".hf-grid .heart").count() == 0
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     page.wait_for_function("document.querySelector('#jump').value === '2'")
-    page.get_by_role("button", name="Pause").click()
+    page.get_by_role("button", name="Pause", exact=True).click()
     board = replay["frames"][int(page.locator("#jump").input_value())]["board"]
     assert page.locator(".hf-grid .heart").count() == sum(row.count("H") for row in board)
     assert page.locator(".hf-grid .flower").count() == sum(row.count("F") for row in board)
@@ -121,4 +135,17 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
     page.keyboard.press("End")
-    assert replay["result"]["reason"] in page.locator("#move-info").inner_text()
+    names = {str(seat["index"]): seat["name"] for seat in replay["seats"]}
+    reason = re.sub(r"\bseat (\d+)\b", lambda m: names[m.group(1)], replay["result"]["reason"])
+    assert f"Result: {reason}" in page.locator("#move-info").inner_text()  # entries named, not seats
+
+    page.evaluate("location.hash = '#move=2'")  # editing the address moves the viewer too
+    page.wait_for_function("document.querySelector('#jump').value === '2'")
+    page.locator("#move-list button").first.focus()
+    page.keyboard.press("Tab")  # the moves are reachable by Tab
+    page.keyboard.press("Enter")
+    assert page.locator("#jump").input_value() == "2" and page.locator("#move-list li.current").count() == 1
+    assert (
+        page.get_by_role("link", name="Download the replay (JSON)").get_attribute("download")
+        == f"match-{match.pk}.json"
+    )

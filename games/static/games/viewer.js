@@ -13,9 +13,9 @@ const Arbiter = (() => {
     return el;
   }
 
-  function positionFromHash(max) {
+  function positionFromHash(fallback) {
     const m = /move=(\d+)/.exec(location.hash);
-    return m ? Math.min(parseInt(m[1], 10), max) : max;
+    return m ? parseInt(m[1], 10) : fallback;
   }
 
   function mount(root, replay) {
@@ -31,6 +31,8 @@ const Arbiter = (() => {
     const last = moves.length;
     const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || `seat ${i}`;
     // A move of no seat is a moment of a race (every seat at once): its label alone.
+    // "seat 1 ate the poison cookie": the entry's name, not its seat number.
+    const named = (reason) => String(reason || "").replace(/\bseat (\d+)\b/g, (all, i) => (replay.seats[i] ? replay.seats[i].name : all));
     const label = (move) => (move.seat === undefined ? move.move : `${seatName(move.seat)}: ${move.move || move.status || "?"}`);
     let position = 0;
     let timer = null;
@@ -38,10 +40,14 @@ const Arbiter = (() => {
     root.querySelector("#total").textContent = last;
     scrub.max = last;
     jump.max = last;
+    // Each move is a button: reachable by Tab, chosen with Enter or Space as with a click.
     moves.forEach((move, i) => {
-      const item = text("li", label(move));
+      const item = document.createElement("li");
+      const button = text("button", label(move), "move");
+      button.type = "button";
+      button.addEventListener("click", () => show(i + 1));
       item.dataset.position = i + 1;
-      item.addEventListener("click", () => show(i + 1));
+      item.appendChild(button);
       list.appendChild(item);
     });
 
@@ -70,7 +76,7 @@ const Arbiter = (() => {
           info.appendChild(text("pre", move.stderr || "(nothing)", "stderr"));
         }
       }
-      if (position === last && replay.result) info.appendChild(text("p", `Result: ${replay.result.reason}`, "result"));
+      if (position === last && replay.result) info.appendChild(text("p", `Result: ${named(replay.result.reason)}`, "result"));
       for (const item of list.children) item.classList.toggle("current", Number(item.dataset.position) === position);
     }
 
@@ -101,11 +107,17 @@ const Arbiter = (() => {
     jump.addEventListener("change", () => show(parseInt(jump.value, 10) || 0));
     document.addEventListener("keydown", (e) => {
       if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
+      if (e.target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return; // the button's own
       const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key];
       if (key) {
         e.preventDefault();
         actions[key]();
       }
+    });
+    // A #move=N link opens at that move, and so does editing the address afterwards.
+    window.addEventListener("hashchange", () => {
+      const wanted = positionFromHash(-1);
+      if (wanted >= 0 && wanted !== position) show(wanted);
     });
     show(positionFromHash(last));
     root.dataset.ready = "1";
