@@ -233,6 +233,8 @@ SPECTACULAR_SETTINGS = {
 }
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
 EVENTS_POLL_SECONDS = 0.5
+# Test games a contestant may ask for in one contest in any 24 hours.
+TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
 
 # --- Cache (API rate limits) ------------------------------------------------------------
 CACHE_URL = env_str("CACHE_URL", "")

@@ -25,7 +25,7 @@ from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
-from judging import builds, formats, matches, tournaments
+from judging import builds, formats, matches, scheduling, tournaments
 from judging import standings as standings_service
 
 
@@ -362,12 +362,17 @@ def test_game(request, pk: int):
     body = s.TestGameSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     opponent = None
-    if "opponent" in body.validated_data:
-        if not 0 < body.validated_data["opponent"] < 2**63:
-            return refused("The opponent must be one of the contest's reference programs.")
-        opponent = entry.contest.entries.filter(pk=body.validated_data["opponent"], is_reference=True).first()
+    if "opponent" in body.validated_data:  # a reference program, by its entry
+        reference = entry.contest.entries.filter(
+            pk=min(max(body.validated_data["opponent"], 0), 2**62), is_reference=True
+        ).first()
+        opponent = scheduling.ready_submission(reference) if reference is not None else None
         if opponent is None:
             return refused("The opponent must be one of the contest's reference programs.")
+    elif "opponent_submission" in body.validated_data:  # a reference's version or one of my own
+        opponent = Submission.objects.filter(pk=min(max(body.validated_data["opponent_submission"], 0), 2**62)).first()
+        if opponent is None:
+            return refused("The opponent must be a reference program or one of your own earlier built versions.")
     try:
         match = tournaments.create_test_game(submission, opponent, first=body.validated_data["first"])
     except formats.StageError as e:
@@ -403,7 +408,9 @@ def _id_param(params, name: str) -> int | None:
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_list(request):
-    matches = Match.objects.filter(contest__in=services.visible_contests(request.user))
+    matches = services.visible_matches(
+        request.user, Match.objects.filter(contest__in=services.visible_contests(request.user))
+    )
     q = request.query_params
     if q.get("contest"):
         matches = matches.filter(contest__slug=q["contest"])
@@ -431,7 +438,9 @@ def match_list(request):
 
 
 def _match(request, pk: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("contest"), pk=pk)
+    match = get_object_or_404(
+        services.visible_matches(request.user, Match.objects.all()).select_related("contest"), pk=pk
+    )
     _contest(request, match.contest.slug)
     return match
 

@@ -236,7 +236,10 @@ class ReasonSerializer(serializers.Serializer):
 
 class TestGameSerializer(serializers.Serializer):
     opponent = serializers.IntegerField(
-        required=False, help_text="Id of a reference entry; the first one ready if left out."
+        required=False, help_text="Id of a reference entry; the first one ready if neither this nor the next is given."
+    )
+    opponent_submission = serializers.IntegerField(
+        required=False, help_text="Id of a reference's ready version or of one of your own earlier built versions."
     )
     first = serializers.BooleanField(required=False, default=True, help_text="Whether your program moves first.")
 

@@ -13,11 +13,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from contests import entry_form
-from contests.models import Contest, Entry, JudgeAction, Submission
+from contests.models import Contest, Entry, JudgeAction, MatchSeat, Submission
 
 JUDGES_GROUP = "judges"
 
@@ -354,6 +354,55 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
 def can_see_private(user, entry: Entry) -> bool:
     """Source, build log and stderr of an entry: its owner and the judges, nobody else."""
     return user.is_authenticated and (entry.user_id == user.pk or user.has_perm("contests.view_any_source"))
+
+
+def visible_matches(user, matches: QuerySet) -> QuerySet:
+    """The matches of ``matches`` a user may see listed or opened: every stage's game, but a
+    test game (no stage) only to the contestants who played in it and the judges."""
+    if user.has_perm("contests.view_any_source"):
+        return matches
+    public = Q(stage__isnull=False)
+    if not user.is_authenticated:
+        return matches.filter(public)
+    mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), entry__user=user))
+    return matches.filter(public | mine)
+
+
+def test_game_opponents(submission: Submission) -> list[tuple[str, Submission]]:
+    """What a version may play a test game against: each reference program ready to play, and
+    the entry's own earlier versions that were built; (label, submission)."""
+    from judging import scheduling
+
+    contest = submission.entry.contest
+    found = []
+    for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk"):
+        ready = scheduling.ready_submission(entry)
+        if ready is not None:
+            found.append((f"{entry.name} (reference)", ready))
+    earlier = submission.entry.submissions.filter(
+        status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED], number__lt=submission.number
+    )
+    for version in earlier.order_by("-number"):
+        found.append((f"my version {version.number}", version))
+    return found
+
+
+def test_games_left(user, contest: Contest, now: datetime | None = None) -> tuple[int, datetime | None]:
+    """(test games this user may still ask for in the contest, when the next one frees up if
+    none): ``TEST_GAMES_PER_DAY`` in any 24 hours."""
+    from contests.models import Match
+
+    now = now or timezone.now()
+    recent = Match.objects.filter(
+        contest=contest, stage__isnull=True, seats__entry__user=user, seats__entry__is_reference=False,
+        created_at__gte=now - timedelta(days=1),
+    ).distinct()  # fmt: skip
+    quota = settings.TEST_GAMES_PER_DAY
+    count = recent.count()
+    if count < quota:
+        return quota - count, None
+    oldest = recent.order_by("created_at").values_list("created_at", flat=True)[count - quota]
+    return 0, oldest + timedelta(days=1)
 
 
 def replay_for(user, match) -> dict[str, Any] | None:

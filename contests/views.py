@@ -7,6 +7,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -153,7 +154,16 @@ def submission_detail(request, pk: int):
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
     matches = Match.objects.filter(seats__submission=submission).distinct().select_related("stage")[:50]
-    return render(request, "contests/submission.html", {"submission": submission, "matches": matches})
+    contest = submission.entry.contest
+    context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
+    game = registry.get(contest.game) if contest.is_hosted else None
+    if game is not None and game.info.seats not in (0, 1):  # a run alone has no opponent to choose
+        context["opponents"] = services.test_game_opponents(submission)
+    if not submission.entry.is_reference and submission.entry.user_id == request.user.pk:
+        context["test_games_left"], context["test_games_free_at"] = services.test_games_left(request.user, contest)
+    context["test_games_quota"] = settings.TEST_GAMES_PER_DAY
+    context["playable"] = submission.entry.status == Entry.Status.ACTIVE
+    return render(request, "contests/submission.html", context)
 
 
 @login_required
@@ -163,8 +173,14 @@ def test_game(request, pk: int):
     submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
+    opponent = None
+    if request.POST.get("opponent"):
+        opponent = Submission.objects.filter(pk=parse_id(request.POST["opponent"]) or 0).first()
+        if opponent is None:
+            messages.error(request, "Choose an opponent from the list.")
+            return redirect("contests:submission", pk=pk)
     try:
-        match = tournaments.create_test_game(submission, first=request.POST.get("first", "1") == "1")
+        match = tournaments.create_test_game(submission, opponent, first=request.POST.get("first", "1") == "1")
     except formats.StageError as e:
         messages.error(request, str(e))
         return redirect("contests:submission", pk=pk)
@@ -193,7 +209,8 @@ MATCHES_PER_PAGE = 100
 @require_GET
 def match_list(request, slug: str):
     contest = _contest(request, slug)
-    matches = contest.matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
+    matches = services.visible_matches(request.user, contest.matches.all())
+    matches = matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
     if request.GET.get("stage"):
         matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
     if request.GET.get("entry"):
@@ -209,8 +226,12 @@ def match_list(request, slug: str):
 
 
 def _match(request, pk: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("contest", "stage"), pk=pk)
-    _contest(request, match.contest.slug)  # a hidden contest's matches are hidden too
+    """A match the user may see: a hidden contest's are hidden, and a test game is its
+    players' and the judges' (404 for anyone else, as if it did not exist)."""
+    match = get_object_or_404(
+        services.visible_matches(request.user, Match.objects.all()).select_related("contest", "stage"), pk=pk
+    )
+    _contest(request, match.contest.slug)
     return match
 
 

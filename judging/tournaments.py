@@ -9,6 +9,7 @@ import secrets
 from collections import Counter
 from itertools import combinations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -436,29 +437,44 @@ def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
 
 
 @transaction.atomic
-def create_test_game(submission: Submission, opponent: Entry | None = None, first: bool = True) -> Match:
-    """An on-demand game of a built submission against a reference program (not counted in
-    any stage): what a contestant asks for to try a version before it plays for real."""
+def create_test_game(submission: Submission, opponent: Submission | None = None, first: bool = True) -> Match:
+    """An on-demand game of a built submission (not counted in any stage) against a reference
+    program or one of the entry's own earlier versions (``opponent``; the first reference
+    ready when None): what a contestant asks for to try a version before it plays for real.
+    Refused for an entry that is withdrawn or disqualified, and past the contestant's quota."""
+    from contests import services
+
     if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
         raise StageError("Only a program that has been built can play a test game.")
-    contest = submission.entry.contest
-    references = contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE)
-    if opponent is not None:
-        references = references.filter(pk=opponent.pk)
-    for entry in references.order_by("pk"):
-        other = scheduling.ready_submission(entry)
-        if other is not None:
-            break
-    else:
-        raise StageError(f"{contest.title} has no reference program ready to play against.")
+    entry = submission.entry
+    if entry.status != Entry.Status.ACTIVE:
+        raise StageError(f"{entry.name} is {entry.get_status_display().lower()}: it plays no test games.")
+    contest = entry.contest
+    if not entry.is_reference:
+        left, free_at = services.test_games_left(entry.user, contest)
+        if left <= 0:
+            raise StageError(
+                f"You have played your {settings.TEST_GAMES_PER_DAY} test games of the last 24 hours in "
+                f"{contest.title}; the next one is allowed at {free_at:%Y-%m-%d %H:%M} UTC."
+            )
     game = registry.get(contest.game)
-    seats = [(submission.entry, submission), (entry, other)]
-    if not first:
-        seats.reverse()
+    seats = [(entry, submission)]
+    if game.info.seats not in (0, 1):  # a one-seat game's or a race's test game is a run alone
+        choices = services.test_game_opponents(submission)
+        if opponent is not None:
+            choices = [c for c in choices if c[1].pk == opponent.pk]
+            if not choices:
+                raise StageError("The opponent must be a reference program or one of your own earlier built versions.")
+        if not choices:
+            raise StageError(f"{contest.title} has no reference program ready to play against.")
+        other = choices[0][1]
+        seats.append((other.entry, other))
+        if not first:
+            seats.reverse()
     return scheduling.create_match(
         contest,
         None,
-        seats[: game.info.seats or 1],  # a race's test game: a practice run alone
+        seats,
         seed=random.randrange(2**62),
         params=game.resolve_params(contest.game_params),
         priority=Match.Priority.WAITING,
