@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from contests.tests.factories import make_contest, make_entry, make_match, make_submission, make_user
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SAMPLES = Path(__file__).resolve().parents[2] / "games" / "tests" / "samples"
@@ -23,7 +23,8 @@ def matches(transactional_db):
         replay = json.loads((SAMPLES / f"{game}.json").read_text())
         contest = make_contest(game=game, game_params=replay["params"])
         subs = [make_submission(make_entry(contest, alice if i == 0 else None)) for i in range(2)]
-        match = make_match(contest, subs, status="finished", params=replay["params"])
+        stage = make_stage(contest, name="Round robin")  # a stage's game: everyone may watch it
+        match = make_match(contest, subs, status="finished", params=replay["params"], stage=stage)
         match.save_replay(replay)
         made[game] = (match, replay)
     return made
@@ -117,7 +118,7 @@ def sudoku_match(transactional_db):
     replay = json.loads((SAMPLES / "sudoku.json").read_text())
     contest = make_contest(game="sudoku", game_params={})
     subs = [make_submission(make_entry(contest)) for _ in range(2)]
-    match = make_match(contest, subs, status="finished")
+    match = make_match(contest, subs, status="finished", stage=make_stage(contest, name="Round robin"))
     match.save_replay(replay)
     return match, replay
 
