@@ -6,6 +6,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import SignUpForm
 from accounts.models import ApiToken
+from contests.models import Submission
 
 
 @require_http_methods(["GET", "POST"])
@@ -30,7 +31,13 @@ def profile(request):
         name = request.POST.get("name", "").strip()[:100] or "token"
         _, new_key = ApiToken.issue(request.user, name)
     tokens = request.user.api_tokens.all()
-    return render(request, "registration/profile.html", {"tokens": tokens, "new_key": new_key})
+    submissions = (
+        Submission.objects.filter(entry__user=request.user)
+        .select_related("entry__contest")
+        .order_by("-created_at")[:100]
+    )
+    context = {"tokens": tokens, "new_key": new_key, "submissions": submissions}
+    return render(request, "registration/profile.html", context)
 
 
 @login_required

@@ -167,6 +167,51 @@ def submission_detail(request, pk: int):
 
 
 @login_required
+@require_GET
+def submission_source(request, pk: int):
+    """A version's source, to read on the page or (``?download=1``) as its file: its author's
+    and the judges' only."""
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        raise PermissionDenied("This is another contestant's submission.")
+    with submission.source.open("rb") as f:
+        data = f.read()
+    if request.GET.get("download"):
+        response = HttpResponse(data, content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{Path(submission.filename).name}"'
+        return response
+    text = data.decode("utf-8", errors="replace") if b"\0" not in data[:8192] else None
+    return render(request, "contests/source.html", {"submission": submission, "text": text, "size": len(data)})
+
+
+@require_GET
+def entry_detail(request, slug: str, entry_id: int):
+    """One entry: its versions (their details for its author and the judges), its results in
+    each stage, its games."""
+    contest = _contest(request, slug)
+    entry = get_object_or_404(contest.entries.select_related("user"), pk=entry_id)
+    private = services.can_see_private(request.user, entry)
+    versions = list(entry.submissions.order_by("-number"))
+    results = []
+    for stage in contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING):
+        table = standings_service.compute(contest, stage) if contest.is_hosted else None
+        row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
+        if row is not None:
+            cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
+            results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows)})
+    games = (
+        services.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
+        .select_related("stage")
+        .prefetch_related("seats__entry")
+        .distinct()
+        .order_by("-pk")[:50]
+    )
+    context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
+    context["games"] = games
+    return render(request, "contests/entry.html", context)
+
+
+@login_required
 @require_http_methods(["POST"])
 def test_game(request, pk: int):
     """Play the submission against the contest's reference program, now, outside any stage."""
