@@ -133,3 +133,109 @@ def judges_log(request, slug: str):
         return response
     page = Paginator(actions, 100).get_page(request.GET.get("page"))
     return render(request, "contests/judges_log.html", {"contest": contest, "page": page})
+
+
+# --- The console --------------------------------------------------------------------------
+
+
+def _console_state(contest: Contest) -> dict:
+    """What a judge watches: each stage's progress and queue, the workers alive, the matches
+    being played (and those whose player has gone silent), the entries."""
+    from django.db.models import Count, Min, Q
+    from django.utils import timezone
+
+    from contests.models import Entry, MatchAttempt
+    from judging import formats
+    from judging.matches import stale_after
+    from judging.models import WorkerHeartbeat
+
+    now = timezone.now()
+    stages = list(
+        contest.stages.annotate(
+            total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
+            finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
+            queued=Count("matches", filter=Q(matches__status=Match.Status.QUEUED)),
+            running=Count("matches", filter=Q(matches__status=Match.Status.RUNNING)),
+            failed=Count("matches", filter=Q(matches__status=Match.Status.FAILED)),
+            oldest_queued=Min("matches__created_at", filter=Q(matches__status=Match.Status.QUEUED)),
+        ).order_by("order")
+    )
+    for stage in stages:
+        stage.waited = now - stage.oldest_queued if stage.oldest_queued else None
+        stage.by_judges = formats.of(stage.kind).run_by_judges
+    attempts = list(
+        MatchAttempt.objects.filter(match__contest=contest, outcome=MatchAttempt.Outcome.RUNNING)
+        .select_related("match__stage")
+        .order_by("started_at")
+    )
+    for attempt in attempts:
+        attempt.silent = now - attempt.last_seen
+        attempt.stuck = attempt.silent > stale_after()
+    alive_since = now - stale_after()
+    workers = WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since)
+    return {
+        "stages": stages,
+        "attempts": attempts,
+        "workers": list(workers),
+        "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
+        "disqualified": Entry.Status.DISQUALIFIED,
+    }
+
+
+@login_required
+@require_GET
+def console(request, slug: str):
+    contest = _judge(request, slug, "contests.rerun_match")
+    context = {"contest": contest, **_console_state(contest)}
+    context["batch"] = _batch_stages(contest).exists()
+    return render(request, "contests/console.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def console_action(request, slug: str):
+    """A judge's action from the console: run or re-run a stage, disqualify or reinstate an
+    entry (with the reason the contestant reads); each logged with who and when."""
+    from contests import services
+    from contests.models import Entry
+    from judging import formats
+    from judging import matches as judging_matches
+
+    contest = _judge(request, slug, "contests.rerun_match")
+    action = request.POST.get("action", "")
+    reason = request.POST.get("reason", "").strip()
+    try:
+        if action in ("run_stage", "rerun_stage"):
+            stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
+            if action == "run_stage":
+                made = formats.run_stage(stage)
+                if made:
+                    services.log_action(
+                        request.user, contest.pk, "stage.run", f"stage {stage.name}", reason, matches=len(made)
+                    )
+                messages.success(
+                    request,
+                    f"{stage.name}: {len(made)} matches scheduled." if made else f"{stage.name} was already scheduled.",
+                )
+            else:
+                queued = judging_matches.rerun_stage(stage)
+                services.log_action(
+                    request.user, contest.pk, "stage.rerun", f"stage {stage.name}", reason, matches=queued
+                )
+                messages.success(request, f"{stage.name}: {queued} matches to be played again.")
+        elif action in ("disqualify", "reinstate"):
+            if not request.user.has_perm("contests.disqualify_entry"):
+                raise PermissionDenied("Only the contest's judges may do this.")
+            entry = get_object_or_404(contest.entries, pk=parse_id(request.POST.get("entry", "")) or 0)
+            if action == "disqualify":
+                entry = services.disqualify(entry, reason)
+            else:
+                entry = services.reinstate(entry, reason)
+            services.log_action(request.user, contest.pk, f"entry.{action}", f"entry {entry.name}", entry.status_reason)
+            state = "disqualified" if entry.status == Entry.Status.DISQUALIFIED else "reinstated"
+            messages.success(request, f"{entry.name} is {state}.")
+        else:
+            messages.error(request, "Unknown action.")
+    except (formats.StageError, services.Refused) as e:
+        messages.error(request, str(e))
+    return redirect("contests:console", slug=contest.slug)

@@ -1,0 +1,90 @@
+"""The judges' console of a contest: stages with their queues, what is being played (and what
+has gone silent), the workers alive, the entries; running a stage and disqualifying an entry
+from it, each logged."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from contests.models import Entry, JudgeAction, Match, MatchAttempt, Stage, Submission
+from contests.services import ensure_judges_group
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from judging.models import WorkerHeartbeat
+
+pytestmark = pytest.mark.django_db
+
+READY = {"status": Submission.Status.READY, "is_active": True}
+
+
+@pytest.fixture
+def judge():
+    user = make_user(username="judge")
+    user.groups.add(ensure_judges_group())
+    return user
+
+
+@pytest.fixture
+def contest(queued):
+    contest = make_contest(slug="chomp", title="Chomp")
+    for name in ("Ann's", "Bob's", "Cid's"):
+        make_submission(make_entry(contest, make_user(), name=name), **READY)
+    return contest
+
+
+def test_only_judges_see_the_console(contest, client, judge):
+    client.force_login(make_user())
+    assert client.get("/contests/chomp/console/").status_code == 403
+    assert client.post("/contests/chomp/console/act/", {"action": "run_stage"}).status_code == 403
+    client.force_login(judge)
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "<h1>Judges' console</h1>" in page and "No worker is alive" in page
+    assert "/contests/chomp/console/" in client.get("/contests/chomp/").content.decode()
+
+
+def test_it_shows_progress_queue_workers_and_a_silent_match(contest, client, judge):
+    stage = make_stage(contest, name="Round robin", status=Stage.Status.RUNNING)
+    subs = list(Submission.objects.filter(entry__contest=contest))
+    make_match(contest, subs[:2], stage=stage, status=Match.Status.FINISHED)
+    make_match(contest, subs[1:], stage=stage)  # queued
+    silent = make_match(contest, [subs[0], subs[2]], stage=stage, status=Match.Status.RUNNING)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    MatchAttempt.objects.create(match=silent, number=1, worker="w1@host", started_at=long_ago, last_seen=long_ago)
+    now = timezone.now()
+    WorkerHeartbeat.objects.create(hostname="w2@host", queues=["matches"], concurrency=2, started_at=now, last_seen=now,
+                                   sandbox_level="full")  # fmt: skip
+    client.force_login(judge)
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "<td>1 of 3</td><td>1</td><td>1</td><td>0</td>" in page  # played, queued, running, failed
+    assert 'class="stuck"' in page and "silent: the watchdog gives it up" in page
+    assert "w2@host: 2 at once, queues matches, sandbox full" in page
+
+
+def test_a_judge_runs_a_stage_and_it_is_logged(contest, client, judge):
+    stage = make_stage(contest, name="Round robin")
+    client.force_login(judge)
+    page = client.post("/contests/chomp/console/act/", {"action": "run_stage", "stage": stage.pk}, follow=True)
+    assert "Round robin: 6 matches scheduled." in page.content.decode()
+    assert stage.matches.count() == 6
+    assert JudgeAction.objects.get(action="stage.run").judge == judge
+    again = client.post("/contests/chomp/console/act/", {"action": "run_stage", "stage": stage.pk}, follow=True)
+    assert "was already scheduled" in again.content.decode() and JudgeAction.objects.count() == 1
+
+
+def test_disqualifying_needs_a_reason_and_reinstating_undoes_it(contest, client, judge):
+    entry = Entry.objects.get(name="Bob's")
+    client.force_login(judge)
+    refused = client.post("/contests/chomp/console/act/", {"action": "disqualify", "entry": entry.pk}, follow=True)
+    assert "Say why the entry is disqualified" in refused.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE
+    done = client.post("/contests/chomp/console/act/",
+                       {"action": "disqualify", "entry": entry.pk, "reason": "copied Ann's program"}, follow=True)  # fmt: skip
+    assert "Bob&#x27;s is disqualified." in done.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED and entry.status_reason == "copied Ann's program"
+    client.post("/contests/chomp/console/act/", {"action": "reinstate", "entry": entry.pk, "reason": "appeal upheld"})
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE
+    actions = list(JudgeAction.objects.order_by("pk").values_list("action", "reason"))
+    assert actions == [("entry.disqualify", "copied Ann's program"), ("entry.reinstate", "appeal upheld")]
