@@ -239,3 +239,28 @@ def console_action(request, slug: str):
     except (formats.StageError, services.Refused) as e:
         messages.error(request, str(e))
     return redirect("contests:console", slug=contest.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def add_stage(request, slug: str):
+    """A new stage from a form: its kind first, then its parameters, each named and checked."""
+    from contests import services
+    from contests.stage_form import StageForm, kinds_for
+
+    contest = _judge(request, slug, "contests.rerun_match")
+    if not contest.is_hosted:
+        raise PermissionDenied("Its game is not hosted here: it has no stages to run.")
+    kinds = kinds_for(contest)
+    kind = request.POST.get("kind") or request.GET.get("kind")
+    form = None
+    if kind in dict(kinds):
+        form = StageForm(contest, kind, request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            stage = form.save()
+            services.log_action(
+                request.user, contest.pk, "stage.add", f"stage {stage.name}", kind=stage.kind, params=stage.params
+            )
+            messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
+            return redirect("contests:console", slug=contest.slug)
+    return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})

@@ -24,6 +24,7 @@ urlpatterns = [
     path("contests/<slug:slug>/judges-log/", judge_views.judges_log, name="judges-log"),
     path("contests/<slug:slug>/console/", judge_views.console, name="console"),
     path("contests/<slug:slug>/console/act/", judge_views.console_action, name="console-action"),
+    path("contests/<slug:slug>/console/stages/new/", judge_views.add_stage, name="add-stage"),
     path("contests/<slug:slug>/entries/<id:entry_id>/", views.entry_detail, name="entry"),
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
     path("submissions/<id:pk>/source/", views.submission_source, name="submission-source"),

@@ -13,6 +13,8 @@ which ``judging.apps`` imports at start-up, so the registry is full before anyth
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,8 +25,35 @@ class StageError(Exception):
     """The stage cannot be run as asked; the message is for the judge."""
 
 
+@dataclass(frozen=True)
+class StageParam:
+    """One parameter a kind of stage reads from ``Stage.params``, as a judge's form shows it."""
+
+    name: str
+    label: str
+    help: str
+    minimum: int = 0
+    maximum: int = 10**9
+    default: int | None = None  # None: left out unless the judge gives it
+    boolean: bool = False
+    text: bool = False  # a name, not a number (the system test's opponent)
+
+
+GAMES = StageParam(
+    "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn.", 1, 100, 2
+)
+TOP = StageParam(
+    "top", "Only the best", "Only this many best entries of the stages before take part (all if empty).", 1
+)
+SECONDS = StageParam(
+    "seconds", "Seconds a run", "The time limit of a run or race, in real time (the contest's if empty).", 1, 86_400
+)
+SEED = StageParam("seed", "Seed", "The inputs' seed: the same for a re-run; a fresh secret one if empty.", 0, 2**62)
+
+
 class StageFormat:
     kind: str  # a Stage.Kind value
+    params: tuple[StageParam, ...] = ()  # what a judge may set, beside the game's own parameters
     counts_in_standings: bool = True  # its games are in the contest's standings
     continuous: bool = False  # goes on while the contest is open; its standings count current versions
     run_by_judges: bool = True  # a judge starts it (a system test starts itself, per submission)

@@ -11,7 +11,7 @@ from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import CRASH, FAULTS
 from judging import dispatch, events, scheduling
-from judging.formats import StageError, StageFormat, register
+from judging.formats import SECONDS, SEED, StageError, StageFormat, StageParam, register
 from judging.tournaments import stage_params, version_activated
 
 
@@ -174,6 +174,17 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
 class SystemTest(StageFormat):
     """The games of each new submission against a reference program (or its run on the
     practice inputs): they start by themselves and count in no standings."""
+
+    params = (
+        StageParam(
+            "games", "Games", "Test games of each new version (2, each side first once; 1 for a run alone).", 1, 20
+        ),
+        StageParam(
+            "opponent", "Opponent", "The reference entry it plays, by name (the first ready if empty).", text=True
+        ),
+        SEED,
+        SECONDS,
+    )
 
     counts_in_standings = False
     run_by_judges = False

@@ -151,6 +151,15 @@ def schedule_batch(stage: Stage) -> list[Match]:
 
 @register(Stage.Kind.ROUND_ROBIN)
 class RoundRobin(StageFormat):
+    params = (
+        formats.GAMES,
+        formats.TOP,
+        formats.StageParam(
+            "best_of_each_contestant", "Best entry of each contestant", "Only each contestant's best-ranked entry "
+            "of the stages before takes part.", boolean=True,
+        ),
+    )  # fmt: skip
+
     def start(self, stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)
 
@@ -158,6 +167,8 @@ class RoundRobin(StageFormat):
 @register(Stage.Kind.BATCH)
 class BatchRun(StageFormat):
     """An output-only contest's run: every program once, alone, on the same inputs."""
+
+    params = (formats.SECONDS, formats.SEED)
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_batch(stage)
@@ -206,6 +217,8 @@ def schedule_race(stage: Stage) -> list[Match]:
 class TrialLaps(StageFormat):
     """The Solitaire 500's trial laps: every entry at once, each measured on the same decks."""
 
+    params = (formats.SECONDS, formats.SEED)
+
     def start(self, stage: Stage) -> list[Match]:
         return schedule_race(stage)
 
@@ -213,6 +226,13 @@ class TrialLaps(StageFormat):
 @register(Stage.Kind.RACE)
 class RaceStage(StageFormat):
     """The race: the qualifiers at once; the first to win the last deck wins."""
+
+    params = (
+        formats.SECONDS,
+        formats.SEED,
+        formats.StageParam("top", "Qualifiers", "How many of the trial laps' best race (24, or a third above 72, if "
+                           "empty).", 1),
+    )  # fmt: skip
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_race(stage)
@@ -285,6 +305,12 @@ def version_activated(submission: Submission) -> None:
 class Continuous(StageFormat):
     """An open contest's games, scheduled as versions arrive; its standings count each
     entry's current version."""
+
+    params = (
+        formats.GAMES,
+        formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
+                           "opponents, those that have played least (all if empty).", 1),
+    )  # fmt: skip
 
     continuous = True
 
@@ -411,6 +437,13 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
 
 @register(Stage.Kind.SWISS)
 class Swiss(StageFormat):
+    params = (
+        formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
+        formats.GAMES,
+        formats.StageParam("bye_points", "Points of a bye", "What sitting out a round scores (a win's points if "
+                           "empty).", 0, 1000),
+    )  # fmt: skip
+
     def start(self, stage: Stage) -> list[Match]:
         return schedule_swiss_round(stage)
 

@@ -88,3 +88,41 @@ def test_disqualifying_needs_a_reason_and_reinstating_undoes_it(contest, client,
     assert entry.status == Entry.Status.ACTIVE
     actions = list(JudgeAction.objects.order_by("pk").values_list("action", "reason"))
     assert actions == [("entry.disqualify", "copied Ann's program"), ("entry.reinstate", "appeal upheld")]
+
+
+def test_a_judge_adds_a_stage_from_a_form_not_raw_json(contest, client, judge):
+    client.force_login(judge)
+    choose = client.get("/contests/chomp/console/stages/new/").content.decode()
+    assert 'value="round_robin"' in choose and 'value="batch"' not in choose and 'value="race"' not in choose
+    form = client.get("/contests/chomp/console/stages/new/?kind=swiss").content.decode()
+    assert "Rounds" in form and "Swiss rounds to play." in form and "rows (game)" in form
+    bad = client.post("/contests/chomp/console/stages/new/",
+                      {"kind": "swiss", "name": "Swiss", "order": 1, "stage_rounds": 0, "game_rows": 99})  # fmt: skip
+    page = bad.content.decode()
+    assert bad.status_code == 200 and "greater than or equal to 1" in page and "less than or equal to" in page
+    assert not Stage.objects.exists()
+    made = client.post("/contests/chomp/console/stages/new/",
+                       {"kind": "swiss", "name": "Swiss", "order": 1, "stage_rounds": 5, "stage_games_per_pairing": 2,
+                        "game_rows": 6})  # fmt: skip
+    assert made.status_code == 302
+    stage = Stage.objects.get()
+    assert (stage.kind, stage.name, stage.params) == (
+        "swiss",
+        "Swiss",
+        {"rounds": 5, "games_per_pairing": 2, "rows": 6},
+    )
+    action = JudgeAction.objects.get(action="stage.add")
+    assert action.judge == judge and action.data["params"] == stage.params
+    client.force_login(make_user())
+    assert client.get("/contests/chomp/console/stages/new/").status_code == 403
+
+
+def test_a_race_contest_offers_trial_laps_and_the_race_with_the_decks_named():
+    from contests.stage_form import StageForm, kinds_for
+
+    contest = make_contest(slug="wheels", game="wheels", game_params={})
+    assert [k for k, _ in kinds_for(contest)] == ["system_test", "qualification", "race"]
+    form = StageForm(contest, "race", {"name": "Race", "order": 3, "game_decks": 500, "game_delays": 1,
+                                       "game_first_wins": 1, "stage_seconds": 3600})  # fmt: skip
+    assert form.is_valid(), form.errors
+    assert form.params() == {"seconds": 3600, "decks": 500, "delays": 1, "first_wins": 1}
