@@ -127,7 +127,7 @@ def standings(request, slug: str):
         stage = standings_service.current_stage(contest)
     if not contest.is_hosted:
         return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
-    table = standings_service.compute(contest, stage)
+    table = standings_service.compute(contest, stage, until=standings_service.public_cutoff(contest, request.user))
     return Response(
         {
             "contest": contest.slug,

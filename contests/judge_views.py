@@ -10,14 +10,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Count, Min, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from arbiter.converters import parse_id
-from contests.models import Contest, Match, Stage
+from contests import services
+from contests.models import Contest, Entry, Match, MatchAttempt, Stage
+from contests.stage_form import StageForm, kinds_for
 from contests.views import _contest
-from judging import verification
+from judging import events, formats, verification
+from judging import matches as judging_matches
+from judging.matches import stale_after
+from judging.models import WorkerHeartbeat
 
 
 def _judge(request, slug: str, perm: str = "contests.verify_output") -> Contest | HttpResponse:
@@ -141,14 +148,6 @@ def judges_log(request, slug: str):
 def _console_state(contest: Contest) -> dict:
     """What a judge watches: each stage's progress and queue, the workers alive, the matches
     being played (and those whose player has gone silent), the entries."""
-    from django.db.models import Count, Min, Q
-    from django.utils import timezone
-
-    from contests.models import Entry, MatchAttempt
-    from judging import formats
-    from judging.matches import stale_after
-    from judging.models import WorkerHeartbeat
-
     now = timezone.now()
     stages = list(
         contest.stages.annotate(
@@ -196,11 +195,6 @@ def console(request, slug: str):
 def console_action(request, slug: str):
     """A judge's action from the console: run or re-run a stage, disqualify or reinstate an
     entry (with the reason the contestant reads); each logged with who and when."""
-    from contests import services
-    from contests.models import Entry
-    from judging import formats
-    from judging import matches as judging_matches
-
     contest = _judge(request, slug, "contests.rerun_match")
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "").strip()
@@ -223,6 +217,18 @@ def console_action(request, slug: str):
                     request.user, contest.pk, "stage.rerun", f"stage {stage.name}", reason, matches=queued
                 )
                 messages.success(request, f"{stage.name}: {queued} matches to be played again.")
+        elif action in ("freeze", "publish"):
+            now = timezone.now()
+            if action == "freeze":
+                Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=now)
+                messages.success(
+                    request, "The public standings are frozen: games finished from now on count once published."
+                )
+            else:
+                Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=now)
+                messages.success(request, "The results are published: everyone sees every game's result.")
+            services.log_action(request.user, contest.pk, f"standings.{action}", contest.title, reason)
+            events.emit("standings", contest.pk, {"stage": None})
         elif action in ("disqualify", "reinstate"):
             if not request.user.has_perm("contests.disqualify_entry"):
                 raise PermissionDenied("Only the contest's judges may do this.")
@@ -245,9 +251,6 @@ def console_action(request, slug: str):
 @require_http_methods(["GET", "POST"])
 def add_stage(request, slug: str):
     """A new stage from a form: its kind first, then its parameters, each named and checked."""
-    from contests import services
-    from contests.stage_form import StageForm, kinds_for
-
     contest = _judge(request, slug, "contests.rerun_match")
     if not contest.is_hosted:
         raise PermissionDenied("Its game is not hosted here: it has no stages to run.")

@@ -42,6 +42,12 @@ class Contest(models.Model):
     is_public = models.BooleanField(default=True)
     opens_at = models.DateTimeField(null=True, blank=True, help_text="Submissions accepted from.")
     closes_at = models.DateTimeField(null=True, blank=True, help_text="Submission deadline.")
+    standings_frozen_at = models.DateTimeField(
+        null=True, blank=True, help_text="The public standings show only the matches finished by then (judges see all)."
+    )
+    results_published_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the judges published the results."
+    )
     # Submission policy
     allowed_languages = models.JSONField(
         default=list, blank=True, help_text="Language keys; empty means every language the workers offer."

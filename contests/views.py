@@ -194,7 +194,8 @@ def entry_detail(request, slug: str, entry_id: int):
     versions = list(entry.submissions.order_by("-number"))
     results = []
     for stage in contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING):
-        table = standings_service.compute(contest, stage) if contest.is_hosted else None
+        cutoff = standings_service.public_cutoff(contest, request.user)
+        table = standings_service.compute(contest, stage, until=cutoff) if contest.is_hosted else None
         row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
         if row is not None:
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
@@ -244,7 +245,8 @@ def standings(request, slug: str):
     stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
     context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
     if contest.is_hosted:
-        context["table"] = standings_service.compute(contest, stage)
+        context["cutoff"] = standings_service.public_cutoff(contest, request.user)
+        context["table"] = standings_service.compute(contest, stage, until=context["cutoff"])
     return render(request, "contests/standings.html", context)
 
 

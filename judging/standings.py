@@ -11,6 +11,7 @@ Returns data; templates and the API render it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db.models import Count, Q, Sum
 
@@ -110,11 +111,18 @@ def _sql(total: Total) -> Sum | Count:
     return Count("pk", filter=only or None)
 
 
-def _tallies(contest: Contest, stage: Stage | None, columns: tuple[Column, ...]) -> dict[int, _Tally]:
+def _until(until: datetime | None, via: str = "match__") -> Q:
+    """Only the matches finished by ``until`` (the public standings of a frozen contest)."""
+    return Q(**{f"{via}finished_at__lte": until}) if until is not None else Q()
+
+
+def _tallies(
+    contest: Contest, stage: Stage | None, columns: tuple[Column, ...], until: datetime | None = None
+) -> dict[int, _Tally]:
     """Each entry's totals over the counted seats, in one grouped query. Only the seats of
     matches with a result count: a match being re-run keeps its earlier one until the new
     one lands."""
-    seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
+    seats = MatchSeat.objects.filter(_in_table(contest, stage), _until(until), match__result_attempt__isnull=False)
     if _continuous(stage):
         seats = seats.filter(submission__is_active=True)
     summed = _summed(columns)
@@ -135,11 +143,13 @@ def _tallies(contest: Contest, stage: Stage | None, columns: tuple[Column, ...])
     }
 
 
-def _progress(contest: Contest, stage: Stage | None) -> tuple[int, int]:
+def _progress(contest: Contest, stage: Stage | None, until: datetime | None = None) -> tuple[int, int]:
     counts = (
         Match.objects.filter(_in_table(contest, stage, via=""))
         .exclude(status=Match.Status.CANCELLED)
-        .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
+        .aggregate(
+            finished=Count("pk", filter=Q(status=Match.Status.FINISHED) & _until(until, via="")), total=Count("pk")
+        )
     )
     return counts["finished"], counts["total"]
 
@@ -213,13 +223,22 @@ def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict
     return rows
 
 
-def compute(contest: Contest, stage: Stage | None = None) -> Standings:
+def compute(contest: Contest, stage: Stage | None = None, until: datetime | None = None) -> Standings:
+    """The standings of a stage (the contest's current one if None); with ``until``, as they
+    stood then (only matches finished by then count: the public table of a frozen contest)."""
     columns = registry.get(contest.game).standings
-    tallies = _tallies(contest, stage, columns)
+    tallies = _tallies(contest, stage, columns, until)
     entries = _listed_at_once(stage) | _entries(set(tallies))
     _apply_formulas(columns, contest, stage, tallies, entries)
     rows = _rank(columns, tallies, entries)
-    return Standings(columns, rows, *_progress(contest, stage))
+    return Standings(columns, rows, *_progress(contest, stage, until))
+
+
+def public_cutoff(contest: Contest, user) -> datetime | None:
+    """When the standings a user sees stop: the freeze, for anyone but the judges."""
+    if contest.standings_frozen_at is None or user.has_perm("contests.rerun_match"):
+        return None
+    return contest.standings_frozen_at
 
 
 # --- How one match's result moves the standings (for the judges) -----------------------------

@@ -126,3 +126,41 @@ def test_a_race_contest_offers_trial_laps_and_the_race_with_the_decks_named():
                                        "game_first_wins": 1, "stage_seconds": 3600})  # fmt: skip
     assert form.is_valid(), form.errors
     assert form.params() == {"seconds": 3600, "decks": 500, "delays": 1, "first_wins": 1}
+
+
+def test_frozen_standings_hide_later_games_from_contestants_until_published(contest, client, judge):
+    from contests.tests.factories import finish_on_paper
+
+    stage = make_stage(contest, name="Final", status=Stage.Status.RUNNING)
+    ann, bob, cid = (Submission.objects.get(entry__name=n) for n in ("Ann's", "Bob's", "Cid's"))
+    early = make_match(contest, [ann, bob], stage=stage)
+    Match.objects.filter(pk=early.pk).update(status=Match.Status.FINISHED)
+    finish_on_paper(early, [(1, 5, "win"), (0, 2, "loss")])
+    Match.objects.filter(pk=early.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
+    client.force_login(judge)
+    client.post("/contests/chomp/console/act/", {"action": "freeze"})
+    late = make_match(contest, [cid, ann], stage=stage)
+    Match.objects.filter(pk=late.pk).update(status=Match.Status.FINISHED)
+    finish_on_paper(late, [(1, 7, "win"), (0, 1, "loss")])
+    Match.objects.filter(pk=late.pk).update(finished_at=timezone.now() + timedelta(seconds=1))
+
+    def table(user):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        return client.get("/api/contests/chomp/standings/").json(), client.get(
+            "/contests/chomp/standings/"
+        ).content.decode()
+
+    public, page = table(make_user())
+    assert "frozen at" in page and {r["name"] for r in public["rows"]} == {"Ann's", "Bob's"}  # Cid's game came later
+    judged, page = table(judge)
+    assert "you see every game" in page and len(judged["rows"]) == 3
+    client.post("/contests/chomp/console/act/", {"action": "publish"})
+    public, page = table(None)
+    assert "frozen" not in page and len(public["rows"]) == 3
+    assert "The results are published" in client.get("/contests/chomp/").content.decode()
+    assert [a for (a,) in JudgeAction.objects.order_by("pk").values_list("action")] == [
+        "standings.freeze",
+        "standings.publish",
+    ]
