@@ -113,3 +113,27 @@ def queued(monkeypatch):
     for name in ("build_submission", "play_match"):
         monkeypatch.setattr(f"judging.tasks.{name}.delay_on_commit", lambda pk, name=name: sent.append((name, pk)))
     return sent
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves a screenshot of its page in
+    ARBITER_VAR_DIR/screenshots/ (var/test/screenshots under `make test`), named after the
+    test, for whoever reads the failure (CI lists them)."""
+    outcome = yield
+    report = outcome.get_result()
+    page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or page is None or not hasattr(page, "screenshot"):
+        return
+    import os
+    import re
+    from pathlib import Path
+
+    folder = Path(os.environ.get("ARBITER_VAR_DIR") or "var") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (re.sub(r"[^\w.-]+", "_", item.nodeid)[-150:] + ".png")
+    try:
+        page.screenshot(path=str(path), full_page=True)
+        report.sections.append(("screenshot", str(path.resolve())))
+    except Exception as e:  # a page already closed: the failure is what matters
+        report.sections.append(("screenshot", f"none: {e}"))
