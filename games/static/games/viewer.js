@@ -51,6 +51,39 @@ const Arbiter = (() => {
       list.appendChild(item);
     });
 
+    // Per-move times as a chart: a bar a move (its CPU, else its wall time), a colour a seat,
+    // the current move marked; a bar is a way to that move.
+    const times = root.querySelector("#times");
+    const timed = moves.filter((m) => typeof m.cpu_s === "number" || typeof m.wall_s === "number");
+    let bars = [];
+    if (times && timed.length) {
+      const ns = "http://www.w3.org/2000/svg";
+      const value = (m) => (m.cpu_s || 0) > 0 ? m.cpu_s : m.wall_s || 0;
+      const top = Math.max(...moves.map(value), 1e-6);
+      const svg = document.createElementNS(ns, "svg");
+      svg.setAttribute("viewBox", `0 0 ${moves.length} 40`);
+      svg.setAttribute("preserveAspectRatio", "none");
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", `Time of each move; the longest ${top.toFixed(3)} s`);
+      bars = moves.map((move, i) => {
+        const h = Math.max(0.5, (40 * value(move)) / top);
+        const bar = document.createElementNS(ns, "rect");
+        bar.setAttribute("x", i + 0.1);
+        bar.setAttribute("width", 0.8);
+        bar.setAttribute("y", 40 - h);
+        bar.setAttribute("height", h);
+        bar.setAttribute("class", `seat${move.seat === undefined ? 0 : move.seat}`);
+        const title = document.createElementNS(ns, "title");
+        title.textContent = `${label(move)}: ${value(move).toFixed(3)} s`;
+        bar.appendChild(title);
+        bar.addEventListener("click", () => show(i + 1));
+        svg.appendChild(bar);
+        return bar;
+      });
+      times.appendChild(text("p", `Time a move (CPU; the longest ${top.toFixed(3)} s)`, "times-label"));
+      times.appendChild(svg);
+    }
+
     function show(p) {
       position = Math.max(0, Math.min(last, p));
       const frame = replay.frames[Math.min(position, replay.frames.length - 1)];
@@ -78,6 +111,7 @@ const Arbiter = (() => {
       }
       if (position === last && replay.result) info.appendChild(text("p", `Result: ${named(replay.result.reason)}`, "result"));
       for (const item of list.children) item.classList.toggle("current", Number(item.dataset.position) === position);
+      bars.forEach((bar, i) => bar.classList.toggle("current", i + 1 === position));
     }
 
     function toggle() {
