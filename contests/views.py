@@ -20,7 +20,7 @@ from arbiter.converters import parse_id
 from arbiter.uploads import limit_uploads, upload_refusal
 from contests import services
 from contests.forms import SubmissionForm
-from contests.models import Contest, Entry, Match, Stage, Submission
+from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from judging import formats, tournaments
@@ -163,7 +163,22 @@ def submission_detail(request, pk: int):
         context["test_games_left"], context["test_games_free_at"] = services.test_games_left(request.user, contest)
     context["test_games_quota"] = settings.TEST_GAMES_PER_DAY
     context["playable"] = submission.entry.status == Entry.Status.ACTIVE
+    context["faults"] = _fault_digest(submission)
     return render(request, "contests/submission.html", context)
+
+
+def _fault_digest(submission: Submission) -> dict:
+    """What went wrong for this version since it was sent: its games lost by its own fault
+    (illegal, timeout, crash, exit), counted by kind, and the latest few."""
+    from django.db.models import Count
+
+    from games.base import FAULTS
+
+    seats = MatchSeat.objects.filter(submission=submission, status__in=FAULTS, match__status=Match.Status.FINISHED)
+    counts = dict(seats.values_list("status").annotate(n=Count("pk")).order_by())
+    latest = list(seats.select_related("match__stage").order_by("-match__finished_at")[:5])
+    games = MatchSeat.objects.filter(submission=submission, match__status=Match.Status.FINISHED).count()
+    return {"counts": sorted(counts.items()), "latest": latest, "total": sum(counts.values()), "games": games}
 
 
 @login_required

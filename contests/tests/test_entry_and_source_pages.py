@@ -80,3 +80,18 @@ def test_my_profile_lists_my_submissions_across_contests(played, client):
     page = client.get("/accounts/profile/").content.decode()
     assert f"/submissions/{v1.pk}/" in page and f"/submissions/{elsewhere.pk}/" in page and "Other contest" in page
     assert "Bob&#x27;s" not in page
+
+
+def test_a_version_page_digests_the_games_it_lost_by_its_own_fault(played, client):
+    contest, alice, bob, mine, v1, match = played
+    stage = match.stage
+    other = Submission.objects.get(entry__name="Bob's")
+    for status, reason in [("timeout", "move 7: no answer within 2 s"), ("crash", "move 3: killed by SIGSEGV")]:
+        game = make_match(contest, [v1, other], stage=stage)
+        Match.objects.filter(pk=game.pk).update(status=Match.Status.FINISHED)
+        finish_on_paper(game, [(0.0, 0, status), (1.0, 9, "win")])
+        game.seats.filter(index=0).update(reason=reason)
+    client.force_login(alice)
+    page = client.get(f"/submissions/{v1.pk}/").content.decode()
+    assert "2 of its 3 games lost by its own fault: 1 crash, 1 timeout." in page
+    assert "move 7: no answer within 2 s" in page and "killed by SIGSEGV" in page
