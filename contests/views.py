@@ -262,6 +262,7 @@ def standings(request, slug: str):
     if contest.is_hosted:
         context["cutoff"] = standings_service.public_cutoff(contest, request.user)
         context["table"] = standings_service.compute(contest, stage, until=context["cutoff"])
+        context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, context["cutoff"])
     return render(request, "contests/standings.html", context)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
 from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage
 from games import registry
@@ -232,6 +232,36 @@ def compute(contest: Contest, stage: Stage | None = None, until: datetime | None
     _apply_formulas(columns, contest, stage, tallies, entries)
     rows = _rank(columns, tallies, entries)
     return Standings(columns, rows, *_progress(contest, stage, until))
+
+
+CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid
+
+
+def crosstable(
+    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None
+) -> list[dict] | None:
+    """A two-seat game's results as a grid, in the standings' order: for each entry, against
+    each other one, the points it scored and the games it played (one grouped query); None
+    for another kind of game or a table too large to read as one."""
+    if registry.get(contest.game).info.seats != 2 or not 1 < len(rows) <= CROSSTABLE_MAX:
+        return None
+    seats = MatchSeat.objects.filter(_in_table(contest, stage), _until(until), match__result_attempt__isnull=False)
+    if _continuous(stage):
+        seats = seats.filter(submission__is_active=True)
+    opponent = MatchSeat.objects.filter(match=OuterRef("match")).exclude(index=OuterRef("index")).values("entry_id")[:1]
+    pairs = (
+        seats.exclude(status=BYE)
+        .annotate(opponent=Subquery(opponent))
+        .order_by()
+        .values("entry_id", "opponent")
+        .annotate(points=Sum("points"), games=Count("pk"))
+    )
+    cells = {(p["entry_id"], p["opponent"]): (p["points"] or 0, p["games"]) for p in pairs}
+    order = [row.entry.pk for row in rows]
+    return [
+        {"row": row, "cells": [None if other == row.entry.pk else cells.get((row.entry.pk, other)) for other in order]}
+        for row in rows
+    ]
 
 
 def public_cutoff(contest: Contest, user) -> datetime | None:

@@ -29,12 +29,13 @@ def _round(count):
 @pytest.mark.parametrize("count", [2, 20])
 def test_the_standings_page_takes_the_same_queries_however_many_entries(client, count, django_assert_num_queries):
     contest, stage, _ = _round(count)
-    # the contest, its current stage, the table's three, the stages to choose from, and the
-    # workers' sandbox warning every page has
-    with django_assert_num_queries(7):
+    # the contest, its current stage, the table's three, the crosstable's one, the stages to
+    # choose from, and the workers' sandbox warning every page has
+    with django_assert_num_queries(8):
         page = client.get(f"/contests/{contest.slug}/standings/")
     assert page.status_code == 200
-    assert page.content.decode().count("<tr><td>") == count
+    table, crosstable = page.content.decode().split("<h2>Crosstable</h2>")
+    assert table.count("<tr><td>") == count and crosstable.count("<tr><td>") == count
     games = 4 if count > 2 else 2  # two entries meet twice in a ring of two
     assert f"{games * count // 2} of {games * count // 2 + 1} matches played" in page.content.decode()
 

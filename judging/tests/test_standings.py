@@ -316,3 +316,22 @@ def test_a_test_game_is_in_no_standings_to_compare():
     other = _game(contest, make_stage(contest), [(a, 1, 5, "win", 3), (b, 0, 0, "loss", 3)])
     with pytest.raises(ValueError, match="not one of match"):
         standings.compare(other, None, match.attempts.get())
+
+
+def test_a_crosstable_shows_points_against_each_opponent_in_the_standings_order():
+    from judging.standings import crosstable
+
+    contest = make_contest()
+    stage = make_stage(contest)
+    ann, bob, cid = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bob", "Cid"))
+    for first, second, result in [(ann, bob, [(1, 5, "win"), (0, 1, "loss")]), (bob, ann, [(0, 2, "loss"), (1, 4, "win")]),
+                                  (bob, cid, [(1, 3, "win"), (0, 0, "loss")])]:  # fmt: skip
+        match = make_match(contest, [first, second], stage=stage, status=Match.Status.FINISHED)
+        finish_on_paper(match, result)
+    table = standings.compute(contest, stage)
+    grid = crosstable(contest, stage, table.rows)
+    names = [line["row"].entry.name for line in grid]
+    assert names == [r.entry.name for r in table.rows]
+    by_name = {line["row"].entry.name: dict(zip(names, line["cells"], strict=True)) for line in grid}
+    assert by_name["Ann"]["Bob"] == (2, 2) and by_name["Bob"]["Ann"] == (0, 2) and by_name["Bob"]["Cid"] == (1, 1)
+    assert by_name["Ann"]["Ann"] is None and by_name["Ann"]["Cid"] is None
