@@ -352,7 +352,10 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
 
 
 def can_see_private(user, entry: Entry) -> bool:
-    """Source, build log and stderr of an entry: its owner and the judges, nobody else."""
+    """Source, build log and stderr of an entry: its owner and the judges, nobody else; a
+    reference program's are everyone's (contestants download it to play against at home)."""
+    if entry.is_reference:
+        return True
     return user.is_authenticated and (entry.user_id == user.pk or user.has_perm("contests.view_any_source"))
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
@@ -23,7 +24,7 @@ from contests.forms import SubmissionForm
 from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
-from judging import formats, tournaments
+from judging import formats, scheduling, tournaments
 from judging import matches as judging_matches
 from judging import standings as standings_service
 from judging.clocks import Clock
@@ -50,7 +51,12 @@ def contest_detail(request, slug: str):
         if request.user.is_authenticated
         else []
     )
+    references = [
+        (entry, scheduling.ready_submission(entry) or entry.submissions.order_by("-number").first())
+        for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
+    ]
     context = {
+        "references": [(entry, sub) for entry, sub in references if sub is not None],
         "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
         "kit": contest.is_hosted and isinstance(registry.get(contest.game), RaceGame),
         "contest": contest,
@@ -153,7 +159,8 @@ def submission_detail(request, pk: int):
     submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
-    matches = Match.objects.filter(seats__submission=submission).distinct().select_related("stage")[:50]
+    matches = services.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
+    matches = matches.distinct().select_related("stage")[:50]
     contest = submission.entry.contest
     context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
     game = registry.get(contest.game) if contest.is_hosted else None
@@ -181,13 +188,14 @@ def _fault_digest(submission: Submission) -> dict:
     return {"counts": sorted(counts.items()), "latest": latest, "total": sum(counts.values()), "games": games}
 
 
-@login_required
 @require_GET
 def submission_source(request, pk: int):
     """A version's source, to read on the page or (``?download=1``) as its file: its author's
     and the judges' only."""
     submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
     if not services.can_see_private(request.user, submission.entry):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         raise PermissionDenied("This is another contestant's submission.")
     with submission.source.open("rb") as f:
         data = f.read()

@@ -95,3 +95,16 @@ def test_a_version_page_digests_the_games_it_lost_by_its_own_fault(played, clien
     page = client.get(f"/submissions/{v1.pk}/").content.decode()
     assert "2 of its 3 games lost by its own fault: 1 crash, 1 timeout." in page
     assert "move 7: no answer within 2 s" in page and "killed by SIGSEGV" in page
+
+
+def test_a_reference_program_is_everyones_to_read_and_the_contest_page_says_how_to_play_it(client, queued):
+    from django.core.management import call_command
+
+    call_command("load_demo", verbosity=0)
+    reference = Submission.objects.filter(entry__contest__slug="chomp", entry__is_reference=True).order_by("pk").first()
+    page = client.get("/contests/chomp/").content.decode()
+    assert "Play at home" in page and f"/submissions/{reference.pk}/source/" in page
+    assert ".venv/bin/arbiter play chomp YOUR_PROGRAM" in page and "--param rows=7" in page
+    source = client.get(f"/submissions/{reference.pk}/source/?download=1")
+    with reference.source.open("rb") as f:
+        assert source.status_code == 200 and source.content == f.read()
