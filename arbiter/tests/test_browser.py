@@ -197,30 +197,6 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
     assert "verification.accepted" in log and "every line checked" in log and "judge" in log
 
 
-def _in_another_thread(work):
-    """Database work while the browser's loop runs in this thread (Django refuses ORM calls
-    from a thread with a running loop): done in a thread of its own, waited for."""
-    import threading
-
-    errors = []
-
-    def run():
-        from django.db import connection
-
-        try:
-            work()
-        except Exception as e:  # handed back to the test
-            errors.append(e)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    if errors:
-        raise errors[0]
-
-
 def test_the_standings_follow_a_finished_match_without_a_reload(page, live_server):
     from contests.models import Contest, Match, Submission
     from contests.tests.factories import make_entry, make_match, make_submission, make_user
@@ -241,7 +217,7 @@ def test_the_standings_follow_a_finished_match_without_a_reload(page, live_serve
         events.match_finished(match)
 
     before = page.url
-    _in_another_thread(a_match_finishes)
+    _in_a_thread(a_match_finishes)
     page.wait_for_function("document.querySelector('#live').innerText.includes('Latecomer')", timeout=5000)
     assert page.url == before and page.locator("#live").get_attribute("data-updated")
 
@@ -252,7 +228,7 @@ def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_en
     from judging import events
 
     made = []
-    _in_another_thread(lambda: made.append(make_submission(alices_entry, status=Submission.Status.QUEUED)))
+    _in_a_thread(lambda: made.append(make_submission(alices_entry, status=Submission.Status.QUEUED)))
     submission = made[0]
     _log_in(page, live_server, "alice")
     page.goto(f"{live_server.url}/submissions/{submission.pk}/")
@@ -264,7 +240,7 @@ def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_en
             Submission.objects.filter(pk=submission.pk).update(status=status, **fields)
             events.submission_changed(Submission.objects.get(pk=submission.pk))
 
-        _in_another_thread(work)
+        _in_a_thread(work)
 
     step(Submission.Status.BUILDING)
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Building')", timeout=5000)
@@ -286,3 +262,79 @@ def test_no_page_scrolls_sideways_on_a_phone(page, live_server):
         if width > 390:
             wide[path] = width
     assert not wide, wide
+
+
+@pytest.fixture
+def judged(demo):
+    """Alice's and Bob's entries in Chomp, a finished round-robin game between them."""
+    from django.contrib.auth.models import User
+
+    from contests.models import Contest, Submission
+    from contests.tests.factories import finish_on_paper, make_entry, make_match, make_stage, make_submission
+
+    chomp = Contest.objects.get(slug="chomp")
+    subs = [
+        make_submission(
+            make_entry(chomp, User.objects.get(username=name), name=f"{name}'s"), status="ready", is_active=True
+        )
+        for name in ("alice", "bob")
+    ]
+    stage = make_stage(chomp, name="Final round robin", status="running")
+    match = make_match(chomp, subs, stage=stage)
+    finish_on_paper(match, [(1, 10, "win"), (0, 3, "loss")], reason="seat 1 ate the poison cookie")
+    return match, Submission
+
+
+def test_a_judge_reruns_a_match_disqualifies_adds_a_stage_freezes_publishes_and_reads_the_log(
+    judged, page, live_server
+):
+    from contests.tests.factories import finish_on_paper
+
+    match, _ = judged
+    _log_in(page, live_server, "judge")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.get_by_role("button", name="Re-run").click()
+    page.wait_for_selector("text=queued to be played again")
+
+    def played_again():
+        from contests.models import Match
+
+        finish_on_paper(
+            Match.objects.get(pk=match.pk), [(0, 2, "loss"), (1, 12, "win")], reason="seat 0 ate the poison cookie"
+        )
+
+    _in_a_thread(played_again)
+    page.reload()
+    assert page.locator("table.attempts tbody tr").count() == 2  # both results, side by side
+    change = page.locator("table.change").inner_text()
+    assert "alice's" in change and "bob's" in change and "→" in change  # and what moved in the standings
+
+    page.goto(f"{live_server.url}/contests/chomp/console/")
+    page.fill('input[aria-label="Why bob\'s is disqualified"]', "copied alice's program")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Disqualify").nth(
+        [t.strip() for t in page.locator("table.console-entries td:first-child").all_inner_texts()].index("bob's")
+    ).click()
+    page.wait_for_selector("text=bob's is disqualified.")
+    assert "copied alice's program" in page.locator("table.console-entries").inner_text()
+
+    page.get_by_role("link", name="add a stage").click()
+    page.select_option("select[name=kind]", "swiss")
+    page.get_by_role("button", name="Choose").click()
+    page.fill("input[name=name]", "Swiss rounds")
+    page.fill("input[name=stage_rounds]", "5")
+    page.get_by_role("button", name="Add the stage").click()
+    page.wait_for_selector("text=Swiss rounds is added")
+    assert "Swiss rounds" in page.locator("table.console-stages").inner_text()
+
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Freeze the public standings").click()
+    page.wait_for_selector("text=Frozen since")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Publish the results").click()
+    page.wait_for_selector("text=The results are published")
+
+    page.get_by_role("link", name="judges' log").click()
+    log = page.locator("main").inner_text()
+    for action in ("match.rerun", "entry.disqualify", "stage.add", "standings.freeze", "standings.publish"):
+        assert action in log, action
