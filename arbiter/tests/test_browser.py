@@ -338,3 +338,24 @@ def test_a_judge_reruns_a_match_disqualifies_adds_a_stage_freezes_publishes_and_
     log = page.locator("main").inner_text()
     for action in ("match.rerun", "entry.disqualify", "stage.add", "standings.freeze", "standings.publish"):
         assert action in log, action
+
+
+def test_a_contestant_asks_for_a_test_game_against_her_earlier_version(judged, page, live_server):
+    def versions():
+        from contests.models import Submission
+        from contests.tests.factories import make_submission
+
+        first = Submission.objects.get(entry__name="alice's")
+        second = make_submission(first.entry, status="ready")  # built; the active one stays the first
+        return first.pk, second.pk
+
+    first, second = _in_a_thread(versions)
+    _log_in(page, live_server, "alice")
+    page.goto(f"{live_server.url}/submissions/{second}/")
+    assert "test games left in any 24 hours" in page.locator("main").inner_text()
+    page.select_option("select[name=opponent]", str(first))
+    page.select_option("select[name=first]", "0")
+    page.get_by_role("button", name="Play a test game").click()
+    page.wait_for_selector("text=The test game is queued")
+    seats = page.locator("table.seats tbody tr").all_inner_texts()
+    assert "alice's" in seats[0] and "alice's" in seats[1]  # her version 1 first, as she chose
