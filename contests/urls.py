@@ -11,6 +11,7 @@ urlpatterns = [
     path("contests/<slug:slug>/entries/<id:entry_id>/rename/", views.entry_rename, name="entry-rename"),
     path("contests/<slug:slug>/entries/<id:entry_id>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
+    path("contests/<slug:slug>/standings/history.json", views.standings_history, name="standings-history"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),
     path("contests/<slug:slug>/practice.zip", views.practice_inputs, name="practice"),
     path("contests/<slug:slug>/kit.zip", views.race_kit, name="race-kit"),

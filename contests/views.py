@@ -274,6 +274,22 @@ def standings(request, slug: str):
     return render(request, "contests/standings.html", context)
 
 
+@require_GET
+def standings_history(request, slug: str):
+    """The points of a stage's ten best entries over its games, for the standings' chart."""
+    contest = _contest(request, slug)
+    if not contest.is_hosted:
+        raise Http404("Its game is not hosted here.")
+    stage = None
+    if request.GET.get("stage"):
+        stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
+    else:
+        stage = standings_service.current_stage(contest)
+    cutoff = standings_service.public_cutoff(contest, request.user)
+    rows = standings_service.compute(contest, stage, until=cutoff).rows
+    return JsonResponse({"lines": standings_service.history(contest, stage, rows, until=cutoff)})
+
+
 MATCHES_PER_PAGE = 100
 
 

@@ -264,6 +264,47 @@ def crosstable(
     ]
 
 
+HISTORY_STEPS = 50
+
+
+def history(
+    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None, top: int = 10
+) -> list[dict]:
+    """Each of the ``top`` entries' points over the stage, for a chart: 0 at its start, then
+    its total after each of at most ``HISTORY_STEPS`` equal slices of the finished games, in
+    the order they finished."""
+    chosen = {row.entry.pk: row.entry.name for row in rows[:top]}
+    if not chosen:
+        return []
+    seats = MatchSeat.objects.filter(
+        _in_table(contest, stage), _until(until), match__result_attempt__isnull=False, entry_id__in=list(chosen)
+    )
+    if _continuous(stage):
+        seats = seats.filter(submission__is_active=True)
+    games = list(
+        Match.objects.filter(_in_table(contest, stage, via=""), _until(until, via=""), result_attempt__isnull=False)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    if not games:
+        return []
+    step = max(1, -(-len(games) // HISTORY_STEPS))
+    slice_of = {match_id: i // step for i, match_id in enumerate(games)}
+    slices = -(-len(games) // step)
+    gained = {pk: [0.0] * slices for pk in chosen}
+    for entry_id, match_id, points in seats.values_list("entry_id", "match_id", "points").iterator():
+        if match_id in slice_of:
+            gained[entry_id][slice_of[match_id]] += points or 0.0
+    lines = []
+    for pk, name in chosen.items():
+        total, points = 0.0, [0.0]  # from the start of the stage
+        for value in gained[pk]:
+            total += value
+            points.append(round(total, 3))
+        lines.append({"entry": pk, "name": name, "points": points})
+    return lines
+
+
 def public_cutoff(contest: Contest, user) -> datetime | None:
     """When the standings a user sees stop: the freeze, for anyone but the judges."""
     if contest.standings_frozen_at is None or user.has_perm("contests.rerun_match"):

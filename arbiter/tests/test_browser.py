@@ -220,6 +220,9 @@ def test_the_standings_follow_a_finished_match_without_a_reload(page, live_serve
     _in_a_thread(a_match_finishes)
     page.wait_for_function("document.querySelector('#live').innerText.includes('Latecomer')", timeout=5000)
     assert page.url == before and page.locator("#live").get_attribute("data-updated")
+    page.reload()
+    page.wait_for_selector("#history svg polyline", state="attached")  # the chart of points over the games
+    assert "Latecomer" in page.locator(".history-legend").inner_text()
 
 
 def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_entry, page, live_server):

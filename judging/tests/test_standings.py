@@ -335,3 +335,22 @@ def test_a_crosstable_shows_points_against_each_opponent_in_the_standings_order(
     by_name = {line["row"].entry.name: dict(zip(names, line["cells"], strict=True)) for line in grid}
     assert by_name["Ann"]["Bob"] == (2, 2) and by_name["Bob"]["Ann"] == (0, 2) and by_name["Bob"]["Cid"] == (1, 1)
     assert by_name["Ann"]["Ann"] is None and by_name["Ann"]["Cid"] is None
+
+
+def test_the_history_gives_each_best_entrys_points_after_each_slice_of_the_games(client):
+    from judging.standings import history
+
+    contest = make_contest(slug="hist")
+    stage = make_stage(contest)
+    ann, bob = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bob"))
+    for result in ([(1, 5, "win"), (0, 1, "loss")], [(0, 2, "loss"), (1, 4, "win")], [(1, 3, "win"), (0, 0, "loss")]):
+        finish_on_paper(make_match(contest, [ann, bob], stage=stage, status=Match.Status.FINISHED), result)
+    rows = standings.compute(contest, stage).rows
+    lines = {line["name"]: line["points"] for line in history(contest, stage, rows)}
+    assert lines == {"Ann": [0.0, 1.0, 1.0, 2.0], "Bob": [0.0, 0.0, 1.0, 1.0]}
+    served = client.get(f"/contests/hist/standings/history.json?stage={stage.pk}").json()["lines"]
+    assert {line["name"]: line["points"] for line in served} == lines
+    assert (
+        'data-history="/contests/hist/standings/history.json?stage='
+        in client.get(f"/contests/hist/standings/?stage={stage.pk}").content.decode()
+    )
