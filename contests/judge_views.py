@@ -199,7 +199,7 @@ def console_action(request, slug: str):
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "").strip()
     try:
-        if action in ("run_stage", "rerun_stage"):
+        if action in ("run_stage", "rerun_stage", "cancel_stage"):
             stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
             if action == "run_stage":
                 made = formats.run_stage(stage)
@@ -211,6 +211,12 @@ def console_action(request, slug: str):
                     request,
                     f"{stage.name}: {len(made)} matches scheduled." if made else f"{stage.name} was already scheduled.",
                 )
+            elif action == "cancel_stage":
+                cancelled = judging_matches.cancel_stage(stage)
+                services.log_action(
+                    request.user, contest.pk, "stage.cancel", f"stage {stage.name}", reason, matches=cancelled
+                )
+                messages.success(request, f"{stage.name}: {cancelled} matches cancelled.")
             else:
                 queued = judging_matches.rerun_stage(stage)
                 services.log_action(

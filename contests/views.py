@@ -171,7 +171,22 @@ def submission_detail(request, pk: int):
     context["test_games_quota"] = settings.TEST_GAMES_PER_DAY
     context["playable"] = submission.entry.status == Entry.Status.ACTIVE
     context["faults"] = _fault_digest(submission)
+    context["timeline"] = _timeline(submission)
     return render(request, "contests/submission.html", context)
+
+
+def _timeline(submission: Submission) -> list[tuple[str, object]]:
+    """The version's way so far: sent, then each status it took and when (its events)."""
+    from judging.models import Event
+
+    steps: list[tuple[str, object]] = [("sent", submission.created_at)]
+    labels = dict(Submission.Status.choices)
+    changes = Event.objects.filter(kind=Event.Kind.SUBMISSION, data__submission=submission.pk).order_by("pk")
+    for created_at, data in changes.values_list("created_at", "data"):
+        label = labels.get(data.get("status"), data.get("status"))
+        if label and label != steps[-1][0]:
+            steps.append((label, created_at))
+    return steps
 
 
 def _fault_digest(submission: Submission) -> dict:

@@ -404,6 +404,16 @@ def cancel_match(match: Match) -> Match | None:
     return match
 
 
+def cancel_stage(stage: Stage) -> int:
+    """Cancel every match of a stage that is queued or being played (each as ``cancel_match``
+    does); how many. The stage ends once none is open."""
+    cancelled = 0
+    for pk in stage.matches.filter(status__in=OPEN).values_list("pk", flat=True):
+        with transaction.atomic():
+            cancelled += cancel_match(Match(pk=pk)) is not None
+    return cancelled
+
+
 def rerun_stage(stage: Stage) -> int:
     """Play every match of a stage again; the stage is running until they have all ended."""
     with transaction.atomic():

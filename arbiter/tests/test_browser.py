@@ -250,6 +250,8 @@ def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_en
     step(Submission.Status.READY, is_active=True, build_log="compiled: 0 warnings", test_log="system test passed")
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Ready')", timeout=5000)
     assert "system test passed" in page.locator("#live").inner_text()
+    steps = page.locator("ol.timeline li span").all_inner_texts()
+    assert steps == ["sent", "Building", "Ready"], steps  # its way so far, each step timed
     assert page.evaluate("window.stillThisPage") is True  # updated in place, not reloaded
 
 

@@ -164,3 +164,19 @@ def test_frozen_standings_hide_later_games_from_contestants_until_published(cont
         "standings.freeze",
         "standings.publish",
     ]
+
+
+def test_a_judge_cancels_what_a_stage_has_not_played_yet(contest, client, judge):
+    stage = make_stage(contest, name="Round robin", status=Stage.Status.RUNNING)
+    subs = list(Submission.objects.filter(entry__contest=contest))
+    make_match(contest, subs[:2], stage=stage, status=Match.Status.FINISHED)
+    make_match(contest, subs[1:], stage=stage)
+    make_match(contest, [subs[0], subs[2]], stage=stage)
+    client.force_login(judge)
+    assert "Cancel the 2 matches of Round robin" in client.get("/contests/chomp/console/").content.decode()
+    page = client.post("/contests/chomp/console/act/", {"action": "cancel_stage", "stage": stage.pk}, follow=True)
+    assert "Round robin: 2 matches cancelled." in page.content.decode()
+    assert sorted(stage.matches.values_list("status", flat=True)) == ["cancelled", "cancelled", "finished"]
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.FINISHED
+    assert JudgeAction.objects.get(action="stage.cancel").data["matches"] == 2
