@@ -64,6 +64,9 @@ def test_stepping_through_a_chomp_replay(page, live_server, matches):
     assert page.locator(".chomp-grid .poison").count() == 1
     page.keyboard.press("ArrowRight")
     assert page.locator("#jump").input_value() == "1"
+    assert page.locator(".chomp-grid .eaten.new").count() > 0  # what the first chomp ate, marked
+    assert page.locator(".chomp-grid .coord").count() == 1 + len(replay["frames"][0]["grid"]) + len(replay["frames"][0]["grid"][0])
+    assert "the poison cookie" in page.locator(".legend").inner_text()
     first = replay["frames"][1]["grid"]
     assert page.locator(".chomp-grid .eaten").count() == sum(row.count("*") for row in first)
     info = page.locator("#move-info").inner_text()

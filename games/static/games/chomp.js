@@ -1,14 +1,28 @@
 "use strict";
+// Chomp: the bar of cookies with its coordinates (row 1 at the top, as the program's moves
+// count them), the cookies the last chomp ate marked, and a legend.
 Arbiter.register("chomp", {
-  render(frame, element) {
+  render(frame, element, replay, position) {
+    const before = position > 0 ? replay.frames[position - 1] : null;
+    const cols = frame.grid[0].length;
     const grid = document.createElement("div");
-    grid.className = "chomp-grid";
-    grid.style.gridTemplateColumns = `repeat(${frame.grid[0].length}, 1fr)`;
+    grid.className = "chomp-grid coords";
+    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, 1fr)`;
+    const label = (text) => {
+      const el = document.createElement("b");
+      el.className = "coord";
+      el.textContent = text;
+      return el;
+    };
+    grid.appendChild(label(""));
+    for (let c = 0; c < cols; c++) grid.appendChild(label(c + 1));
     frame.grid.forEach((row, r) => {
+      grid.appendChild(label(r + 1));
       [...row].forEach((cell, c) => {
         const el = document.createElement("span");
         el.className = { X: "poison", O: "cookie", "*": "eaten" }[cell] || "eaten";
-        el.title = `row ${r + 1}, column ${c + 1}`;
+        if (before && cell === "*" && before.grid[r][c] !== "*") el.classList.add("new");
+        el.title = `row ${r + 1}, column ${c + 1}: ${{ X: "the poison cookie", O: "a cookie" }[cell] || "eaten"}`;
         grid.appendChild(el);
       });
     });
@@ -17,5 +31,11 @@ Arbiter.register("chomp", {
     tally.className = "tally";
     tally.textContent = `Cookies eaten: ${frame.eaten.join(" / ")} · chomps: ${frame.chomps.join(" / ")}`;
     element.appendChild(tally);
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    legend.innerHTML =
+      '<span class="chomp-key cookie"></span> a cookie <span class="chomp-key poison"></span> the poison cookie ' +
+      '<span class="chomp-key eaten new"></span> eaten by this move <span class="chomp-key eaten"></span> eaten before';
+    element.appendChild(legend);
   },
 });
