@@ -42,6 +42,23 @@ def page(live_server, matches):
         browser.close()
 
 
+def _the_end_by_name_and_the_moves_by_keyboard(page, match, replay) -> None:
+    """At the end the result names entries, not seats; #move=N typed into the address moves
+    the viewer; the moves are buttons reached by Tab; the replay downloads as JSON."""
+    page.keyboard.press("End")
+    names = {str(seat["index"]): seat["name"] for seat in replay["seats"]}
+    reason = re.sub(r"\bseat (\d+)\b", lambda m: names[m.group(1)], replay["result"]["reason"])
+    assert f"Result: {reason}" in page.locator("#move-info").inner_text()
+    page.evaluate("location.hash = '#move=2'")
+    page.wait_for_function("document.querySelector('#jump').value === '2'")
+    page.locator("#move-list button").first.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.locator("#jump").input_value() == "2" and page.locator("#move-list li.current").count() == 1
+    link = page.get_by_role("link", name="Download the replay (JSON)")
+    assert link.get_attribute("download") == f"match-{match.pk}.json"
+
+
 def _login(page, live_server):
     page.goto(live_server.url + "/accounts/login/")
     page.fill("#id_username", "alice")
@@ -65,7 +82,9 @@ def test_stepping_through_a_chomp_replay(page, live_server, matches):
     page.keyboard.press("ArrowRight")
     assert page.locator("#jump").input_value() == "1"
     assert page.locator(".chomp-grid .eaten.new").count() > 0  # what the first chomp ate, marked
-    assert page.locator(".chomp-grid .coord").count() == 1 + len(replay["frames"][0]["grid"]) + len(replay["frames"][0]["grid"][0])
+    assert page.locator(".chomp-grid .coord").count() == 1 + len(replay["frames"][0]["grid"]) + len(
+        replay["frames"][0]["grid"][0]
+    )
     assert "the poison cookie" in page.locator(".legend").inner_text()
     first = replay["frames"][1]["grid"]
     assert page.locator(".chomp-grid .eaten").count() == sum(row.count("*") for row in first)
@@ -83,21 +102,7 @@ def test_stepping_through_a_chomp_replay(page, live_server, matches):
     page.reload()
     page.wait_for_selector("#viewer[data-ready='1']")
     assert page.locator("#jump").input_value() == "3"  # a link to a move opens that move
-    page.keyboard.press("End")
-    names = {str(seat["index"]): seat["name"] for seat in replay["seats"]}
-    reason = re.sub(r"\bseat (\d+)\b", lambda m: names[m.group(1)], replay["result"]["reason"])
-    assert f"Result: {reason}" in page.locator("#move-info").inner_text()  # entries named, not seats
-
-    page.evaluate("location.hash = '#move=2'")  # editing the address moves the viewer too
-    page.wait_for_function("document.querySelector('#jump').value === '2'")
-    page.locator("#move-list button").first.focus()
-    page.keyboard.press("Tab")  # the moves are reachable by Tab
-    page.keyboard.press("Enter")
-    assert page.locator("#jump").input_value() == "2" and page.locator("#move-list li.current").count() == 1
-    assert (
-        page.get_by_role("link", name="Download the replay (JSON)").get_attribute("download")
-        == f"match-{match.pk}.json"
-    )
+    _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)
 
 
 def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
@@ -138,18 +143,4 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     clocks = page.locator(".clocks").inner_text()
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
-    page.keyboard.press("End")
-    names = {str(seat["index"]): seat["name"] for seat in replay["seats"]}
-    reason = re.sub(r"\bseat (\d+)\b", lambda m: names[m.group(1)], replay["result"]["reason"])
-    assert f"Result: {reason}" in page.locator("#move-info").inner_text()  # entries named, not seats
-
-    page.evaluate("location.hash = '#move=2'")  # editing the address moves the viewer too
-    page.wait_for_function("document.querySelector('#jump').value === '2'")
-    page.locator("#move-list button").first.focus()
-    page.keyboard.press("Tab")  # the moves are reachable by Tab
-    page.keyboard.press("Enter")
-    assert page.locator("#jump").input_value() == "2" and page.locator("#move-list li.current").count() == 1
-    assert (
-        page.get_by_role("link", name="Download the replay (JSON)").get_attribute("download")
-        == f"match-{match.pk}.json"
-    )
+    _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)

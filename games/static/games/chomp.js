@@ -4,20 +4,9 @@
 Arbiter.register("chomp", {
   render(frame, element, replay, position) {
     const before = position > 0 ? replay.frames[position - 1] : null;
-    const cols = frame.grid[0].length;
-    const grid = document.createElement("div");
-    grid.className = "chomp-grid coords";
-    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, 1fr)`;
-    const label = (text) => {
-      const el = document.createElement("b");
-      el.className = "coord";
-      el.textContent = text;
-      return el;
-    };
-    grid.appendChild(label(""));
-    for (let c = 0; c < cols; c++) grid.appendChild(label(c + 1));
+    const { grid, row: rowLabel } = Arbiter.board("chomp-grid", frame.grid[0].length);
     frame.grid.forEach((row, r) => {
-      grid.appendChild(label(r + 1));
+      rowLabel(r);
       [...row].forEach((cell, c) => {
         const el = document.createElement("span");
         el.className = { X: "poison", O: "cookie", "*": "eaten" }[cell] || "eaten";

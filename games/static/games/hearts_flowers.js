@@ -5,19 +5,9 @@ Arbiter.register("hearts_flowers", {
   render(frame, element, replay, position) {
     const before = position > 0 ? replay.frames[position - 1] : null;
     const n = frame.board.length;
-    const grid = document.createElement("div");
-    grid.className = "hf-grid coords";
-    grid.style.gridTemplateColumns = `1.4rem repeat(${n}, 1fr)`;
-    const label = (text) => {
-      const el = document.createElement("b");
-      el.className = "coord";
-      el.textContent = text;
-      return el;
-    };
-    grid.appendChild(label(""));
-    for (let c = 0; c < n; c++) grid.appendChild(label(c + 1));
+    const { grid, row: rowLabel } = Arbiter.board("hf-grid", n);
     frame.board.forEach((row, r) => {
-      grid.appendChild(label(r + 1));
+      rowLabel(r);
       [...row].forEach((cell, c) => {
         const el = document.createElement("span");
         el.className = { H: "heart", F: "flower" }[cell] || "empty";

@@ -166,5 +166,17 @@ const Arbiter = (() => {
     mount(root, await response.json());
   }
 
-  return { register: (name, renderer) => (renderers[name] = renderer), start, mount };
+  // A board as a CSS grid with its coordinates: columns numbered along the top, each row's
+  // number before it (``row(r)`` adds that label; the game adds the row's squares).
+  function board(className, cols) {
+    const grid = document.createElement("div");
+    grid.className = `${className} coords`;
+    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, 1fr)`;
+    const label = (content) => grid.appendChild(text("b", String(content), "coord"));
+    label("");
+    for (let c = 0; c < cols; c++) label(c + 1);
+    return { grid, row: (r) => label(r + 1) };
+  }
+
+  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board };
 })();
