@@ -43,7 +43,10 @@ def world(queued):
     return {"mine": mine, "played": played, "test_game": test_game}
 
 
-def _crawl(client) -> dict[str, int]:
+TITLE = re.compile(r"<title>([^<]*)</title>")
+
+
+def _crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
     seen: dict[str, int] = {}
     todo = ["/"]
     while todo and len(seen) < LIMIT:
@@ -54,6 +57,9 @@ def _crawl(client) -> dict[str, int]:
         seen[path] = response.status_code
         if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
             continue
+        if titles is not None:
+            found = TITLE.search(response.content.decode())
+            titles[path] = found.group(1).strip() if found else ""
         for link in HREF.findall(response.content.decode()):
             url = urlsplit(urljoin(path, link))
             if (
@@ -72,8 +78,13 @@ def _crawl(client) -> dict[str, int]:
 def test_every_page_answers_and_no_link_is_broken(world, client, who):
     if who:
         client.force_login(User.objects.get(username=who))
-    seen = _crawl(client)
+    titles: dict[str, str] = {}
+    seen = _crawl(client, titles)
     assert len(seen) > 30, sorted(seen)
+    # every page's title ends with the site's name (the API's documentation is drf-spectacular's
+    # page, titled after the API: "Arbiter API")
+    untitled = {p: t for p, t in titles.items() if not t.endswith("Arbiter") and not p.startswith("/api/")}
+    assert not untitled, untitled
     errors = {path: code for path, code in seen.items() if code >= 500}
     assert not errors, errors
     broken = {path: code for path, code in seen.items() if code == 404}
