@@ -3,6 +3,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 
+from contests import services
 from contests.models import (
     Contest,
     Entry,
@@ -14,7 +15,6 @@ from contests.models import (
     Submission,
     Verification,
 )
-from contests.services import log_action
 
 
 class StageInline(admin.TabularInline):
@@ -143,17 +143,16 @@ class StageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Run the selected stages (schedule their matches)", permissions=["rerun"])
     def run_stage(self, request, queryset):
-        from judging.formats import StageError, run_stage
+        from judging.formats import StageError
 
         for stage in queryset:
             try:
-                scheduled = run_stage(stage)
+                scheduled = services.run_stage(request.user, stage)
             except StageError as e:
                 self.message_user(request, str(e), messages.ERROR)
                 continue
             if scheduled:
                 self.log_change(request, stage, f"ran the stage: {len(scheduled)} matches scheduled")
-                log_action(request.user, stage.contest_id, "stage.run", f"stage {stage.name}", matches=len(scheduled))
                 self.message_user(request, f"{stage}: {len(scheduled)} matches scheduled.", messages.SUCCESS)
             else:
                 self.message_user(request, f"{stage}: already scheduled; nothing to do.", messages.WARNING)
@@ -191,17 +190,9 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Build again (builds the platform failed or lost)", permissions=["rerun"])
     def rebuild(self, request, queryset):
-        from judging.builds import rebuild
-
-        queued = [s for s in queryset if rebuild(s)]
+        queued = [s for s in queryset if services.rebuild(request.user, s)]
         for submission in queued:
             self.log_change(request, submission, "queued to be built again")
-            log_action(
-                request.user,
-                submission.entry.contest_id,
-                "submission.rebuild",
-                f"{submission.entry.name} v{submission.number}",
-            )
         self.message_user(request, f"{len(queued)} builds queued again; others were not platform faults.")
 
     def has_rerun_permission(self, request) -> bool:
@@ -238,24 +229,18 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-run the selected matches (any being played is called off)", permissions=["rerun"])
     def rerun(self, request, queryset):
-        from judging.matches import rerun_match
-
         for match in queryset:
-            rerun_match(match)
+            services.rerun_match(request.user, match)
             self.log_change(request, match, "queued for a re-run")
-            log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
         self.message_user(request, f"{queryset.count()} matches queued again; their earlier results count until then.")
 
     @admin.action(description="Cancel the selected matches that are queued or being played", permissions=["rerun"])
     def cancel(self, request, queryset):
-        from judging.matches import cancel_match
-
         cancelled = 0
         for match in queryset:
-            if cancel_match(match) is not None:
+            if services.cancel_match(request.user, match) is not None:
                 cancelled += 1
                 self.log_change(request, match, "cancelled")
-                log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
         skipped = queryset.count() - cancelled
         self.message_user(
             request, f"{cancelled} matches cancelled" + (f"; {skipped} had already ended." if skipped else ".")

@@ -25,7 +25,7 @@ from contests import serializers as s
 from contests import services
 from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
-from judging import builds, formats, matches, scheduling, tournaments
+from judging import formats, scheduling, tournaments
 from judging import standings as standings_service
 
 
@@ -488,11 +488,9 @@ def stage_run(request, pk: int):
     _require(request, "contests.rerun_match")
     stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
     try:
-        matches = formats.run_stage(stage)
+        matches = services.run_stage(request.user, stage)
     except formats.StageError as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
-    if matches:  # a second run schedules nothing and is no action
-        services.log_action(request.user, stage.contest_id, "stage.run", f"stage {stage.name}", matches=len(matches))
     return Response(s.MatchSerializer(matches, many=True).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -507,8 +505,7 @@ def stage_run(request, pk: int):
 def stage_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
     stage = get_object_or_404(Stage, pk=pk)
-    queued = matches.rerun_stage(stage)
-    services.log_action(request.user, stage.contest_id, "stage.rerun", f"stage {stage.name}", matches=queued)
+    queued = services.rerun_stage(request.user, stage)
     return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
 
 
@@ -522,8 +519,7 @@ def stage_rerun(request, pk: int):
 @permission_classes([IsAuthenticated])
 def match_rerun(request, pk: int):
     _require(request, "contests.rerun_match")
-    match = matches.rerun_match(get_object_or_404(Match, pk=pk))
-    services.log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
+    match = services.rerun_match(request.user, get_object_or_404(Match, pk=pk))
     return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -537,10 +533,9 @@ def match_rerun(request, pk: int):
 @permission_classes([IsAuthenticated])
 def match_cancel(request, pk: int):
     _require(request, "contests.rerun_match")
-    match = matches.cancel_match(get_object_or_404(Match, pk=pk))
+    match = services.cancel_match(request.user, get_object_or_404(Match, pk=pk))
     if match is None:
         return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
-    services.log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
     return Response(s.MatchSerializer(match).data)
 
 
@@ -568,12 +563,9 @@ def match_attempts(request, pk: int):
 def submission_rebuild(request, pk: int):
     _require(request, "contests.rerun_match")
     submission = get_object_or_404(Submission, pk=pk)
-    if not builds.rebuild(submission):
+    if not services.rebuild(request.user, submission):
         return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
     submission.refresh_from_db()
-    services.log_action(
-        request.user, submission.entry.contest_id, "submission.rebuild", f"{submission.entry.name} v{submission.number}"
-    )
     return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -590,10 +582,11 @@ def entry_disqualify(request, pk: int):
     body = s.ReasonSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     try:
-        entry = services.disqualify(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+        entry = services.disqualify(
+            request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", "")
+        )
     except services.Refused as e:
         return refused(str(e))
-    services.log_action(request.user, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
     return Response(s.EntrySerializer(entry).data)
 
 
@@ -610,8 +603,7 @@ def entry_reinstate(request, pk: int):
     body = s.ReasonSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     try:
-        entry = services.reinstate(get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+        entry = services.reinstate(request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
     except services.Refused as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
-    services.log_action(request.user, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)
     return Response(s.EntrySerializer(entry).data)

@@ -21,8 +21,7 @@ from contests import services
 from contests.models import Contest, Entry, Match, MatchAttempt, Stage
 from contests.stage_form import StageForm, kinds_for
 from contests.views import _contest
-from judging import events, formats, verification
-from judging import matches as judging_matches
+from judging import formats, verification
 from judging.matches import stale_after
 from judging.models import WorkerHeartbeat
 
@@ -202,48 +201,33 @@ def console_action(request, slug: str):
         if action in ("run_stage", "rerun_stage", "cancel_stage"):
             stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
             if action == "run_stage":
-                made = formats.run_stage(stage)
-                if made:
-                    services.log_action(
-                        request.user, contest.pk, "stage.run", f"stage {stage.name}", reason, matches=len(made)
-                    )
+                made = services.run_stage(request.user, stage, reason)
                 messages.success(
                     request,
                     f"{stage.name}: {len(made)} matches scheduled." if made else f"{stage.name} was already scheduled.",
                 )
             elif action == "cancel_stage":
-                cancelled = judging_matches.cancel_stage(stage)
-                services.log_action(
-                    request.user, contest.pk, "stage.cancel", f"stage {stage.name}", reason, matches=cancelled
-                )
+                cancelled = services.cancel_stage(request.user, stage, reason)
                 messages.success(request, f"{stage.name}: {cancelled} matches cancelled.")
             else:
-                queued = judging_matches.rerun_stage(stage)
-                services.log_action(
-                    request.user, contest.pk, "stage.rerun", f"stage {stage.name}", reason, matches=queued
-                )
+                queued = services.rerun_stage(request.user, stage, reason)
                 messages.success(request, f"{stage.name}: {queued} matches to be played again.")
-        elif action in ("freeze", "publish"):
-            now = timezone.now()
-            if action == "freeze":
-                Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=now)
-                messages.success(
-                    request, "The public standings are frozen: games finished from now on count once published."
-                )
-            else:
-                Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=now)
-                messages.success(request, "The results are published: everyone sees every game's result.")
-            services.log_action(request.user, contest.pk, f"standings.{action}", contest.title, reason)
-            events.emit("standings", contest.pk, {"stage": None})
+        elif action == "freeze":
+            services.freeze_standings(request.user, contest, reason)
+            messages.success(
+                request, "The public standings are frozen: games finished from now on count once published."
+            )
+        elif action == "publish":
+            services.publish_results(request.user, contest, reason)
+            messages.success(request, "The results are published: everyone sees every game's result.")
         elif action in ("disqualify", "reinstate"):
             if not request.user.has_perm("contests.disqualify_entry"):
                 raise PermissionDenied("Only the contest's judges may do this.")
             entry = get_object_or_404(contest.entries, pk=parse_id(request.POST.get("entry", "")) or 0)
             if action == "disqualify":
-                entry = services.disqualify(entry, reason)
+                entry = services.disqualify(request.user, entry, reason)
             else:
-                entry = services.reinstate(entry, reason)
-            services.log_action(request.user, contest.pk, f"entry.{action}", f"entry {entry.name}", entry.status_reason)
+                entry = services.reinstate(request.user, entry, reason)
             state = "disqualified" if entry.status == Entry.Status.DISQUALIFIED else "reinstated"
             messages.success(request, f"{entry.name} is {state}.")
         else:

@@ -458,18 +458,102 @@ def log_action(judge, contest_id: int, action: str, target: str, reason: str = "
     )
 
 
-def disqualify(entry: Entry, reason: str) -> Entry:
+# Each judge's deed is one function: it acts and writes the judges' log, so the console, the
+# API and the admin (thin adapters all three) log the same action the same way.
+
+
+def run_stage(judge, stage, reason: str = "") -> list:
+    """Schedule a stage's matches; a second run schedules nothing and is no action."""
+    from judging import formats
+
+    made = formats.run_stage(stage)
+    if made:
+        log_action(judge, stage.contest_id, "stage.run", f"stage {stage.name}", reason, matches=len(made))
+    return made
+
+
+def rerun_stage(judge, stage, reason: str = "") -> int:
+    """Play every match of a stage again; how many were queued."""
+    from judging import matches
+
+    queued = matches.rerun_stage(stage)
+    log_action(judge, stage.contest_id, "stage.rerun", f"stage {stage.name}", reason, matches=queued)
+    return queued
+
+
+def cancel_stage(judge, stage, reason: str = "") -> int:
+    """Cancel what a stage has not played yet; how many matches."""
+    from judging import matches
+
+    cancelled = matches.cancel_stage(stage)
+    log_action(judge, stage.contest_id, "stage.cancel", f"stage {stage.name}", reason, matches=cancelled)
+    return cancelled
+
+
+def rerun_match(judge, match, reason: str = ""):
+    """Play a match again; its earlier result counts until the new one lands."""
+    from judging import matches
+
+    match = matches.rerun_match(match)
+    log_action(judge, match.contest_id, "match.rerun", f"match {match.pk}", reason)
+    return match
+
+
+def cancel_match(judge, match, reason: str = ""):
+    """Cancel a match that is queued or being played; None (and nothing logged) if it had ended."""
+    from judging import matches
+
+    cancelled = matches.cancel_match(match)
+    if cancelled is not None:
+        log_action(judge, cancelled.contest_id, "match.cancel", f"match {cancelled.pk}", reason)
+    return cancelled
+
+
+def rebuild(judge, submission: Submission, reason: str = "") -> bool:
+    """Build again a submission the platform failed (or lost); False if it was no such build."""
+    from judging import builds
+
+    if not builds.rebuild(submission):
+        return False
+    entry = submission.entry
+    log_action(judge, entry.contest_id, "submission.rebuild", f"{entry.name} v{submission.number}", reason)
+    return True
+
+
+def freeze_standings(judge, contest: Contest, reason: str = "") -> None:
+    """From now on the public standings count only the games finished by now."""
+    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=timezone.now())
+    _standings_changed(judge, contest, "standings.freeze", reason)
+
+
+def publish_results(judge, contest: Contest, reason: str = "") -> None:
+    """Everyone sees every game's result; the contest page says the results are out."""
+    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
+    _standings_changed(judge, contest, "standings.publish", reason)
+
+
+def _standings_changed(judge, contest: Contest, action: str, reason: str) -> None:
+    from judging import events
+
+    log_action(judge, contest.pk, action, contest.title, reason)
+    events.emit("standings", contest.pk, {"stage": None})
+
+
+def disqualify(judge, entry: Entry, reason: str) -> Entry:
+    """Take an entry out of the standings, with the reason its contestant reads."""
     reason = (reason or "").strip()
     if not reason:
         raise Refused("Say why the entry is disqualified; the contestant will read it.")
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.DISQUALIFIED, status_reason=reason[:2000])
     entry.refresh_from_db()
+    log_action(judge, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
     return entry
 
 
-def reinstate(entry: Entry, reason: str = "") -> Entry:
+def reinstate(judge, entry: Entry, reason: str = "") -> Entry:
     if entry.status != Entry.Status.DISQUALIFIED:
         raise Refused("Only a disqualified entry can be reinstated.")
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE, status_reason=(reason or "").strip()[:2000])
     entry.refresh_from_db()
+    log_action(judge, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)
     return entry

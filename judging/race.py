@@ -70,6 +70,14 @@ class _ServerThread:
 
         return self.call(take())
 
+    def logs(self) -> dict[str, str]:
+        """Each entrant's server log, read in the server's own thread."""
+
+        async def take() -> dict[str, str]:
+            return {e.name: e.log.text() for e in self.server.entrants.values()}
+
+        return self.call(take())
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.call(self.server.close())
@@ -164,7 +172,7 @@ class RaceReferee(Referee):
                 raise PlatformStall(f"the race: {error}") from None
             if error is not None:
                 raise error
-        logs = {e.name: e.log.text() for e in server.entrants.values()}
+        logs = thread.logs()
         seats = []
         for i, (player, login) in enumerate(zip(players, logins, strict=True)):
             result = results[i]
