@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -32,11 +33,10 @@ def profile(request):
         _, new_key = ApiToken.issue(request.user, name)
     tokens = request.user.api_tokens.all()
     submissions = (
-        Submission.objects.filter(entry__user=request.user)
-        .select_related("entry__contest")
-        .order_by("-created_at")[:100]
+        Submission.objects.filter(entry__user=request.user).select_related("entry__contest").order_by("-created_at")
     )
-    context = {"tokens": tokens, "new_key": new_key, "submissions": submissions}
+    page = Paginator(submissions, 50).get_page(request.GET.get("page"))
+    context = {"tokens": tokens, "new_key": new_key, "submissions": page}
     return render(request, "registration/profile.html", context)
 
 

@@ -25,7 +25,6 @@ from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from judging import formats, scheduling, tournaments
-from judging import matches as judging_matches
 from judging import standings as standings_service
 from judging.clocks import Clock
 from judging.race import login_names
@@ -237,16 +236,17 @@ def entry_detail(request, slug: str, entry_id: int):
         row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
         if row is not None:
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
-            results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows)})
+            opponents = standings_service.head_to_head(contest, stage, entry, table.rows, until=cutoff)
+            results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
     games = (
         services.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
         .select_related("stage")
         .prefetch_related("seats__entry")
         .distinct()
-        .order_by("-pk")[:50]
+        .order_by("-pk")
     )
     context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
-    context["games"] = games
+    context["games"] = Paginator(games, 50).get_page(request.GET.get("page"))
     return render(request, "contests/entry.html", context)
 
 
@@ -413,13 +413,11 @@ def match_action(request, pk: int, action: str):
         raise PermissionDenied("Only the contest's judges may do this.")
     match = _match(request, pk)
     if action == "rerun":
-        judging_matches.rerun_match(match)
-        services.log_action(request.user, match.contest_id, "match.rerun", f"match {match.pk}")
+        services.rerun_match(request.user, match, request.POST.get("reason", ""))
         messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
-    elif judging_matches.cancel_match(match) is None:
+    elif services.cancel_match(request.user, match, request.POST.get("reason", "")) is None:
         messages.error(request, "Only a match that is queued or being played can be cancelled.")
     else:
-        services.log_action(request.user, match.contest_id, "match.cancel", f"match {match.pk}")
         messages.success(request, "The match is cancelled.")
     return redirect("contests:match", pk=match.pk)
 
@@ -440,12 +438,17 @@ def race_kit(request, slug: str):
     files = game.kit() if isinstance(game, RaceGame) else {}
     if not files:
         raise Http404("This contest has no game server to download.")
+    return _zip_download(f"{contest.slug}-kit.zip", {f"{contest.slug}/{name}": data for name, data in files.items()})
+
+
+def _zip_download(filename: str, files: dict[str, str | bytes]) -> HttpResponse:
+    """A zip of ``files`` (name in the archive: content), sorted by name, as a download."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in sorted(files.items()):
-            archive.writestr(f"{contest.slug}/{name}", content)
+            archive.writestr(name, content)
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{contest.slug}-kit.zip"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -462,15 +465,9 @@ def practice_inputs(request, slug: str):
     if contest.game_data:
         with contest.game_data.open("rb") as f:
             data = f.read()
-    buffer = io.BytesIO()
     with tempfile.TemporaryDirectory(prefix="arbiter-practice-") as folder:
         game.write_inputs(
             Path(folder), game.resolve_params(contest.game_params), game.practice_seed, int(seconds), data
         )
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in sorted(Path(folder).rglob("*")):
-                if path.is_file():
-                    archive.write(path, path.relative_to(folder).as_posix())
-    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{contest.slug}-practice.zip"'
-    return response
+        files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in Path(folder).rglob("*") if p.is_file()}
+    return _zip_download(f"{contest.slug}-practice.zip", files)

@@ -237,17 +237,16 @@ def compute(contest: Contest, stage: Stage | None = None, until: datetime | None
 CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid
 
 
-def crosstable(
-    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None
-) -> list[dict] | None:
-    """A two-seat game's results as a grid, in the standings' order: for each entry, against
-    each other one, the points it scored and the games it played (one grouped query); None
-    for another kind of game or a table too large to read as one."""
-    if registry.get(contest.game).info.seats != 2 or not 1 < len(rows) <= CROSSTABLE_MAX:
-        return None
+def _pairs(
+    contest: Contest, stage: Stage | None, until: datetime | None = None, entry: Entry | None = None
+) -> dict[tuple[int, int], tuple[float, int]]:
+    """A two-seat game's results by pair, in one grouped query: (entry, opponent) -> (points
+    the entry scored against it, games); only the games of ``entry`` if one is named."""
     seats = MatchSeat.objects.filter(_in_table(contest, stage), _until(until), match__result_attempt__isnull=False)
     if _continuous(stage):
         seats = seats.filter(submission__is_active=True)
+    if entry is not None:
+        seats = seats.filter(match__in=MatchSeat.objects.filter(entry=entry).values("match"))
     opponent = MatchSeat.objects.filter(match=OuterRef("match")).exclude(index=OuterRef("index")).values("entry_id")[:1]
     pairs = (
         seats.exclude(status=BYE)
@@ -256,12 +255,46 @@ def crosstable(
         .values("entry_id", "opponent")
         .annotate(points=Sum("points"), games=Count("pk"))
     )
-    cells = {(p["entry_id"], p["opponent"]): (p["points"] or 0, p["games"]) for p in pairs}
+    return {(p["entry_id"], p["opponent"]): (p["points"] or 0, p["games"]) for p in pairs}
+
+
+def _two_seats(contest: Contest) -> bool:
+    return registry.get(contest.game).info.seats == 2
+
+
+def crosstable(
+    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None
+) -> list[dict] | None:
+    """A two-seat game's results as a grid, in the standings' order: for each entry, against
+    each other one, the points it scored and the games it played (one grouped query); None
+    for another kind of game or a table too large to read as one."""
+    if not _two_seats(contest) or not 1 < len(rows) <= CROSSTABLE_MAX:
+        return None
+    cells = _pairs(contest, stage, until)
     order = [row.entry.pk for row in rows]
     return [
         {"row": row, "cells": [None if other == row.entry.pk else cells.get((row.entry.pk, other)) for other in order]}
         for row in rows
     ]
+
+
+def head_to_head(
+    contest: Contest, stage: Stage | None, entry: Entry, rows: list[Row], until: datetime | None = None
+) -> list[dict] | None:
+    """One entry's row of the crosstable, however large the table: each opponent it has met,
+    in the standings' order, with the points each scored against the other and the games;
+    None for a game that is not two seats."""
+    if not _two_seats(contest):
+        return None
+    cells = _pairs(contest, stage, until, entry=entry)
+    found = []
+    for row in rows:
+        mine = cells.get((entry.pk, row.entry.pk))
+        if row.entry.pk == entry.pk or mine is None:
+            continue
+        theirs = cells.get((row.entry.pk, entry.pk), (0, 0))
+        found.append({"row": row, "points": mine[0], "against": theirs[0], "games": mine[1]})
+    return found
 
 
 HISTORY_STEPS = 50

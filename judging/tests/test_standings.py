@@ -231,10 +231,10 @@ def test_a_disqualified_entry_leaves_and_the_others_move_up():
         (2, "Bea"),
         (2, "Cid"),
     ]
-    services.disqualify(a.entry, "the same program as another entry")
+    services.disqualify(None, a.entry, "the same program as another entry")
     rows = standings.compute(contest, stage).rows
     assert [(r.rank, r.entry.name, r.games, r.values["points"]) for r in rows] == [(1, "Bea", 2, 1), (1, "Cid", 2, 1)]
-    services.reinstate(a.entry)
+    services.reinstate(None, a.entry)
     assert [r.entry.name for r in standings.compute(contest, stage).rows] == ["Ann", "Bea", "Cid"]
 
 
@@ -335,6 +335,36 @@ def test_a_crosstable_shows_points_against_each_opponent_in_the_standings_order(
     by_name = {line["row"].entry.name: dict(zip(names, line["cells"], strict=True)) for line in grid}
     assert by_name["Ann"]["Bob"] == (2, 2) and by_name["Bob"]["Ann"] == (0, 2) and by_name["Bob"]["Cid"] == (1, 1)
     assert by_name["Ann"]["Ann"] is None and by_name["Ann"]["Cid"] is None
+
+
+def test_an_entrys_row_of_the_crosstable_names_each_opponent_it_met_however_large_the_table(client):
+    from judging.standings import CROSSTABLE_MAX, head_to_head
+
+    contest = make_contest(slug="h2h")
+    stage = make_stage(contest, status=Stage.Status.RUNNING)
+    ann, bob, cid = (make_submission(make_entry(contest, name=n)) for n in ("Ann", "Bob", "Cid"))
+    others = [make_submission(make_entry(contest, name=f"Extra {i}")) for i in range(CROSSTABLE_MAX)]
+    for first, second, result in [(ann, bob, [(1, 5, "win"), (0, 1, "loss")]), (bob, ann, [(0, 2, "loss"), (1, 4, "win")]),
+                                  (bob, cid, [(1, 3, "win"), (0, 0, "loss")])]:  # fmt: skip
+        finish_on_paper(make_match(contest, [first, second], stage=stage, status=Match.Status.FINISHED), result)
+    for first, second in zip(others, others[1:], strict=False):  # the others play among themselves
+        finish_on_paper(
+            make_match(contest, [first, second], stage=stage, status=Match.Status.FINISHED),
+            [(1, 1, "win"), (0, 0, "loss")],
+        )
+    rows = standings.compute(contest, stage).rows
+    assert standings.crosstable(contest, stage, rows) is None  # too large for a grid
+    line = head_to_head(contest, stage, bob.entry, rows)
+    assert [(o["row"].entry.name, o["points"], o["against"], o["games"]) for o in line] == [
+        ("Ann", 0, 2, 2),
+        ("Cid", 1, 0, 1),
+    ]  # the standings' order, only those Bob met
+    assert len(rows) > CROSSTABLE_MAX
+    assert [o["row"].entry.name for o in head_to_head(contest, stage, others[2].entry, rows)] == ["Extra 1", "Extra 3"]
+    page = client.get(f"/contests/h2h/entries/{bob.entry_id}/").content.decode()
+    assert "Against each opponent" in page
+    table = page.split('class="list head-to-head"')[1].split("</table>")[0]
+    assert table.index(">Ann<") < table.index(">Cid<") and "Extra" not in table
 
 
 def test_the_history_gives_each_best_entrys_points_after_each_slice_of_the_games(client):
