@@ -167,6 +167,14 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
     page.get_by_role("link", name="match", exact=False).first.click()
     page.wait_for_selector("#board .cw-grid")
     assert page.locator(".cw-letter").count() > 20  # the final board
+    labels = page.locator(".cw-grid .coord").all_inner_texts()
+    assert labels[:18] == [""] + [str(c) for c in range(1, 18)] and len(labels) == 1 + 17 + 17  # coordinates
+    assert "triple word" in page.locator(".legend").inner_text()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")  # the output's first line draws letters; its second plays a word
+    assert page.locator(".cw-grid .cw-new").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".cw-grid .cw-new").count() >= 2  # the letters it placed, marked
     # the judge runs the final and verifies from the highest claim down
     page.get_by_role("button", name="Log out").click()
     _log_in(page, live_server, "judge")

@@ -1,6 +1,11 @@
 import re
+from datetime import UTC
 
 from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from contests.text import render_markdown
 
@@ -20,3 +25,27 @@ def named_seats(reason: str, seats) -> str:
     cookie" -> "Random (C) ate the poison cookie")."""
     names = {seat.index: seat.entry.name for seat in seats}
     return SEAT.sub(lambda m: names.get(int(m.group(1)), m.group(0)), reason or "")
+
+
+# How a page without scripts shows a moment (in UTC); static/js/time.js shows it in the
+# visitor's own time zone in the same form.
+WHEN_FORMATS = {"": "j M Y H:i", "seconds": "j M Y H:i:s", "date": "j M Y", "time": "H:i:s"}
+
+
+@register.filter(name="when")
+def when(moment, style: str = ""):
+    """A moment as a <time> element the visitor's browser shows in their own time zone:
+    ``{{ at|when }}``, ``{{ at|when:"time" }}`` (time of day), ``"date"``, ``"seconds"``,
+    ``"countdown"`` (the date and time, and how long is left). Empty for no moment."""
+    if not moment:
+        return ""
+    countdown = style == "countdown"
+    style = "" if countdown else style
+    moment = timezone.localtime(moment, UTC) if timezone.is_aware(moment) else moment
+    return format_html(
+        '<time datetime="{}"{}{}>{} UTC</time>',
+        moment.isoformat(),
+        format_html(' data-format="{}"', style) if style else "",
+        mark_safe(" data-countdown") if countdown else "",
+        date_format(moment, WHEN_FORMATS.get(style, WHEN_FORMATS[""])),
+    )

@@ -72,3 +72,59 @@ def test_home_lists_open_upcoming_and_past_contests_with_their_times(client):
     assert upcoming_at < page.index("Later one") < past_at and "when its game is hosted here" in page
     assert f'datetime="{(now + timedelta(days=2)).isoformat(timespec="seconds")[:16]}' in page
     assert "data-countdown" in page and "js/time.js" in page
+
+
+def test_a_moment_is_a_time_element_in_utc_that_the_browser_shows_in_its_own_zone():
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from contests.templatetags.arbiter_text import when
+
+    moment = datetime(2026, 3, 4, 23, 30, 5, tzinfo=timezone(timedelta(hours=-2)))  # 01:30:05 UTC the next day
+    assert when(moment) == '<time datetime="2026-03-05T01:30:05+00:00">5 Mar 2026 01:30 UTC</time>'
+    assert when(moment, "time") == '<time datetime="2026-03-05T01:30:05+00:00" data-format="time">01:30:05 UTC</time>'
+    assert when(moment, "seconds").endswith(">5 Mar 2026 01:30:05 UTC</time>")
+    assert when(moment, "date").endswith('data-format="date">5 Mar 2026 UTC</time>')
+    assert "data-countdown>5 Mar 2026 01:30 UTC<" in when(moment, "countdown")
+    assert when(None) == "" and when(datetime(2026, 1, 1, tzinfo=UTC), "no-such-style").endswith(
+        ">1 Jan 2026 00:00 UTC</time>"
+    )
+
+
+def test_no_page_writes_a_moment_except_through_when():
+    """Every moment on a page is a <time> the visitor's browser puts in their zone (the
+    judges' log, submission lists and timelines were UTC only)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    raw = re.compile(r'\|date:"')
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("templates", "contests/templates", "accounts/templates")
+        for path in (root / folder).rglob("*.html")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if raw.search(line)
+    ]
+    assert found == []
+
+
+def test_an_entrys_games_and_my_submissions_come_in_pages(client):
+    from contests.tests.factories import make_entry, make_submission
+
+    contest = make_contest(slug="paged")
+    stage = make_stage(contest)
+    user = make_user("pat")
+    entry = make_entry(contest, user, name="Pat")
+    submission = make_submission(entry)
+    for seed in range(120):
+        match = Match.objects.create(contest=contest, stage=stage, seed=seed)
+        match.seats.create(index=0, entry=entry, submission=submission)
+    page = client.get(f"/contests/paged/entries/{entry.pk}/").content.decode()
+    assert "page 1 of 3 (120 games)" in page and 'href="?page=2#games" rel="next"' in page
+    last = client.get(f"/contests/paged/entries/{entry.pk}/?page=3").content.decode()
+    assert last.count(">match ") == 20 and "page 3 of 3" in last
+    for _ in range(60):
+        make_submission(entry)
+    client.force_login(user)
+    profile = client.get("/accounts/profile/").content.decode()
+    assert "page 1 of 2 (61 submissions)" in profile and 'href="?page=2#submissions"' in profile

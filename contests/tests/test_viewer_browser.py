@@ -140,6 +140,10 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     filled = [t for t in page.locator(".sudoku-grid span").all_inner_texts() if t.strip()]
     assert len(filled) == sum(ch != "." for ch in frame["grid"]) == 3
     assert page.locator(".sudoku-grid span.last").inner_text() == frame["last"][2]
+    assert page.locator(".sudoku-grid span.last").get_attribute("title") == frame["last"][:2]
+    labels = page.locator(".sudoku-grid .coord").all_inner_texts()  # as the programs name them
+    assert labels[:10] == ["", *"abcdefghi"] and labels[10:] == list("ABCDEFGHI")
+    assert "the last move" in page.locator(".legend").inner_text()
     clocks = page.locator(".clocks").inner_text()
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks

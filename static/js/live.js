@@ -24,6 +24,7 @@
     live.dataset.state = fresh.dataset.state || "";
     live.dataset.every = fresh.dataset.every || "";
     live.dataset.updated = new Date().toISOString();
+    document.dispatchEvent(new Event("arbiter:updated"));
   }
 
   async function poll() {

@@ -1,9 +1,16 @@
 "use strict";
-// Times in the visitor's own time zone: every <time datetime=...> is shown in local time, and
-// those marked data-countdown also say how long is left, updated every second.
+// Times in the visitor's own time zone: every <time datetime=...> is shown in local time (the
+// server writes UTC, what a page without scripts shows). data-format="time" shows the time of
+// day alone, "date" the day alone; data-countdown adds how long is left, updated every second.
+// A live part of a page that has just been fetched again sends "arbiter:updated".
 (() => {
-  const format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const formats = {
+    "": new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }),
+    time: new Intl.DateTimeFormat(undefined, { timeStyle: "medium" }),
+    date: new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }),
+    seconds: new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" }),
+  };
 
   function left(ms) {
     if (ms <= 0) return "now";
@@ -18,12 +25,16 @@
     document.querySelectorAll("time[datetime]").forEach((el) => {
       const when = new Date(el.getAttribute("datetime"));
       if (isNaN(when)) return;
-      const local = `${format.format(when)} (${zone})`;
-      el.title = `${el.getAttribute("datetime")}`;
-      el.textContent = el.hasAttribute("data-countdown") ? `${local}, in ${left(when - Date.now())}` : local;
+      const style = el.dataset.format || "";
+      const local = (formats[style] || formats[""]).format(when);
+      el.title = `${el.getAttribute("datetime")} (shown in ${zone})`;
+      // A long form names the zone; a short one in a table leaves it to the title.
+      const shown = style === "" ? `${local} (${zone})` : local;
+      el.textContent = el.hasAttribute("data-countdown") ? `${shown}, in ${left(when - Date.now())}` : shown;
     });
   }
 
   update();
+  document.addEventListener("arbiter:updated", update);
   if (document.querySelector("time[data-countdown]")) setInterval(update, 1000);
 })();

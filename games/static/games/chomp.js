@@ -20,11 +20,11 @@ Arbiter.register("chomp", {
     tally.className = "tally";
     tally.textContent = `Cookies eaten: ${frame.eaten.join(" / ")} · chomps: ${frame.chomps.join(" / ")}`;
     element.appendChild(tally);
-    const legend = document.createElement("p");
-    legend.className = "legend";
-    legend.innerHTML =
-      '<span class="chomp-key cookie"></span> a cookie <span class="chomp-key poison"></span> the poison cookie ' +
-      '<span class="chomp-key eaten new"></span> eaten by this move <span class="chomp-key eaten"></span> eaten before';
-    element.appendChild(legend);
+    element.appendChild(
+      Arbiter.legend([
+        ["chomp-key cookie", "a cookie"], ["chomp-key poison", "the poison cookie"],
+        ["chomp-key eaten new", "eaten by this chomp"], ["chomp-key eaten", "eaten before"],
+      ]),
+    );
   },
 });

@@ -1,13 +1,14 @@
 "use strict";
-// Crossed Words Solitaire: the 17×17 board with its bonus squares, the letters placed by the
-// current line highlighted, the hand and the three piles, the words and points of the line.
+// Crossed Words Solitaire: the 17×17 board with its coordinates (rows and columns 1-17, as
+// the verifier's report counts them) and bonus squares, the letters placed by the current
+// line marked, the hand and the three piles, the words and points of the line, a legend.
 Arbiter.register("crossed_words", {
   render(frame, element) {
     const names = { T: "triple word", D: "double word", 3: "triple letter", 2: "double letter" };
-    const grid = document.createElement("div");
-    grid.className = "cw-grid";
+    const { grid, row: rowLabel } = Arbiter.board("cw-grid", frame.grid[0].length);
     const placed = new Set((frame.placed || []).map(([r, c]) => `${r},${c}`));
     frame.grid.forEach((row, r) => {
+      rowLabel(r);
       [...row].forEach((cell, c) => {
         const bonus = frame.bonus[r][c];
         const el = document.createElement("span");
@@ -19,6 +20,12 @@ Arbiter.register("crossed_words", {
       });
     });
     element.appendChild(grid);
+    element.appendChild(
+      Arbiter.legend([
+        ["cw-bT", "T triple word"], ["cw-bD", "D double word"], ["cw-b3", "3 triple letter"],
+        ["cw-b2", "2 double letter"], ["cw-new", "placed by this line"],
+      ]),
+    );
     const facts = document.createElement("div");
     facts.className = "cw-facts";
     const line = (label, value) => {

@@ -22,9 +22,8 @@ Arbiter.register("hearts_flowers", {
     tally.className = "tally";
     tally.textContent = `Moves made: ${frame.moves}`;
     element.appendChild(tally);
-    const legend = document.createElement("p");
-    legend.className = "legend";
-    legend.textContent = "♥ a heart · ✿ a flower · a framed square: changed by this move";
-    element.appendChild(legend);
+    element.appendChild(
+      Arbiter.legend([["hf-key heart", "♥ a heart"], ["hf-key flower", "✿ a flower"], ["hf-key new", "changed by this move"]]),
+    );
   },
 });

@@ -1,17 +1,22 @@
 "use strict";
-// CodeCup Sudoku: the grid (rows A-I, columns a-i), the last move, and both chess clocks.
+// CodeCup Sudoku: the grid with its coordinates as the programs write them (rows A-I down the
+// side, columns a-i along the top: "Dg7" is row D, column g, digit 7), the last move marked,
+// both chess clocks, and a legend.
 Arbiter.register("sudoku", {
   render(frame, element, replay, position) {
-    const last = frame.last && frame.last !== "!" ? ("ABCDEFGHI".indexOf(frame.last[0]) * 9 + "abcdefghi".indexOf(frame.last[1])) : -1;
-    const grid = document.createElement("div");
-    grid.className = "sudoku-grid";
+    const ROWS = "ABCDEFGHI", COLS = "abcdefghi";
+    const last = frame.last && frame.last !== "!" ? ROWS.indexOf(frame.last[0]) * 9 + COLS.indexOf(frame.last[1]) : -1;
+    const { grid, row: rowLabel } = Arbiter.board("sudoku-grid", 9, { colName: (c) => COLS[c], rowName: (r) => ROWS[r], size: "2.2rem" });
     [...frame.grid].forEach((ch, i) => {
+      const r = Math.floor(i / 9), c = i % 9;
+      if (c === 0) rowLabel(r);
       const el = document.createElement("span");
       el.textContent = ch === "." ? "" : ch;
-      const r = Math.floor(i / 9), c = i % 9;
-      el.title = "ABCDEFGHI"[r] + "abcdefghi"[c];
-      if (c % 3 === 2 && c < 8) el.classList.add("box-right");
-      if (r % 3 === 2 && r < 8) el.classList.add("box-bottom");
+      el.title = ROWS[r] + COLS[c];
+      if (c === 0) el.classList.add("box-left");
+      if (r === 0) el.classList.add("box-top");
+      if (c % 3 === 2) el.classList.add("box-right");
+      if (r % 3 === 2) el.classList.add("box-bottom");
       if (i === last) el.classList.add("last");
       grid.appendChild(el);
     });
@@ -29,5 +34,6 @@ Arbiter.register("sudoku", {
       claim.textContent = frame.last.endsWith("!") ? `Last move ${frame.last}: a claim of a single solution` : `Last move ${frame.last}`;
       element.appendChild(claim);
     }
+    element.appendChild(Arbiter.legend([["sudoku-last", "the last move"], ["sudoku-box", "a 3×3 box, no digit twice in it"]]));
   },
 });

@@ -166,17 +166,30 @@ const Arbiter = (() => {
     mount(root, await response.json());
   }
 
-  // A board as a CSS grid with its coordinates: columns numbered along the top, each row's
-  // number before it (``row(r)`` adds that label; the game adds the row's squares).
-  function board(className, cols) {
+  // A board as a CSS grid with its coordinates along the top and before each row (``row(r)``
+  // adds that label; the game adds the row's squares). Numbered from 1 unless the game names
+  // them as its programs do (Sudoku's rows A-I, columns a-i); ``size`` is a column's width.
+  function board(className, cols, { colName = (c) => c + 1, rowName = (r) => r + 1, size = "1fr" } = {}) {
     const grid = document.createElement("div");
     grid.className = `${className} coords`;
-    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, 1fr)`;
+    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, ${size})`;
     const label = (content) => grid.appendChild(text("b", String(content), "coord"));
     label("");
-    for (let c = 0; c < cols; c++) label(c + 1);
-    return { grid, row: (r) => label(r + 1) };
+    for (let c = 0; c < cols; c++) label(colName(c));
+    return { grid, row: (r) => label(rowName(r)) };
   }
 
-  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board };
+  // A legend: [css class of a sample square, what it means] pairs, in a line under the board.
+  function legend(entries) {
+    const p = text("p", "", "legend");
+    entries.forEach(([cls, meaning]) => {
+      const key = document.createElement("span");
+      key.className = `key ${cls}`;
+      key.setAttribute("aria-hidden", "true");
+      p.append(key, ` ${meaning} `);
+    });
+    return p;
+  }
+
+  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board, legend };
 })();
