@@ -18,10 +18,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from arbiter.converters import parse_id
 from contests import services
-from contests.models import Contest, Entry, Match, MatchAttempt, Stage
+from contests.models import Contest, Entry, Match, MatchAttempt, Stage, Submission
 from contests.stage_form import StageForm, kinds_for
 from contests.views import _contest
 from judging import formats, verification
+from judging import matches as judging_matches
 from judging.matches import stale_after
 from judging.models import WorkerHeartbeat
 
@@ -144,6 +145,9 @@ def judges_log(request, slug: str):
 # --- The console --------------------------------------------------------------------------
 
 
+CONSOLE_LIST = 20  # the newest failed matches, unbuilt submissions and judges' actions shown
+
+
 def _console_state(contest: Contest) -> dict:
     """What a judge watches: each stage's progress and queue, the workers alive, the matches
     being played (and those whose player has gone silent), the entries."""
@@ -171,12 +175,27 @@ def _console_state(contest: Contest) -> dict:
         attempt.stuck = attempt.silent > stale_after()
     alive_since = now - stale_after()
     workers = WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since)
+    failed = (
+        contest.matches.filter(status=Match.Status.FAILED)
+        .select_related("stage")
+        .prefetch_related("seats__entry")
+        .order_by("-finished_at")[:CONSOLE_LIST]
+    )
+    unbuilt = (
+        Submission.objects.filter(entry__contest=contest, status=Submission.Status.PLATFORM_FAULT)
+        .select_related("entry")
+        .order_by("-created_at")[:CONSOLE_LIST]
+    )
     return {
         "stages": stages,
         "attempts": attempts,
+        "failed": list(failed),
+        "unbuilt": list(unbuilt),
+        "actions": list(contest.judge_actions.select_related("judge")[:CONSOLE_LIST]),
         "workers": list(workers),
         "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
         "disqualified": Entry.Status.DISQUALIFIED,
+        "max_faults": judging_matches.MAX_FAULTS,
     }
 
 
@@ -192,8 +211,9 @@ def console(request, slug: str):
 @login_required
 @require_http_methods(["POST"])
 def console_action(request, slug: str):
-    """A judge's action from the console: run or re-run a stage, disqualify or reinstate an
-    entry (with the reason the contestant reads); each logged with who and when."""
+    """A judge's action from the console: run, re-run or cancel a stage, re-run a failed match,
+    build again what the platform failed to build, freeze or publish the standings, disqualify
+    or reinstate an entry (with the reason the contestant reads); each logged with who and when."""
     contest = _judge(request, slug, "contests.rerun_match")
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "").strip()
@@ -212,6 +232,18 @@ def console_action(request, slug: str):
             else:
                 queued = services.rerun_stage(request.user, stage, reason)
                 messages.success(request, f"{stage.name}: {queued} matches to be played again.")
+        elif action in ("rerun_match", "rebuild"):
+            if action == "rerun_match":
+                match = get_object_or_404(contest.matches, pk=parse_id(request.POST.get("match", "")) or 0)
+                services.rerun_match(request.user, match, reason)
+                messages.success(request, f"Match {match.pk} is queued to be played again.")
+            else:
+                pk = parse_id(request.POST.get("submission", "")) or 0
+                submission = get_object_or_404(Submission.objects.filter(entry__contest=contest), pk=pk)
+                if services.rebuild(request.user, submission, reason):
+                    messages.success(request, f"{submission} is queued to be built again.")
+                else:
+                    messages.error(request, "Only a build the platform failed (or lost) can be retried.")
         elif action == "freeze":
             services.freeze_standings(request.user, contest, reason)
             messages.success(

@@ -180,3 +180,40 @@ def test_a_judge_cancels_what_a_stage_has_not_played_yet(contest, client, judge)
     stage.refresh_from_db()
     assert stage.status == Stage.Status.FINISHED
     assert JudgeAction.objects.get(action="stage.cancel").data["matches"] == 2
+
+
+def test_what_needs_a_judge_is_on_the_console_and_mended_from_it(contest, client, judge, queued):
+    stage = make_stage(contest, name="Round robin", status=Stage.Status.RUNNING)
+    subs = list(Submission.objects.filter(entry__contest=contest))
+    broken = make_match(
+        contest, subs[:2], stage=stage, status=Match.Status.FAILED, error="the sandbox failed: no cgroup"
+    )
+    unbuilt = make_submission(
+        Entry.objects.get(name="Cid's"), status=Submission.Status.PLATFORM_FAULT, build_log="worker lost"
+    )
+    client.force_login(judge)
+    page = client.get("/contests/chomp/console/").content.decode()
+    failed = page.split('class="list console-failed"')[1].split("</table>")[0]
+    assert f">{broken.pk}</a>" in failed and "Ann&#x27;s · Bob&#x27;s" in failed and "no cgroup" in failed
+    assert f"/submissions/{unbuilt.pk}/source/" in page.split('class="list console-unbuilt"')[1]
+
+    done = client.post("/contests/chomp/console/act/", {"action": "rerun_match", "match": broken.pk}, follow=True)
+    assert f"Match {broken.pk} is queued to be played again." in done.content.decode()
+    broken.refresh_from_db()
+    assert broken.status == Match.Status.QUEUED and ("play_match", broken.pk) in queued
+    client.post("/contests/chomp/console/act/", {"action": "rebuild", "submission": unbuilt.pk})
+    unbuilt.refresh_from_db()
+    assert unbuilt.status == Submission.Status.QUEUED
+    again = client.post("/contests/chomp/console/act/", {"action": "rebuild", "submission": unbuilt.pk}, follow=True)
+    assert "Only a build the platform failed" in again.content.decode()  # queued already: nothing to retry
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "Nothing: no failed match" in page
+    actions = page.split('class="list judges-actions"')[1].split("</table>")[0]
+    assert "match.rerun" in actions and "submission.rebuild" in actions and "judge" in actions
+    assert JudgeAction.objects.count() == 2
+
+    other = make_contest(slug="other")
+    foreign = make_match(other, [], status=Match.Status.FAILED)
+    assert (
+        client.post("/contests/chomp/console/act/", {"action": "rerun_match", "match": foreign.pk}).status_code == 404
+    )
