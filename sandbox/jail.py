@@ -58,7 +58,17 @@ BASE_ENV = {
     "LC_ALL": "C.UTF-8",
 }
 # Read-only from the host, when present; toolchains add their own with Bind.
-SYSTEM_BINDS = ("/usr", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+# /etc/protocols and /etc/services: a client written for the Solitaire 500 in Perl asks
+# getprotobyname("tcp") (the Perl of the page's era), which warns and passes undef without them.
+SYSTEM_BINDS = (
+    "/usr",
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/protocols",
+    "/etc/services",
+)
 
 
 @dataclass(frozen=True)

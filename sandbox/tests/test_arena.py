@@ -47,3 +47,13 @@ def test_whoami_says_the_jails_login_name(sandbox_settings: SandboxSettings) -> 
 def test_a_login_name_that_could_not_be_one_is_refused(sandbox_settings: SandboxSettings, name: str) -> None:
     with pytest.raises(ValueError, match="cannot be a login name"):
         Jail(LIMITS, user=name, settings=sandbox_settings)
+
+
+def test_a_client_finds_the_tcp_protocol_by_name(sandbox_settings: SandboxSettings) -> None:
+    """The pace car (Perl) calls getprotobyname('tcp'): without /etc/protocols it printed
+    "Use of uninitialized value in socket" into every race's stderr."""
+    script = "use warnings; my $p = getprotobyname('tcp'); print defined $p ? $p : 'undef', qq(\\n)"
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        result = jail.run(["perl", "-e", script])
+    assert result.verdict is Verdict.OK, result
+    assert result.stdout_text.strip() == "6" and result.stderr_text == ""
