@@ -1,16 +1,21 @@
-"""Sandbox overheads, as a markdown table (medians of many runs; no pass/fail).
+"""Sandbox overheads, as a markdown table (medians and 90th percentiles of many runs against
+baselines measured in the same run; no pass/fail).
 
-    python bench/bench_sandbox.py [--runs 200]
+    python bench/bench_sandbox.py [--runs 300]
 
-1. one run of a trivial C program: plain subprocess vs a fresh jail per run
-2. one move of a process-per-move game inside a match-long jail vs a plain subprocess
-3. an interactive round trip (write a line, read a line) vs a raw pipe round trip
+1. a fresh jail (start, run a trivial C program, close) vs a bare bubblewrap with the same
+   namespaces, as an unprivileged uid, running the same program;
+2. one move of a process-per-move game in a match-long jail vs a plain spawn of the program;
+3. the CPU a run of a trivial program is charged: the runner's count of the program alone
+   vs the jail's cgroup (program and runner);
+4. an interactive round trip (write a line, read a line) vs a raw pipe round trip.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,40 +27,76 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox import Limits, build_program, open_jail, run_program
+from sandbox.jail import bwrap_path
 
 TRIVIAL = b"int main(void) { return 0; }\n"
 ECHO = (Path(__file__).resolve().parents[1] / "sandbox/tests/programs/echo_lines.c").read_bytes()
+BARE_UID = 65000  # an unprivileged uid for the baseline, as the jails' own are
+NAMESPACES = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session", "--disable-userns"]
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
+def times_ms(fn: Callable[[], object], runs: int) -> list[float]:
+    found = []
     for _ in range(runs):
         start = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        found.append((time.perf_counter() - start) * 1000)
+    return found
+
+
+def p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10)[-1]
+
+
+def bare_bwrap(program: Path) -> list[str]:
+    """bubblewrap alone with the jail's namespaces and the system folders, running ``program``."""
+    args = [bwrap_path(), *NAMESPACES, "--uid", str(BARE_UID), "--gid", str(BARE_UID), "--ro-bind", "/usr", "/usr"]
+    for top in ("bin", "lib", "lib64"):
+        if Path("/", top).is_symlink():
+            args += ["--symlink", os.readlink(f"/{top}"), f"/{top}"]
+    return [*args, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(program), "/prog", "/prog"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=300)
     runs = parser.parse_args().runs
     limits = Limits(cpu_s=1, memory_mb=64)
     trivial = build_program(TRIVIAL, "trivial.c").program
     echo = build_program(ECHO, "echo.c").program
     assert trivial is not None and echo is not None
-    host_prog = str(trivial.files / "prog")
+    host_prog = trivial.files / "prog"
     host_echo = str(echo.files / "prog")
     with tempfile.TemporaryDirectory() as tmp:
-        plain = median_ms(
-            lambda: subprocess.run([host_prog], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp, check=True),
+        plain = times_ms(
+            lambda: subprocess.run(
+                [str(host_prog)], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp, check=True
+            ),
             runs,
         )
-    fresh = median_ms(lambda: run_program(trivial, limits=limits), runs)
+    shown = tempfile.mkdtemp(prefix="arbiter-bench-")  # where the baseline's uid can read the program
+    os.chmod(shown, 0o755)
+    bare_prog = Path(shutil.copy2(host_prog, shown))
+    bare_cmd = bare_bwrap(bare_prog)
+    bare = times_ms(
+        lambda: subprocess.run(
+            bare_cmd, user=BARE_UID, group=BARE_UID, extra_groups=[], capture_output=True, check=True
+        ),
+        runs,
+    )
+    shutil.rmtree(shown)
+    fresh = times_ms(lambda: run_program(trivial, limits=limits), runs)
     with open_jail(trivial, limits) as jail:
         argv = trivial.argv(limits)
         jail.run(argv)
-        move = median_ms(lambda: jail.run(argv), runs)
+        charged: list[tuple[float, float]] = []
+
+        def move() -> None:
+            before = jail.cgroup.cpu_ns()
+            result = jail.run(argv)
+            charged.append((result.cpu_s * 1000, (jail.cgroup.cpu_ns() - before) / 1e6))
+
+        moves = times_ms(move, runs)
 
     proc = subprocess.Popen([host_echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
@@ -67,7 +108,7 @@ def main() -> None:
         while not data.endswith(b"\n"):
             data += os.read(stdout_fd, 4096)
 
-    raw = median_ms(raw_round_trip, runs * 5)
+    raw = times_ms(raw_round_trip, runs * 5)
     proc.stdin.close()
     proc.wait()
     with open_jail(echo, limits) as jail:
@@ -77,20 +118,27 @@ def main() -> None:
             session.send_line("ping")
             assert session.read_line(wall_s=1).line == "echo ping"
 
-        jailed = median_ms(jailed_round_trip, runs * 5)
+        jailed = times_ms(jailed_round_trip, runs * 5)
         session.close()
 
-    print(f"Sandbox overheads, medians of {runs} runs ({runs * 5} round trips), on {os.uname().nodename}\n")
-    print("| what | plain | sandboxed | overhead | ratio |")
-    print("|---|---:|---:|---:|---:|")
+    med = statistics.median
+    print(f"Sandbox overheads, {runs} runs each ({runs * 5} round trips), on {os.uname().nodename}\n")
+    print("| what | baseline | median | ratio | p90 | ratio at p90 |")
+    print("|---|---|---:|---:|---:|---:|")
+    rows = [
+        ("a fresh jail: start, a trivial C program, close (goal ≤ 2×)", "bare bwrap, same namespaces", bare, fresh),
+        ("a move in a match-long jail (goal ≤ 1.3×, p90 ≤ 1.6×)", "plain spawn", plain, moves),
+        ("an interactive round trip", "raw pipe", raw, jailed),
+    ]
+    for what, name, base, ours in rows:
+        print(
+            f"| {what} | {name} {med(base):.3f} ms | {med(ours):.3f} ms | {med(ours) / med(base):.2f}× "
+            f"| {p90(ours):.3f} ms | {p90(ours) / p90(base):.2f}× |"
+        )
+    own, cgroup = med(c[0] for c in charged), med(c[1] for c in charged)
     print(
-        f"| run of a trivial C program, fresh jail each time | {plain:.2f} ms | {fresh:.2f} ms | {fresh - plain:+.2f} ms | {fresh / plain:.1f}× |"
-    )
-    print(
-        f"| move in a match-long jail (goal ≤ +2 ms) | {plain:.2f} ms | {move:.2f} ms | {move - plain:+.2f} ms | {move / plain:.1f}× |"
-    )
-    print(
-        f"| interactive round trip (goal ≤ +100 µs) | {raw * 1000:.0f} µs | {jailed * 1000:.0f} µs | {(jailed - raw) * 1000:+.0f} µs | {jailed / raw:.1f}× |"
+        f"\nCPU charged to a move of the trivial program (median): {own:.3f} ms counted by the runner "
+        f"(the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner)."
     )
 
 

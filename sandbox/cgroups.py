@@ -141,6 +141,7 @@ class Cgroup:
     _cpu_fd: int = -1
     _freeze_fd: int = -1
     _peak_seen: int = 0
+    _kept: dict[Path, int] = field(default_factory=dict)
 
     @classmethod
     def create(cls, layout: Layout, name: str) -> Cgroup:
@@ -170,10 +171,11 @@ class Cgroup:
             parent = h.mount / layout.parent
             if not parent.is_dir():
                 continue
-            for folder in parent.iterdir():
-                if folder.is_dir() and folder.name.startswith(prefix):
-                    cg = found.setdefault(folder.name, cls(layout, folder.name))
-                    cg.folders.append(folder)
+            with os.scandir(parent) as entries:  # names first, then the entry's own type: no stat each
+                for entry in entries:
+                    if entry.name.startswith(prefix) and "." not in entry.name and entry.is_dir():
+                        cg = found.setdefault(entry.name, cls(layout, entry.name))
+                        cg.folders.append(parent / entry.name)
         for cg in found.values() if open_files else ():
             with contextlib.suppress(OSError):
                 cg._freeze_fd = os.open(cg._freeze_file(), os.O_WRONLY | os.O_CLOEXEC)
@@ -232,10 +234,18 @@ class Cgroup:
             return 0
         return int(data)
 
+    def _read_kept(self, path: Path) -> str:
+        """A control file's content through a descriptor kept open for the cgroup's life (read
+        again from its start each time): the files a run looks at before and after every move."""
+        fd = self._kept.get(path)
+        if fd is None:
+            fd = self._kept[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return os.pread(fd, 65536, 0).decode()
+
     def memory_bytes(self) -> int:
         h = self.layout.memory
         name = "memory.current" if h and h.version == 2 else "memory.usage_in_bytes"
-        value = int(_read(self._dir(h) / name))
+        value = int(self._read_kept(self._dir(h) / name))
         self._peak_seen = max(self._peak_seen, value)
         return value
 
@@ -245,7 +255,7 @@ class Cgroup:
         if h and h.version == 1:
             return int(_read(folder / "memory.max_usage_in_bytes"))
         try:
-            return int(_read(folder / "memory.peak"))
+            return int(self._read_kept(folder / "memory.peak"))
         except OSError:
             return max(self._peak_seen, self.memory_bytes())
 
@@ -258,7 +268,7 @@ class Cgroup:
     def oom_kills(self) -> int:
         h = self.layout.memory
         name = "memory.events" if h and h.version == 2 else "memory.oom_control"
-        for line in _read(self._dir(h) / name).splitlines():
+        for line in self._read_kept(self._dir(h) / name).splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill":
                 return int(value)
@@ -266,7 +276,7 @@ class Cgroup:
 
     def pids_limit_hits(self) -> int:
         try:
-            text = _read(self._dir(self.layout.pids) / "pids.events")
+            text = self._read_kept(self._dir(self.layout.pids) / "pids.events")
         except OSError:
             return 0
         for line in text.splitlines():
@@ -276,7 +286,7 @@ class Cgroup:
         return 0
 
     def pids(self) -> set[int]:
-        text = _read(self._dir(self.layout.freezer) / "cgroup.procs")
+        text = self._read_kept(self._dir(self.layout.freezer) / "cgroup.procs")
         return {int(p) for p in text.split()}
 
     def busy(self) -> bool:
@@ -319,18 +329,20 @@ class Cgroup:
                 return
             if time.monotonic() > deadline:
                 raise SandboxError(f"processes {sorted(victims)} of cgroup {self.name} survive SIGKILL")
-            self.freeze()
-            for pid in self.pids() - spare:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            self.thaw()
-            time.sleep(0.001)
+            if spare or not self.layout.can_kill:
+                self.freeze()
+                for pid in self.pids() - spare:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                self.thaw()
+            time.sleep(0.0002)  # killed: gone from the list within a few hundred microseconds
 
     def remove(self, timeout: float = 5.0) -> None:
-        for fd in (self._cpu_fd, self._freeze_fd):
+        for fd in (self._cpu_fd, self._freeze_fd, *self._kept.values()):
             if fd >= 0:
                 os.close(fd)
         self._cpu_fd = self._freeze_fd = -1
+        self._kept = {}
         deadline = time.monotonic() + timeout
         for folder in self.folders:
             while True:

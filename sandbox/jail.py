@@ -1,4 +1,4 @@
-"""The jail: bubblewrap + cgroups + seccomp, with a trusted runner as its pid 1.
+"""The jail: bubblewrap + cgroups + seccomp, with a trusted native runner as its pid 1.
 
 A :class:`Jail` is started once (per run, or per match) and runs one program at a time in it:
 
@@ -6,14 +6,14 @@ A :class:`Jail` is started once (per run, or per match) and runs one program at 
         jail.work.write_file("input.txt", b"...")
         result = jail.run(["./prog"], stdin=b"3 4\\n")
 
-bubblewrap is started as the slot's unprivileged host uid (so the program is that uid on the
-host too, not a remapped root), in the slot's cgroup, with rlimits set, and it gets its
-arguments, the seccomp program and the runner through file descriptors.
+bubblewrap is started by the runner's launcher mode (``runner.c``) as the slot's
+unprivileged host uid (so the program is that uid on the host too, not a remapped root), in
+the jail's cgroup, with rlimits set; it gets its arguments and the seccomp program through
+file descriptors, and the runner bound read-only from the installation's root.
 """
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import json
 import os
@@ -30,24 +30,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import seccomp
+from . import native, seccomp
 from .cgroups import Cgroup, Layout, discover
 from .conf import SandboxSettings, get_settings
 from .errors import SandboxError, SandboxUnavailable
 from .limits import MB, Limits
 from .result import RunResult
 from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve, reserve_arena
-from .workdir import WorkDir, mount
+from .workdir import WorkDir
 
 if TYPE_CHECKING:
     from .interactive import Session
 
-RUNNER_PATH = "/.arbiter/runner.py"
+RUNNER_PATH = "/.arbiter/runner"
 ENDPOINT_PATH = "/run/arbiter/endpoint.sock"
-JAIL_PYTHON = "/usr/bin/python3"
 OVERHEAD_PIDS = 2  # bwrap outside and the runner inside
-CLONE_NEWNS = 0x00020000
-MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 _USER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 
 BASE_ENV = {
@@ -108,11 +105,6 @@ def bwrap_version() -> tuple[int, ...]:
 @functools.cache
 def cgroup_layout(parent: str) -> Layout:
     return discover(parent)
-
-
-@functools.cache
-def _runner_source() -> bytes:
-    return (Path(__file__).parent / "jailrunner.py").read_bytes()
 
 
 def _accessible_to_others(path: Path) -> bool:
@@ -216,8 +208,7 @@ class Jail:
         errors: list[str] = []
         if self.cgroup is not None:
             try:
-                # Inside first, so that bwrap reaps its child and exits; then whatever is left.
-                self.cgroup.kill(spare={self._bwrap.pid} if self._bwrap else ())
+                self.cgroup.kill()  # bwrap, the runner and whatever the program left, at once
             except (SandboxError, OSError) as e:
                 errors.append(str(e))
         if self._control is not None:
@@ -234,7 +225,8 @@ class Jail:
             self._bwrap = None
         if self.cgroup is not None:
             try:
-                self.cgroup.kill()
+                if self.cgroup.pids():
+                    self.cgroup.kill()
                 self.cgroup.remove()
             except (SandboxError, OSError) as e:
                 errors.append(str(e))
@@ -253,9 +245,7 @@ class Jail:
 
     # -- starting bubblewrap ----------------------------------------------------------------
 
-    def _bwrap_args(
-        self, seccomp_fd: int, runner_fd: int, control_fd: int, data: Sequence[tuple[int, str]] = ()
-    ) -> list[str]:
+    def _bwrap_args(self, seccomp_fd: int, runner: Path, data: Sequence[tuple[int, str]] = ()) -> list[str]:
         assert self.slot is not None and self.work is not None
         uid = str(self.slot.uid)
         args = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session"]
@@ -279,7 +269,7 @@ class Jail:
         args += ["--remount-ro", "/dev"]
         args += ["--size", str(self.limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp"]
         args += ["--bind", str(self.work.path), "/work"]
-        args += ["--ro-bind-data", str(runner_fd), RUNNER_PATH]
+        args += ["--ro-bind", str(runner), RUNNER_PATH]
         for fd, path in data:
             args += ["--ro-bind-data", str(fd), path]
         if self.endpoint is not None:
@@ -309,21 +299,19 @@ class Jail:
     def _runner_command(self, control_fd: int) -> list[str]:
         # Only options go through --args; bwrap wants the command on its command line, which
         # shows no host path and none of the program's arguments.
-        command = ["--", JAIL_PYTHON, "-I", "-S", RUNNER_PATH, "--control", str(control_fd)]
+        command = ["--", RUNNER_PATH, "--control", str(control_fd)]
         if self.endpoint is not None:
             command += ["--forward", str(self.endpoint.port), ENDPOINT_PATH]
         return command
 
     def _launch(self) -> None:
         assert self.cgroup is not None and self.slot is not None
-        if not os.path.exists(JAIL_PYTHON):
-            raise SandboxUnavailable(f"{JAIL_PYTHON} is needed inside the jail for its runner")
+        runner = native.runner(self.settings.root)
         if self.endpoint is not None:
             os.chmod(self.endpoint.socket, 0o666)
         parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         seccomp_fd = _pipe_with(seccomp.compiled_filter())
-        runner_fd = _pipe_with(_runner_source())
-        fds = [seccomp_fd, runner_fd, child_end.fileno()]
+        fds = [seccomp_fd, child_end.fileno()]
         data = []
         if self.user is not None:
             uid = self.slot.uid
@@ -331,25 +319,27 @@ class Jail:
                 (_pipe_with(f"{self.user}:x:{uid}:{uid}:{self.user}:/work:/bin/sh\n".encode()), "/etc/passwd"),
                 (_pipe_with(f"{self.user}:x:{uid}:\n".encode()), "/etc/group"),
             ]
-        args_fd = _pipe_with(b"".join(a.encode() + b"\0" for a in self._bwrap_args(*fds, data=data)))
+        args_fd = _pipe_with(b"".join(a.encode() + b"\0" for a in self._bwrap_args(seccomp_fd, runner, data=data)))
         fds += [fd for fd, _ in data]
         fds.append(args_fd)
-        setup = functools.partial(
-            _child_setup,
-            procs_files=self.cgroup.procs_files(),
-            rlimits=_rlimits(self.limits),
-            uid=self.slot.uid,
-            private_mounts=list(self._private_mounts),
-        )
+        # The launcher (no fork of this process with a Python hook: a plain spawn) joins the
+        # cgroup, stages the private mounts, sets the rlimits and drops to the slot's uid.
+        launch = [str(runner), "--launch"]
+        for path in self.cgroup.procs_files():
+            launch += ["--cgroup", path]
+        for src, dst in self._private_mounts:
+            launch += ["--mount", f"{src}:{dst}"]
+        for which, value in _rlimits(self.limits):
+            launch += ["--rlimit", f"{which}:{value}"]
+        launch += ["--uid", str(self.slot.uid), "--", bwrap_path(), "--args", str(args_fd)]
         try:
             self._bwrap = subprocess.Popen(
-                [bwrap_path(), "--args", str(args_fd), *self._runner_command(child_end.fileno())],
+                [*launch, *self._runner_command(child_end.fileno())],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 env={},
                 pass_fds=fds,
-                preexec_fn=setup,
                 cwd="/",
             )
         except (OSError, subprocess.SubprocessError) as e:
@@ -426,7 +416,7 @@ class Jail:
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        request = json.dumps({"argv": list(argv), "env": child_env}).encode()
+        request = _request(b"R", list(argv), [f"{k}={v}" for k, v in child_env.items()])
         try:
             socket.send_fds(self._control, [request], [in_r, out_w, err_w])
         except OSError as e:
@@ -459,6 +449,9 @@ class Jail:
         assert self.cgroup is not None
         monitor = Monitor(self, limits)
         in_w, out_r, err_r, error = self.spawn(argv, env)
+        # The limit is watched from the program's start: the runner's work before it (the
+        # spawn) is not the program's, nor is it in the CPU recorded (the runner's count).
+        monitor.cpu0 = self.cgroup.cpu_ns()
         if error is not None:
             for fd in (in_w, out_r, err_r):
                 os.close(fd)
@@ -489,7 +482,7 @@ class Jail:
         self._ensure_runner()
         assert self._control is not None
         try:
-            self._control.sendall(json.dumps({"clean": ["/tmp", "/dev/shm"]}).encode())
+            self._control.sendall(_request(b"C", ["/tmp", "/dev/shm"]))
         except OSError as e:
             raise SandboxError(f"cannot reach the jail's runner: {e}") from e
         reply = self._receive(time.monotonic() + 10.0)
@@ -501,6 +494,20 @@ class Jail:
         """Kill everything in the jail except bwrap and the runner."""
         assert self.cgroup is not None
         self.cgroup.kill(spare=self._spare)
+
+
+def _request(kind: bytes, *parts: Sequence[str]) -> bytes:
+    """A request to the runner: its kind, then each list of strings NUL-terminated and closed
+    by an empty one (runner.c reads it this way). A NUL inside a string cannot be sent."""
+    out = [kind]
+    for part in parts:
+        for item in part:
+            encoded = item.encode()
+            if b"\0" in encoded:
+                raise SandboxError(f"an argument or variable holds a NUL byte: {item[:40]!r}")
+            out.append(encoded + b"\0")
+        out.append(b"\0")
+    return b"".join(out)
 
 
 def _reclaim(work_root: Path, layout: Layout, slot: int) -> None:
@@ -575,29 +582,3 @@ def _rlimits(limits: Limits) -> list[tuple[int, int]]:
         (resource.RLIMIT_STACK, stack),
         (resource.RLIMIT_MSGQUEUE, 0),
     ]
-
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _child_setup(
-    procs_files: list[str], rlimits: list[tuple[int, int]], uid: int, private_mounts: list[tuple[str, str]]
-) -> None:
-    """In the forked child, before exec of bwrap: join the cgroup, stage root-only toolchain
-    folders, set rlimits, and drop to the slot's uid for good."""
-    pid = str(os.getpid()).encode()
-    for path in procs_files:
-        fd = os.open(path, os.O_WRONLY)
-        os.write(fd, pid)
-        os.close(fd)
-    if private_mounts:
-        if _libc.unshare(CLONE_NEWNS) != 0:
-            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
-        mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-        for src, dst in private_mounts:
-            mount(src, dst, None, MS_BIND | MS_REC, None)
-    for which, value in rlimits:
-        resource.setrlimit(which, (value, value))
-    os.setgroups([])
-    os.setgid(uid)
-    os.setuid(uid)

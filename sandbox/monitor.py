@@ -83,6 +83,11 @@ class Monitor:
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
         self.stderr = Capture(limits.stderr_bytes, limits.line_bytes)
         self.status: dict[str, object] | None = None
+        # A run's recorded CPU is the runner's count of the program and all it started
+        # (``cpu_ns``), which leaves out the runner's own work around it; the cgroup's count,
+        # which includes it, is what the limits are watched with while it runs. A session's
+        # turns keep their cgroup counts (the runner is idle then).
+        self.own_cpu = False
         self.stopped: Verdict | None = None
         self.note = ""
         self.poller = select.poll()
@@ -264,6 +269,7 @@ class Monitor:
         return self.waited_s >= wall_s or now >= self.clock.deadline(wall_s + WAIT_BACKSTOP * cpu_limit)
 
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
+        self.own_cpu = True  # the runner's count of the program's CPU is the one recorded
         self.attach(in_w, out_r, err_r)
         self.feed_stdin(stdin, close_after=True)
         now = self.tick()
@@ -306,6 +312,8 @@ class Monitor:
     def judge(self) -> RunResult:
         assert self.cpu_end is not None and self.t_end is not None
         cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
+        if self.own_cpu and self.status is not None and isinstance(self.status.get("cpu_ns"), int):
+            cpu = self.status["cpu_ns"] / 1e9  # type: ignore[operator]
         exit_code = signal = None
         if self.status is not None:
             exit_code = self.status.get("exit_code")  # type: ignore[assignment]

@@ -1,0 +1,78 @@
+"""The jail's native runner and launcher (sandbox/runner.c, built by sandbox/native.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandbox import native
+from sandbox.conf import SandboxSettings
+from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.jail import Jail
+from sandbox.limits import Limits
+from sandbox.result import Verdict
+
+from .conftest import Builder
+
+
+def test_the_cpu_recorded_is_the_programs_and_its_childrens_not_the_runners(programs: Builder) -> None:
+    result = programs.run("orphan_spins.c", Limits(cpu_s=2))
+    assert result.verdict is Verdict.OK, result
+    assert 0.29 <= result.cpu_s <= 0.4  # the orphan's CPU, reaped by the runner, counted
+    trivial = programs.run("echo_lines.c", Limits(cpu_s=1))  # reads nothing: ends at once
+    assert trivial.cpu_s < 0.01
+
+
+def test_the_runner_is_built_once_per_installation_and_again_when_it_changes(
+    sandbox_settings: SandboxSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = native.runner(sandbox_settings.root)
+    assert first.parent == sandbox_settings.root / "bin" and first.stat().st_mode & 0o755 == 0o755
+    assert native.runner(sandbox_settings.root) == first
+    changed = tmp_path / "runner.c"
+    changed.write_bytes(native.SOURCE.read_bytes() + b"\n/* a change */\n")
+    monkeypatch.setattr(native, "SOURCE", changed)
+    native.runner.cache_clear()
+    try:
+        second = native.runner(sandbox_settings.root)
+        assert second != first and second.is_file()
+    finally:
+        native.runner.cache_clear()
+
+
+def test_no_compiler_means_no_jail_said_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native.shutil, "which", lambda name: None)
+    native.runner.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable, match="a C compiler"):
+            native.runner(tmp_path / "fresh-root")
+    finally:
+        native.runner.cache_clear()
+
+
+def test_a_nul_byte_in_an_argument_is_refused_and_the_jail_goes_on(sandbox_settings: SandboxSettings) -> None:
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        with pytest.raises(SandboxError, match="NUL byte"):
+            jail.run(["echo", "a\0b"])
+        with pytest.raises(SandboxError, match="NUL byte"):
+            jail.run(["true"], env={"X": "1\0"})
+        result = jail.run(["sh", "-c", 'echo "$0:$X"', "ok"], env={"X": "é ünïcode"})
+        assert result.verdict is Verdict.OK and result.stdout_text == "ok:é ünïcode\n"
+
+
+def test_a_program_that_cannot_start_is_named(sandbox_settings: SandboxSettings) -> None:
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        result = jail.run(["./no-such-program"])
+        assert result.verdict is Verdict.RUNTIME_ERROR
+        assert result.note == "cannot start ./no-such-program: No such file or directory"
+        assert jail.run(["true"]).verdict is Verdict.OK
+
+
+def test_many_arguments_and_a_long_environment_reach_the_program(sandbox_settings: SandboxSettings) -> None:
+    args = [f"arg{i}" for i in range(2000)]
+    env = {f"V{i}": "x" * 100 for i in range(200)}
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        result = jail.run(["sh", "-c", 'echo $# ${#V199}; echo "${2000}"', "zero", *args[:1999], "last"], env=env)
+    assert result.verdict is Verdict.OK, result
+    assert result.stdout_text.splitlines() == ["2000 100", "last"]
