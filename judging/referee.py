@@ -18,7 +18,6 @@ output-only run, and a race of every program at once against the game's own serv
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -279,7 +278,11 @@ class ProcessPerMoveReferee(_TurnReferee):
             argv = player.program.argv(limits, interaction.args(state, seat))
             try:
                 result = jail.run(
-                    argv, stdin=interaction.stdin(state, seat).encode(), env=dict(player.program.env), limits=limits
+                    argv,
+                    stdin=interaction.stdin(state, seat).encode(),
+                    env=dict(player.program.env),
+                    limits=limits,
+                    fresh_tmp=True,
                 )
             except PlatformStall as e:
                 raise PlatformStall(f"move {move_no}: {e}") from None
@@ -302,7 +305,7 @@ class ProcessPerMoveReferee(_TurnReferee):
                 record["status"] = status
                 outcome = game.forfeit(state, seat, status, reason)
                 break
-            left = _left_behind(jail, player.program, interaction.tidy)  # and a fresh /tmp for the next move
+            left = _left_behind(jail, result, interaction) if interaction.tidy else ""
             late = clock.over(seat_totals.cpu_s, result.cpu_s)
             slow = clock.move_warning(result.cpu_s)
             if slow and not late:
@@ -332,35 +335,25 @@ class ProcessPerMoveReferee(_TurnReferee):
         return outcome or self.ended()
 
 
-def _left_behind(jail, program: Program, judged: bool) -> str:
-    """Empty the jail's /tmp after a move; when the game judges it (``judged``), why the
-    program broke the page's rule on files ("" if it did not): files it left in /tmp, or
-    wrote in its folder, which holds only its build."""
-    tmp, count = jail.fresh_tmp()
-    if not judged:
-        return ""
-    wrote = sorted(jail.work.paths() - _program_paths(program.files))
+def _left_behind(jail, result: RunResult, interaction: ProcessPerMove) -> str:
+    """Why the program broke the page's rule on files ("" if it did not): files it left in
+    /tmp (the runner emptied it after the move and said what was there), or wrote in its
+    folder, which holds only its build (and the folder the game lets it keep)."""
+    tmp, count = result.extra.get("tmp_left", ([], 0))
+    wrote, removed = jail.changes(keep=interaction.keep)
     why = []
     if tmp:
         more = f" and {count - len(tmp)} more" if count > len(tmp) else ""
         why.append(f"left {', '.join(tmp)}{more} behind")
-    if wrote:
-        more = f" and {len(wrote) - 5} more" if len(wrote) > 5 else ""
-        why.append(f"wrote {', '.join(wrote[:5])}{more} in its folder")
+    for verb, paths, where in (("wrote", wrote, "in"), ("removed", removed, "from")):
+        if paths:
+            more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+            why.append(f"{verb} {', '.join(paths[:5])}{more} {where} its folder")
     if not why:
         return ""
     return (
         " and ".join(why) + ": temporary files may be made only in /tmp and must be removed on completion of the move"
     )
-
-
-def _program_paths(files) -> set[str]:
-    """Every file and folder of a build, relative to it: what a move's work folder starts with."""
-    found: set[str] = set()
-    for folder, dirs, names in os.walk(files):
-        rel = os.path.relpath(folder, files)
-        found.update(n if rel == "." else os.path.join(rel, n) for n in dirs + names)
-    return found
 
 
 def _warn(seat_totals: SeatTotals, record: dict[str, Any], warning: str) -> None:

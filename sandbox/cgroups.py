@@ -142,6 +142,8 @@ class Cgroup:
     _freeze_fd: int = -1
     _peak_seen: int = 0
     _kept: dict[Path, int] = field(default_factory=dict)
+    _dirs: dict[Path, Path] = field(default_factory=dict)
+    _stat_fds: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def create(cls, layout: Layout, name: str) -> Cgroup:
@@ -190,7 +192,10 @@ class Cgroup:
 
     def _dir(self, h: Hierarchy | None) -> Path:
         assert h is not None
-        return h.mount / self.layout.parent / self.name
+        found = self._dirs.get(h.mount)
+        if found is None:
+            found = self._dirs[h.mount] = h.mount / self.layout.parent / self.name
+        return found
 
     def _cpu_file(self) -> Path:
         h = self.layout.cpu
@@ -253,7 +258,7 @@ class Cgroup:
         h = self.layout.memory
         folder = self._dir(h)
         if h and h.version == 1:
-            return int(_read(folder / "memory.max_usage_in_bytes"))
+            return int(self._read_kept(folder / "memory.max_usage_in_bytes"))
         try:
             return int(self._read_kept(folder / "memory.peak"))
         except OSError:
@@ -291,18 +296,25 @@ class Cgroup:
 
     def busy(self) -> bool:
         """Whether a thread in the cgroup is running or ready to run, rather than waiting for
-        something (its input, a sleep, a child)."""
+        something (its input, a sleep, a child). Each thread's /proc stat file is kept open
+        while the thread lives (a referee asks after every answer of a long-lived program)."""
         h = self.layout.freezer
         assert h is not None
-        text = _read(self._dir(h) / ("cgroup.threads" if h.version == 2 else "tasks"))
-        for tid in text.split():
+        tids = self._read_kept(self._dir(h) / ("cgroup.threads" if h.version == 2 else "tasks")).split()
+        seen = self._stat_fds
+        for tid in tids:
+            fd = seen.get(tid)
             try:
-                with open(f"/proc/{tid}/stat", "rb") as f:
-                    stat = f.read()
+                if fd is None:
+                    fd = seen[tid] = os.open(f"/proc/{tid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+                stat = os.pread(fd, 4096, 0)
             except OSError:  # gone meanwhile
                 continue
-            if stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] == b"R":
+            end = stat.rfind(b")")
+            if stat[end + 2 : end + 3] == b"R":
                 return True
+        for tid in seen.keys() - set(tids):  # threads that ended
+            os.close(seen.pop(tid))
         return False
 
     # -- controlling ------------------------------------------------------------------------
@@ -338,11 +350,11 @@ class Cgroup:
             time.sleep(0.0002)  # killed: gone from the list within a few hundred microseconds
 
     def remove(self, timeout: float = 5.0) -> None:
-        for fd in (self._cpu_fd, self._freeze_fd, *self._kept.values()):
+        for fd in (self._cpu_fd, self._freeze_fd, *self._kept.values(), *self._stat_fds.values()):
             if fd >= 0:
                 os.close(fd)
         self._cpu_fd = self._freeze_fd = -1
-        self._kept = {}
+        self._kept, self._stat_fds = {}, {}
         deadline = time.monotonic() + timeout
         for folder in self.folders:
             while True:

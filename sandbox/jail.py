@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from .interactive import Session
 
 RUNNER_PATH = "/.arbiter/runner"
+TMP_FOLDERS = ("/tmp", "/dev/shm")  # emptied between two programs of a match
 ENDPOINT_PATH = "/run/arbiter/endpoint.sock"
 OVERHEAD_PIDS = 2  # bwrap outside and the runner inside
 _USER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -161,6 +162,8 @@ class Jail:
         self._control: socket.socket | None = None
         self._spare: set[int] = set()
         self._private_mounts: list[tuple[str, str]] = []
+        self._pristine: dict[str, tuple[int, ...]] | None = None
+        self.counters: tuple[int, int] | None = None  # OOM kills and pids-limit hits after the last run
         self.runner_lost = False
 
     # -- lifetime ---------------------------------------------------------------------------
@@ -406,9 +409,14 @@ class Jail:
 
     # -- running ----------------------------------------------------------------------------
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[int, int, int, str | None]:
+    def spawn(
+        self, argv: Sequence[str], env: Mapping[str, str] | None = None, wipe: Sequence[str] = (), wait: bool = True
+    ) -> tuple[int, int, int, str | None]:
         """Start `argv` in the jail; returns the host ends of its (stdin, stdout, stderr) and an
-        error text if it could not be started."""
+        error text if it could not be started. The runner empties the folders ``wipe`` once
+        the program and all it started have ended, and says what it found there. Without
+        ``wait`` the runner's first answer ("spawned", or why not) is left for the caller's
+        monitor to read, which meanwhile may already write the program's input."""
         self._ensure_runner()
         assert self._control is not None
         child_env = dict(BASE_ENV)
@@ -416,7 +424,7 @@ class Jail:
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        request = _request(b"R", list(argv), [f"{k}={v}" for k, v in child_env.items()])
+        request = _request(b"R", list(argv), [f"{k}={v}" for k, v in child_env.items()], list(wipe))
         try:
             socket.send_fds(self._control, [request], [in_r, out_w, err_w])
         except OSError as e:
@@ -426,6 +434,8 @@ class Jail:
         finally:
             for fd in (in_r, out_w, err_w):
                 os.close(fd)
+        if not wait:
+            return in_w, out_r, err_r, None
         reply = self._receive(time.monotonic() + 5.0)
         if reply is None:
             for fd in (in_w, out_r, err_r):
@@ -441,21 +451,19 @@ class Jail:
         stdin: bytes = b"",
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
+        fresh_tmp: bool = False,
     ) -> RunResult:
-        """Run one program to its end (or its limits) and judge it."""
+        """Run one program to its end (or its limits) and judge it. With ``fresh_tmp`` the
+        jail's /tmp and /dev/shm are emptied after it (a move's end), what it left there in
+        the result's ``extra["tmp_left"]``: (the paths, at most 20, and how many)."""
         from .monitor import Monitor
 
         limits = limits or self.limits
         assert self.cgroup is not None
         monitor = Monitor(self, limits)
-        in_w, out_r, err_r, error = self.spawn(argv, env)
-        # The limit is watched from the program's start: the runner's work before it (the
-        # spawn) is not the program's, nor is it in the CPU recorded (the runner's count).
-        monitor.cpu0 = self.cgroup.cpu_ns()
-        if error is not None:
-            for fd in (in_w, out_r, err_r):
-                os.close(fd)
-            return monitor.finish_error(error)
+        # Not waiting for the runner's word that the program started: its input goes into the
+        # pipe meanwhile, and the monitor reads that word (or why it could not start) with the rest.
+        in_w, out_r, err_r, _ = self.spawn(argv, env, wipe=TMP_FOLDERS if fresh_tmp else (), wait=False)
         return monitor.run_to_end(in_w, out_r, err_r, stdin)
 
     def start_session(
@@ -466,14 +474,36 @@ class Jail:
 
         return Session(self, argv, env, limits or self.limits)
 
+    def install(self, files: Path, keep: str | None = None) -> None:
+        """Put ``files`` (the program's build) in the work folder, as it was made, and note
+        what it holds then (its pristine state, for ``changes`` and ``reset_work``)."""
+        assert self.work is not None
+        self.work.copy_in(files, skip=keep)
+        self._pristine = self.work.snapshot(skip=keep)
+
+    def changes(self, keep: str | None = None) -> tuple[list[str], list[str]]:
+        """The paths of the work folder (but in ``keep``) that are not as ``install`` left
+        them: (made or changed, even with their times put back, since the change time cannot
+        be; removed), each sorted."""
+        assert self.work is not None
+        now = self.work.snapshot(skip=keep)
+        pristine = {
+            p: seen for p, seen in (self._pristine or {}).items() if not keep or p.partition("/")[0] != keep
+        }
+        written = sorted(p for p, seen in now.items() if pristine.get(p) != seen)
+        return written, sorted(pristine.keys() - now.keys())
+
     def reset_work(self, files: Path, keep: str | None = None) -> None:
         """A fresh work folder holding only ``files`` (the program's build), between the moves
         of a game: nothing the program wrote survives, except in the folder ``keep`` (Hearts
-        and Flowers' ``support/``), which stays as the program left it."""
+        and Flowers' ``support/``), which stays as the program left it. A folder found as it
+        was installed (the usual move) is left alone: no copy."""
         assert self.work is not None
         self.kill_programs()
+        if self._pristine is not None and not any(self.changes(keep)):
+            return
         self.work.clear(keep=keep)
-        self.work.copy_in(files, skip=keep)
+        self.install(files, keep=keep)
 
     def fresh_tmp(self) -> tuple[list[str], int]:
         """Empty the jail's /tmp and /dev/shm between two programs (the runner does it, as the
@@ -482,7 +512,7 @@ class Jail:
         self._ensure_runner()
         assert self._control is not None
         try:
-            self._control.sendall(_request(b"C", ["/tmp", "/dev/shm"]))
+            self._control.sendall(_request(b"C", list(TMP_FOLDERS)))
         except OSError as e:
             raise SandboxError(f"cannot reach the jail's runner: {e}") from e
         reply = self._receive(time.monotonic() + 10.0)

@@ -71,13 +71,14 @@ class Monitor:
         self.limits = limits
         self.cgroup.reset_peak()
         self.cpu0 = self.cgroup.cpu_ns()
-        self.oom0 = self.cgroup.oom_kills()
-        self.pids0 = self.cgroup.pids_limit_hits()
+        # The counters as the last run of this jail ended them (nothing runs in between), else read.
+        self.oom0, self.pids0 = jail.counters or (self.cgroup.oom_kills(), self.cgroup.pids_limit_hits())
         self.clock = StallClock()
         self.t0 = self.clock.t0
         self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
         self.waited_s = 0.0  # wall time with no thread of the program runnable (wall_waiting_only)
         self._looked = self.t0
+        self._checked = self.t0  # the last look at the CPU and the waiting
         self.t_end: float | None = None
         self.cpu_end: float | None = None
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
@@ -88,6 +89,7 @@ class Monitor:
         # which includes it, is what the limits are watched with while it runs. A session's
         # turns keep their cgroup counts (the runner is idle then).
         self.own_cpu = False
+        self.spawn_error = ""  # why the runner could not start the program
         self.stopped: Verdict | None = None
         self.note = ""
         self.poller = select.poll()
@@ -222,6 +224,10 @@ class Monitor:
         if "exit_code" in message:
             self.status = message
             self.t_end = self.t_end or time.monotonic()
+        elif "error" in message:  # the program could not be started
+            self.status = {"exit_code": None, "signal": None}
+            self.spawn_error = str(message["error"])
+            self.t_end = self.t_end or time.monotonic()
 
     @property
     def ended(self) -> bool:
@@ -245,11 +251,16 @@ class Monitor:
         self.cgroup.thaw()
 
     def check(self, cpu_limit: float, wall_s: float) -> bool:
-        """Stop the program if it is over a limit; True if it was stopped."""
+        """Stop the program if it is over a limit; True if it was stopped. Its CPU and its
+        waiting are looked at every POLL_S, not at each piece of output in between."""
         now = self.tick()
         if self.stdout.truncated:
             self.stop(Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)")
-        elif self.cpu_s() >= cpu_limit:
+            return True
+        if now - self._checked < POLL_S and now < self.clock.deadline(wall_s):
+            return False
+        self._checked = now
+        if self.cpu_s() >= cpu_limit:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
         elif self.limits.wall_waiting_only and self._waited_too_long(now, cpu_limit, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"waited {wall_s:g} s without computing")
@@ -318,9 +329,13 @@ class Monitor:
         if self.status is not None:
             exit_code = self.status.get("exit_code")  # type: ignore[assignment]
             signal = self.status.get("signal")  # type: ignore[assignment]
-        oom = self.cgroup.oom_kills() - self.oom0
+        ooms, hits = self.cgroup.oom_kills(), self.cgroup.pids_limit_hits()
+        self.jail.counters = (ooms, hits)
+        oom = ooms - self.oom0
         note = self.note
-        if self.stopped is not None:
+        if self.spawn_error:
+            verdict, note = Verdict.RUNTIME_ERROR, self.spawn_error
+        elif self.stopped is not None:
             verdict = self.stopped
         elif cpu > self.limits.cpu_s:
             verdict, note = Verdict.TIME_LIMIT, f"CPU time limit of {self.limits.cpu_s:g} s exceeded"
@@ -335,8 +350,11 @@ class Monitor:
             note = f"killed by signal {signal}" if signal is not None else f"exit code {exit_code}"
         else:
             verdict = Verdict.OK
-        if self.cgroup.pids_limit_hits() > self.pids0:
+        if hits > self.pids0:
             note = (note + "; " if note else "") + f"process limit of {self.limits.pids} reached"
+        extra = {}
+        if self.status is not None and "cleaned" in self.status:
+            extra["tmp_left"] = ([str(p) for p in self.status["cleaned"]], int(self.status["count"]))  # type: ignore[attr-defined,call-overload]
         return RunResult(
             verdict=verdict,
             exit_code=exit_code if isinstance(exit_code, int) else None,
@@ -350,12 +368,5 @@ class Monitor:
             stderr_truncated=self.stderr.truncated,
             note=note,
             stalled_s=self.stalled_s,
+            extra=extra,
         )
-
-    def finish_error(self, error: str) -> RunResult:
-        self.t_end = time.monotonic()
-        self.cpu_end = self.cpu_s()
-        result = self.judge()
-        result.verdict = Verdict.RUNTIME_ERROR
-        result.note = error
-        return result

@@ -293,8 +293,7 @@ def open_jail(
     jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
     jail.start()
     try:
-        assert jail.work is not None
-        jail.work.copy_in(program.files)
+        jail.install(program.files)
     except BaseException:
         jail.close()
         raise

@@ -4,11 +4,13 @@
  *   The first process inside a jail (pid 1 of its pid namespace), started by bubblewrap with
  *   the program's uid and seccomp filter. It talks to the host over the SOCK_SEQPACKET socket
  *   FD. Each request is one message:
- *     "R" argv... "" env... ""   (NUL-terminated strings) with three descriptors attached,
- *                                 the program's stdin, stdout and stderr: run it;
+ *     "R" argv... "" env... "" [folder... ""]   (NUL-terminated strings) with three
+ *                                 descriptors attached, the program's stdin, stdout and
+ *                                 stderr: run it, then empty the folders named (a move's /tmp);
  *     "C" folder... ""           empty these folders (the jail's /tmp and /dev/shm).
  *   Replies are JSON: {"ready": true} once, then {"spawned": PID} and, when the program and
- *   all it left behind are dead, {"exit_code": N|null, "signal": N|null, "cpu_ns": N}, or
+ *   all it left behind are dead, {"exit_code": N|null, "signal": N|null, "cpu_ns": N} (and
+ *   "cleaned" and "count" as below when folders were to be emptied), or
  *   {"error": "..."}, or {"cleaned": [...], "count": N}. cpu_ns is the CPU time of the
  *   program and every process it started (the runner reaps them all), not the runner's own.
  *   As init of the namespace the runner cannot be signalled by the program, and it marks
@@ -147,7 +149,9 @@ static void reap_all(void) {
     }
 }
 
-static void run(char **argv, char **env, int fds[3]) {
+static long wipe(const char *top, struct text *listed, int *shown);
+
+static void run(char **argv, char **env, char **folders, int fds[3]) {
     char found[4096];
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
@@ -190,10 +194,20 @@ static void run(char **argv, char **env, int fds[3]) {
     reap_all();
     long long cpu = children_cpu_ns() - cpu0;
     if (WIFSIGNALED(status))
-        snprintf(line, sizeof line, "{\"exit_code\": null, \"signal\": %d, \"cpu_ns\": %lld}", WTERMSIG(status), cpu);
+        snprintf(line, sizeof line, "{\"exit_code\": null, \"signal\": %d, \"cpu_ns\": %lld", WTERMSIG(status), cpu);
     else
-        snprintf(line, sizeof line, "{\"exit_code\": %d, \"signal\": null, \"cpu_ns\": %lld}", WEXITSTATUS(status), cpu);
-    reply_literal(line);
+        snprintf(line, sizeof line, "{\"exit_code\": %d, \"signal\": null, \"cpu_ns\": %lld", WEXITSTATUS(status), cpu);
+    puts_(&t, line);
+    if (*folders) { /* nothing of the program runs any more: its /tmp can be emptied now */
+        int shown = 0;
+        long count = 0;
+        puts_(&t, ", \"cleaned\": [");
+        for (char **f = folders; *f; f++) count += wipe(*f, &t, &shown);
+        snprintf(line, sizeof line, "], \"count\": %ld", count);
+        puts_(&t, line);
+    }
+    puts_(&t, "}");
+    reply(&t);
 }
 
 /* --- emptying /tmp between two programs --------------------------------------------------- */
@@ -421,17 +435,19 @@ static int runner(int argc, char **argv) {
             clean(folders);
             free(folders);
         } else if (message[0] == 'R' && nfds == 3) {
-            char **args, **env;
+            char **args, **env, **folders;
             char *rest = split(message + 1, end, &args);
-            split(rest, end, &env);
+            rest = split(rest, end, &env);
+            split(rest, end, &folders);
             if (args[0])
-                run(args, env, fds);
+                run(args, env, folders, fds);
             else {
                 for (int i = 0; i < 3; i++) close(fds[i]);
                 reply_literal("{\"error\": \"nothing to run\"}");
             }
             free(args);
             free(env);
+            free(folders);
         } else {
             for (int i = 0; i < nfds; i++) close(fds[i]);
             reply_literal("{\"error\": \"a request the runner does not understand\"}");

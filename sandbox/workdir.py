@@ -166,6 +166,33 @@ class WorkDir:
         finally:
             os.close(fd)
 
+    def snapshot(self, skip: str | None = None, limit: int = 10_000) -> dict[str, tuple[int, ...]]:
+        """Every path in the folder (a top-level ``skip`` left out), relative to it, with what
+        any change alters: type and mode, inode, size, and the modification and change times
+        (a program may put the first back, never the second). Links are listed, not followed."""
+        found: dict[str, tuple[int, ...]] = {}
+
+        def walk(fd: int, prefix: str) -> None:
+            for entry in os.scandir(fd):
+                if len(found) > limit or (not prefix and entry.name == skip):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                path = prefix + entry.name
+                found[path] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                if stat.S_ISDIR(st.st_mode):
+                    sub = os.open(entry.name, O_DIR, dir_fd=fd)
+                    try:
+                        walk(sub, path + "/")
+                    finally:
+                        os.close(sub)
+
+        top = os.open(self.path, O_DIR)
+        try:
+            walk(top, "")
+        finally:
+            os.close(top)
+        return found
+
     def paths(self, limit: int = 10_000) -> set[str]:
         """The paths in the folder, relative to it (links listed, never followed)."""
         found: set[str] = set()

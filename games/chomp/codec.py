@@ -54,15 +54,16 @@ def read_reply(game: Chomp, state: ChompState, output: str) -> Move | Illegal:
         bad = set(line) - {"X", "O", "*"}
         if bad:
             return Illegal(f"row {r} has {''.join(sorted(bad))!r}; only X, O and * may appear")
-    gone = [
-        (r, c)
-        for r in range(1, state.rows + 1)
-        for c in range(1, state.cols + 1)
-        if want[r - 1][c - 1] != lines[r - 1][c - 1]
-    ]
-    if not gone:
+    # The top row and the leftmost column where the output differs from the input: a row at a
+    # time (most are unchanged), then the first different character of each row that is not.
+    top = left = 0
+    for r, (line, was) in enumerate(zip(lines, want, strict=True), start=1):
+        if line != was:
+            c = next(c for c, (a, b) in enumerate(zip(line, was, strict=True), start=1) if a != b)
+            top, left = top or r, min(left or c, c)
+    if not top:
         return Illegal("output is the input grid: no cookie was eaten")
-    move = (min(r for r, _ in gone), min(c for _, c in gone))
+    move = (top, left)
     if not state.cookie_at(*move):
         return Illegal(f"output is not the input grid with one chomp: row {move[0]} differs")
     after = grid_lines(ChompState(state.rows, state.cols, game.eat(state, move)[0]))

@@ -76,3 +76,30 @@ def test_many_arguments_and_a_long_environment_reach_the_program(sandbox_setting
         result = jail.run(["sh", "-c", 'echo $# ${#V199}; echo "${2000}"', "zero", *args[:1999], "last"], env=env)
     assert result.verdict is Verdict.OK, result
     assert result.stdout_text.splitlines() == ["2000 100", "last"]
+
+
+def test_a_move_finds_its_folder_as_installed_whatever_the_last_one_did(
+    sandbox_settings: SandboxSettings, tmp_path: Path
+) -> None:
+    build = tmp_path / "build"
+    (build / "support").mkdir(parents=True)
+    (build / "data").write_text("pristine\n")
+    (build / "run.sh").write_text("cat data\n")
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        jail.install(build)
+        assert jail.changes() == ([], [])
+        # an edit in place with its modification time put back: the change time tells
+        sneaky = 'touch -r data /tmp/t; echo tampered > data; touch -r /tmp/t data; echo kept > support/memo'
+        assert jail.run(["sh", "-c", sneaky], fresh_tmp=True).verdict is Verdict.OK
+        written, removed = jail.changes(keep="support")
+        assert written == ["data"] and removed == []
+        jail.reset_work(build, keep="support")
+        assert jail.changes(keep="support") == ([], [])
+        result = jail.run(["sh", "-c", "cat data support/memo; ls /tmp"], fresh_tmp=True)
+        assert result.stdout_text == "pristine\nkept\n"  # the folder the game lets it keep, kept
+        assert result.extra["tmp_left"] == ([], 0)
+        jail.run(["sh", "-c", "rm run.sh; mkdir -p new/deeper; : > new/deeper/x"])
+        written, removed = jail.changes(keep="support")
+        assert written == ["new", "new/deeper", "new/deeper/x"] and removed == ["run.sh"]
+        jail.reset_work(build, keep="support")
+        assert jail.run(["sh", "-c", "ls"]).stdout_text.split() == ["data", "run.sh", "support"]
