@@ -487,9 +487,7 @@ class Jail:
         be; removed), each sorted."""
         assert self.work is not None
         now = self.work.snapshot(skip=keep)
-        pristine = {
-            p: seen for p, seen in (self._pristine or {}).items() if not keep or p.partition("/")[0] != keep
-        }
+        pristine = {p: seen for p, seen in (self._pristine or {}).items() if not keep or p.partition("/")[0] != keep}
         written = sorted(p for p, seen in now.items() if pristine.get(p) != seen)
         return written, sorted(pristine.keys() - now.keys())
 

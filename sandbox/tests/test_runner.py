@@ -89,7 +89,7 @@ def test_a_move_finds_its_folder_as_installed_whatever_the_last_one_did(
         jail.install(build)
         assert jail.changes() == ([], [])
         # an edit in place with its modification time put back: the change time tells
-        sneaky = 'touch -r data /tmp/t; echo tampered > data; touch -r /tmp/t data; echo kept > support/memo'
+        sneaky = "touch -r data /tmp/t; echo tampered > data; touch -r /tmp/t data; echo kept > support/memo"
         assert jail.run(["sh", "-c", sneaky], fresh_tmp=True).verdict is Verdict.OK
         written, removed = jail.changes(keep="support")
         assert written == ["data"] and removed == []
