@@ -110,7 +110,7 @@ def _test_storage(settings, tmp_path):
 def queued(monkeypatch):
     """The tasks that would go to the broker when the transaction commits, as (task, id)."""
     sent = []
-    for name in ("build_submission", "play_match"):
+    for name in ("build_submission", "play_match", "play_race"):
         monkeypatch.setattr(f"judging.tasks.{name}.delay_on_commit", lambda pk, name=name: sent.append((name, pk)))
     return sent
 

@@ -59,8 +59,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer; unset or blank (``NAME=`` in an env file) is the default."""
     value = _raw(name)
-    if value is None:
+    if value is None or not value.strip():
         return default
     try:
         number = int(value.strip())

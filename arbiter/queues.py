@@ -1,7 +1,10 @@
 """The Celery queues and which task goes to which, named in one place.
 
 ``builds`` compiles submissions, ``matches`` plays games (its worker concurrency is the
-number of sandbox slots), ``default`` takes everything short: bookkeeping, pings.
+number of sandbox slots), ``races`` plays races (every program of a stage at once against the
+game's server, holding every slot of its host: give it hosts of its own), ``default`` takes
+everything short: bookkeeping, pings. A worker serves the queues it is started with
+(``celery worker --queues``); ``WORKER_QUEUES`` lists them all.
 Task names are explicit (``@shared_task(name=...)``) so that these globs stay true.
 """
 
@@ -9,11 +12,14 @@ from kombu import Queue
 
 BUILDS = "builds"
 MATCHES = "matches"
+RACES = "races"
 DEFAULT = "default"
-ALL = (BUILDS, MATCHES, DEFAULT)
+ALL = (BUILDS, MATCHES, RACES, DEFAULT)
+WORKER_QUEUES = ",".join(ALL)  # what `make run`'s one worker serves
 
 ROUTES = {
     "judging.build_*": {"queue": BUILDS},
+    "judging.play_race": {"queue": RACES},
     "judging.play_*": {"queue": MATCHES},
     "*": {"queue": DEFAULT},
 }

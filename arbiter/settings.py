@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -187,7 +188,9 @@ DATABASE_WAIT_SECONDS = env_int("DATABASE_WAIT_SECONDS", 1800, minimum=1)
 # per ARBITER_VAR_DIR, under /tmp (the jails' uids must be able to reach it).
 SANDBOX_ROOT = Path(env_str("SANDBOX_ROOT", "") or default_sandbox_root(VAR_DIR))
 SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache")))
-SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", 4, minimum=1, maximum=256)
+# Programs this installation runs at once on a worker host: by default as many as the host has
+# cores (those this process may run on).
+SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", len(os.sched_getaffinity(0)), minimum=1, maximum=256)
 # The host-wide pool of uids jails run as; each jail leases one that no other jail on the host
 # (of any installation) is using.
 SANDBOX_UID_BASE = env_int("SANDBOX_UID_BASE", 60000, minimum=1000, maximum=2**31)

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from arbiter import queues
 from arbiter.converters import parse_id
 from contests import services
 from contests.models import Contest, Entry, Match, MatchAttempt, Stage, Submission
@@ -174,7 +175,10 @@ def _console_state(contest: Contest) -> dict:
         attempt.silent = now - attempt.last_seen
         attempt.stuck = attempt.silent > stale_after()
     alive_since = now - stale_after()
-    workers = WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since)
+    workers = list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since))
+    served = {queue for worker in workers for queue in worker.queues}
+    plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
+    unserved = [queue for queue in (queues.BUILDS, plays) if queue not in served]
     failed = (
         contest.matches.filter(status=Match.Status.FAILED)
         .select_related("stage")
@@ -192,7 +196,8 @@ def _console_state(contest: Contest) -> dict:
         "failed": list(failed),
         "unbuilt": list(unbuilt),
         "actions": list(contest.judge_actions.select_related("judge")[:CONSOLE_LIST]),
-        "workers": list(workers),
+        "workers": workers,
+        "unserved": unserved if workers else [],
         "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
         "disqualified": Entry.Status.DISQUALIFIED,
         "max_faults": judging_matches.MAX_FAULTS,

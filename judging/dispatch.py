@@ -13,11 +13,16 @@ from collections.abc import Iterable
 
 
 def queue_matches(match_ids: Iterable[int]) -> None:
-    """A token for each of these (newly queued) matches, sent when the transaction commits."""
-    from judging.tasks import play_match
+    """A token for each of these (newly queued) matches, sent when the transaction commits: a
+    race's to the races queue, any other's to the matches queue."""
+    from contests.models import Match
+    from judging.matches import of_queue
+    from judging.tasks import play_match, play_race
 
-    for pk in match_ids:
-        play_match.delay_on_commit(pk)
+    ids = list(match_ids)
+    races = set(of_queue(Match.objects.filter(pk__in=ids), races=True).values_list("pk", flat=True)) if ids else set()
+    for pk in ids:
+        (play_race if pk in races else play_match).delay_on_commit(pk)
 
 
 def queue_match(match_id: int) -> None:

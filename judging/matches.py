@@ -31,7 +31,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from contests.models import Match, MatchAttempt, Stage, Submission
@@ -61,12 +61,30 @@ def stale_after() -> timedelta:
 # --- Claiming -------------------------------------------------------------------------------
 
 
-def claim(worker: str, match_id: int | None = None) -> MatchAttempt | None:
+@functools.cache
+def race_games() -> tuple[str, ...]:
+    """The games played as races (every program at once against the game's server): their
+    matches go to the ``races`` queue, played by the hosts that serve it."""
+    from games.base import RaceGame
+
+    return tuple(name for name, game in registry.GAMES.items() if isinstance(game, RaceGame))
+
+
+def of_queue(matches, races: bool):
+    """The matches of a queryset that go to the races queue (``races``), or to the matches queue."""
+    in_races = Q(contest__game__in=race_games())
+    return matches.filter(in_races) if races else matches.exclude(in_races)
+
+
+def claim(worker: str, match_id: int | None = None, races: bool | None = None) -> MatchAttempt | None:
     """Take the most urgent queued match (or ``match_id``, if it is queued) for this process:
-    a new running attempt, or None when there is nothing to play."""
+    a new running attempt, or None when there is nothing to play. ``races`` takes only the
+    matches of that queue (True: races, False: the rest; None: any)."""
     queued = Match.objects.filter(status=Match.Status.QUEUED)
     if match_id is not None:
         queued = queued.filter(pk=match_id)
+    if races is not None:
+        queued = of_queue(queued, races)
     for pk in queued.order_by("priority", "pk").values_list("pk", flat=True)[:50]:
         now = timezone.now()
         with transaction.atomic():
@@ -88,13 +106,14 @@ def claim(worker: str, match_id: int | None = None) -> MatchAttempt | None:
     return None
 
 
-def play_next(worker: str) -> int | None:
-    """Play the most urgent queued match; its id, or None when none was queued. A host whose
-    jail cannot be made takes no match (SandboxUnavailable, before anything is claimed)."""
+def play_next(worker: str, races: bool = False) -> int | None:
+    """Play the most urgent queued match of the matches queue, or of the races queue; its id,
+    or None when none was queued. A host whose jail cannot be made takes no match
+    (SandboxUnavailable, before anything is claimed)."""
     from sandbox import require_isolation
 
     require_isolation()
-    attempt = claim(worker)
+    attempt = claim(worker, races=races)
     if attempt is None:
         return None
     play_attempt(attempt)

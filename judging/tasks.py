@@ -43,8 +43,18 @@ def build_submission(self, submission_id: int) -> None:
 def play_match(self, match_id: int) -> None:
     """A token for one match: plays the most urgent queued one (``match_id`` is the one it was
     sent for, often the same). Every outcome, faults included, is recorded by the service."""
+    _play(self, races=False)
+
+
+@shared_task(name="judging.play_race", bind=True, max_retries=None)
+def play_race(self, match_id: int) -> None:
+    """A token for one race, on the races queue: plays the most urgent queued race."""
+    _play(self, races=True)
+
+
+def _play(self, races: bool) -> None:
     try:
-        matches.play_next(self.request.hostname or "worker")
+        matches.play_next(self.request.hostname or "worker", races=races)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
     except SandboxUnavailable as e:  # this host cannot jail programs now: the token goes back for another

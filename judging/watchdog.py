@@ -102,14 +102,17 @@ def broker_backlog(queue: str) -> int:
 
 
 def send_missing_tokens() -> int:
-    """A token for each queued match beyond the messages waiting in the broker. An extra token
-    costs nothing (it finds no match, or the next one); a missing one leaves a match queued."""
-    queued = Match.objects.filter(status=Match.Status.QUEUED)
-    missing = queued.count() - broker_backlog(queues.MATCHES)
-    if missing <= 0:
-        return 0
-    dispatch.queue_matches(queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing])
-    return missing
+    """A token for each queued match beyond the messages waiting in its queue of the broker
+    (matches, races). An extra token costs nothing (it finds no match, or the next one); a
+    missing one leaves a match queued."""
+    sent = 0
+    for queue, races in ((queues.MATCHES, False), (queues.RACES, True)):
+        queued = matches.of_queue(Match.objects.filter(status=Match.Status.QUEUED), races)
+        missing = queued.count() - broker_backlog(queue)
+        if missing > 0:
+            dispatch.queue_matches(queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing])
+            sent += missing
+    return sent
 
 
 def rescue_builds() -> int:

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 export PORT="${PORT:-8000}"
 export HOST="${HOST:-127.0.0.1}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
-export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
+export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-$(nproc)}"
 bin=.venv/bin
 
 "$bin/python" manage.py migrate --noinput -v 0

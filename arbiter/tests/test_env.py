@@ -95,3 +95,26 @@ def test_manage_py_reports_a_bad_value_in_one_line(tmp_path, var, value, message
     assert result.stderr.startswith("arbiter: configuration error: ")
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_blank_integer_is_its_default_and_the_slots_default_to_the_cores(monkeypatch):
+    import os
+
+    from arbiter.env import env_int
+
+    monkeypatch.setenv("SOME_COUNT", "  ")
+    assert env_int("SOME_COUNT", 7) == 7
+    code = "from django.conf import settings; print(settings.SANDBOX_SLOTS)"
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "SANDBOX_SLOTS"}
+    for value, expected in (("", len(os.sched_getaffinity(0))), ("3", 3)):
+        out = subprocess.run(
+            [sys.executable, "-c", f"import django; django.setup(); {code}"],
+            env={**env, "DJANGO_SETTINGS_MODULE": "arbiter.settings", "SANDBOX_SLOTS": value},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.strip() == str(expected)

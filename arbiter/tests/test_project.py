@@ -41,7 +41,7 @@ def test_compose_has_the_services_and_a_scalable_worker():
     env = worker["environment"]
     assert env["DATABASE_URL"].startswith("postgres://")
     assert env["CELERY_BROKER_URL"].startswith("redis://")
-    assert "builds,matches,default" in worker["command"]
+    assert "builds,matches,races,default" in worker["command"]
 
 
 def test_dockerfile_installs_the_jail():

@@ -217,3 +217,15 @@ def test_what_needs_a_judge_is_on_the_console_and_mended_from_it(contest, client
     assert (
         client.post("/contests/chomp/console/act/", {"action": "rerun_match", "match": foreign.pk}).status_code == 404
     )
+
+
+def test_the_console_says_when_no_worker_serves_the_queue_its_games_need(client, judge):
+    race = make_contest(slug="wheels", game="wheels")
+    now = timezone.now()
+    WorkerHeartbeat.objects.create(hostname="w@a", queues=["builds", "matches", "default"], concurrency=2,
+                                   started_at=now, last_seen=now)  # fmt: skip
+    client.force_login(judge)
+    page = client.get(f"/contests/{race.slug}/console/").content.decode()
+    assert "No worker alive serves the <code>races</code> queue" in page and "<code>builds</code> queue" not in page
+    make_contest(slug="chomp2", game="chomp")
+    assert "No worker alive serves" not in client.get("/contests/chomp2/console/").content.decode()

@@ -368,6 +368,24 @@ def test_the_watchdog_sends_tokens_for_queued_matches_the_broker_lost(monkeypatc
     assert watchdog.send_missing_tokens() == 0 and len(queued) == 2
 
 
+def test_races_go_to_the_races_queue_and_only_a_worker_serving_it_takes_them(monkeypatch, queued):
+    from judging import dispatch
+
+    game = _chomp_match()
+    race = Match.objects.create(contest=make_contest(game="wheels"), seed=1)
+    dispatch.queue_matches([game.pk, race.pk])
+    assert queued == [("play_match", game.pk), ("play_race", race.pk)]
+    assert matches.claim("matches-only", races=False).match_id == game.pk
+    assert matches.claim("matches-only", races=False) is None  # the race waits for its own hosts
+    assert matches.claim("races-host", races=True).match_id == race.pk
+    Match.objects.filter(pk__in=[game.pk, race.pk]).update(status=Match.Status.QUEUED)
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.send_missing_tokens() == 2
+    assert queued[2:] == [("play_match", game.pk), ("play_race", race.pk)]  # each to its queue
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: {"matches": 1, "races": 0}[queue])
+    assert watchdog.send_missing_tokens() == 1 and queued[-1] == ("play_race", race.pk)
+
+
 def test_one_worker_at_a_time_holds_the_watchdog():
     assert watchdog.take_lease("watchdog", "w1", timedelta(seconds=30))
     assert not watchdog.take_lease("watchdog", "w2", timedelta(seconds=30))

@@ -24,7 +24,7 @@ def test_worker_consumes_many_tasks_each_once(worker):
 
 def test_heartbeat_names_queues_and_stops_with_the_worker(worker):
     beat = WorkerHeartbeat.objects.get(hostname=worker.hostname)
-    assert sorted(beat.queues) == ["builds", "default", "matches"]
+    assert sorted(beat.queues) == ["builds", "default", "matches", "races"]
     assert [w.hostname for w in services.live_workers()] == [worker.hostname]
     worker.proc.terminate()
     worker.proc.wait(timeout=30)
