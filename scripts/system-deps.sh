@@ -11,6 +11,8 @@
 #   postgresql redis-server
 #                 the fault tests run an installation on a PostgreSQL and a Redis of their own
 #                 (the packages' own services are not used)
+#   iproute2 util-linux
+#                 the many-hosts tests make hosts of network namespaces (ip, nsenter, unshare)
 set -euo pipefail
 
 case "${1:-run}" in
@@ -30,6 +32,8 @@ if [ "${1:-run}" = test ]; then
     command -v rustc >/dev/null 2>&1 || [ -x "${HOME:-/nonexistent}/.cargo/bin/rustc" ] || missing+=(rustc)
     command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+    command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+    command -v nsenter >/dev/null 2>&1 || missing+=(util-linux)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
