@@ -292,41 +292,71 @@ static void clean(char **folders) {
 
 /* --- the relay to the referee's socket ---------------------------------------------------- */
 
-struct pipe_ends {
-    int from, to;
+/* One relayed connection: a thread each way; the last one to end closes both sockets. */
+struct connection {
+    int client, upstream;
+    int threads; /* still running, under lock */
+    pthread_mutex_t lock;
 };
 
+struct direction {
+    struct connection *c;
+    int from, to;
+    int hangs_up; /* the server's way back: when it ends, the server has hung up */
+};
+
+static void release(struct connection *c) {
+    pthread_mutex_lock(&c->lock);
+    int left = --c->threads;
+    pthread_mutex_unlock(&c->lock);
+    if (left == 0) {
+        close(c->client);
+        close(c->upstream);
+        pthread_mutex_destroy(&c->lock);
+        free(c);
+    }
+}
+
+/* Copy `from` into `to` until `from` ends, then pass the end on (a half close), so that what
+ * the other side still sends (a server's last answer before it hangs up) gets through. When
+ * the server ends its side it has hung up: what the program still sends goes nowhere (the
+ * other direction reads and drops it, so the program is never left blocked on a write), and
+ * the server sees the connection end at once, as a server whose client closed. */
 static void *pump(void *arg) {
-    struct pipe_ends ends = *(struct pipe_ends *)arg;
+    struct direction d = *(struct direction *)arg;
     free(arg);
     char buf[65536];
     ssize_t n;
-    while ((n = recv(ends.from, buf, sizeof buf, 0)) > 0 || (n < 0 && errno == EINTR)) {
-        for (ssize_t sent = 0; n > 0 && sent < n;) {
-            ssize_t k = send(ends.to, buf + sent, (size_t)(n - sent), MSG_NOSIGNAL);
+    int dropping = 0;
+    while ((n = recv(d.from, buf, sizeof buf, 0)) > 0 || (n < 0 && errno == EINTR)) {
+        for (ssize_t sent = 0; n > 0 && sent < n && !dropping;) {
+            ssize_t k = send(d.to, buf + sent, (size_t)(n - sent), MSG_NOSIGNAL);
             if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) goto done;
-            sent += k;
+            if (k <= 0) dropping = 1;
+            else sent += k;
         }
     }
-done:
-    shutdown(ends.from, SHUT_RDWR);
-    shutdown(ends.to, SHUT_RDWR);
+    shutdown(d.to, SHUT_WR);
+    if (d.hangs_up) shutdown(d.from, SHUT_WR); /* the other direction's sends fail: it drops */
+    release(d.c);
     return NULL;
 }
 
-static void start_pump(int from, int to) {
-    struct pipe_ends *ends = malloc(sizeof *ends);
+/* Start a thread pumping `from` into `to`; 0, or -1 if no thread could be made (the process
+ * limit counts threads). */
+static int start_pump(struct connection *c, int from, int to, int hangs_up) {
+    struct direction *d = malloc(sizeof *d);
     pthread_t thread;
     pthread_attr_t attr;
-    if (!ends) return;
-    ends->from = from;
-    ends->to = to;
+    if (!d) return -1;
+    *d = (struct direction){c, from, to, hangs_up};
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 256 * 1024);
-    if (pthread_create(&thread, &attr, pump, ends)) free(ends);
+    int err = pthread_create(&thread, &attr, pump, d);
     pthread_attr_destroy(&attr);
+    if (err) free(d);
+    return err ? -1 : 0;
 }
 
 struct relay {
@@ -351,10 +381,24 @@ static void *serve(void *arg) {
             if (up >= 0) close(up);
             continue;
         }
-        /* Each direction's thread shuts both sockets down when it ends; the descriptors stay
-         * open (a few per connection, a handful of connections a race). */
-        start_pump(client, up);
-        start_pump(up, client);
+        struct connection *c = malloc(sizeof *c);
+        if (!c) {
+            close(client);
+            close(up);
+            continue;
+        }
+        *c = (struct connection){.client = client, .upstream = up, .threads = 2};
+        pthread_mutex_init(&c->lock, NULL);
+        if (start_pump(c, client, up, 0) != 0) {
+            c->threads = 1;
+            release(c); /* closes both */
+            continue;
+        }
+        if (start_pump(c, up, client, 1) != 0) { /* the first thread ends on the shutdown and closes both */
+            shutdown(client, SHUT_RDWR);
+            shutdown(up, SHUT_RDWR);
+            release(c);
+        }
     }
 }
 

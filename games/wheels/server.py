@@ -192,11 +192,12 @@ class WheelsServer:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
-        entrant = None
+        entrant, mine = None, 0
         try:
             entrant = await self._login(reader, writer)
             if entrant is not None:
-                await self._play(entrant, reader, writer)
+                mine = entrant.connections
+                await self._play(entrant, reader, writer, mine)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except asyncio.CancelledError:
@@ -204,11 +205,17 @@ class WheelsServer:
         finally:
             self._tasks.discard(task)
             if entrant is not None:
-                entrant.connected = False
-                entrant.log.add(self._seconds(entrant), "disconnected")
+                self._release(entrant, mine)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
+
+    def _release(self, entrant: Entrant, connection: int) -> None:
+        """The entrant's ``connection`` (its number) is over: it may log in again (once only,
+        and not when a later connection has taken its place)."""
+        if entrant.connected and entrant.connections == connection:
+            entrant.connected = False
+            entrant.log.add(self._seconds(entrant), "disconnected")
 
     def _seconds(self, entrant: Entrant) -> float:
         return entrant.seconds(asyncio.get_running_loop().time())
@@ -253,7 +260,9 @@ class WheelsServer:
         await self._send(writer, entrant.table.status(int(self._seconds(entrant))))
         return entrant
 
-    async def _play(self, entrant: Entrant, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _play(
+        self, entrant: Entrant, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, connection: int
+    ) -> None:
         loop = asyncio.get_running_loop()
         while True:
             try:
@@ -265,6 +274,7 @@ class WheelsServer:
             except asyncio.LimitOverrunError:
                 entrant.log.add(self._seconds(entrant), "a line over the limit: connection closed")
                 await self._send(writer, f"ERR line too long: at most {MAX_LINE} bytes")
+                self._release(entrant, connection)  # it is over now: a new socket may log in at once
                 await _drain_input(reader, writer)
                 return
             words = raw.decode("utf-8", errors="replace").split()

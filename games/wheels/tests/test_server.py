@@ -165,6 +165,26 @@ def test_a_ten_megabyte_line_closes_only_that_connection():
     run(test, delays=False)
 
 
+def test_a_flooder_may_log_in_again_at_once_while_its_old_socket_still_drains():
+    """Its refused connection is over when the server says so, not when the rest of its line
+    has been read away (the pace of a relay in between decided it: 'already connected')."""
+
+    async def test(server, port):
+        flood, _ = await Client.connect(port)
+        flood.writer.write(b"x" * (2 * MAX_LINE) + b"\n")  # and keeps the socket open
+        sending = asyncio.create_task(flood.writer.drain())
+        assert (await flood.line(timeout=10)).startswith("ERR line too long")
+        again, answer = await Client.connect(port)
+        assert answer.startswith("OK "), answer
+        await flood.close()
+        await asyncio.gather(sending, return_exceptions=True)
+        assert server.entrants["alice"].connected  # the old socket's end leaves the new one be
+        await again.send("status")
+        assert (await again.line()).startswith("OK ")
+
+    run(test, delays=False)
+
+
 def test_a_client_flooding_status_does_not_starve_another():
     async def test(server, port):
         flood, _ = await Client.connect(port)
