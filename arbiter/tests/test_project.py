@@ -98,13 +98,16 @@ def test_system_deps_installs_the_browser_and_servers_for_the_tests_only(tmp_pat
     assert result.returncode == 0 and apt == ""  # `make run` needs no browser
     result, apt = _system_deps(tmp_path, 0, "test")
     assert result.returncode == 0, result.stderr
-    assert apt.splitlines() == ["update -qq", "install -y -qq chromium rustc postgresql redis-server"]
+    assert apt.splitlines() == [
+        "update -qq",
+        "install -y -qq chromium rustc postgresql redis-server iproute2 util-linux",
+    ]
 
 
 def test_system_deps_prints_the_apt_get_line_when_not_root(tmp_path):
     result, apt = _system_deps(tmp_path, 1000, "test")
     assert result.returncode == 1 and apt == ""
-    assert "sudo apt-get install -y chromium rustc postgresql redis-server" in result.stderr
+    assert "sudo apt-get install -y chromium rustc postgresql redis-server iproute2 util-linux" in result.stderr
 
 
 def test_make_test_installs_what_the_tests_need():
