@@ -182,6 +182,14 @@ WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
 # result stays in the spool, written by the watchdog when the database is back).
 DATABASE_WAIT_SECONDS = env_int("DATABASE_WAIT_SECONDS", 1800, minimum=1)
 
+# A bearer token Prometheus sends to read /metrics; blank: /metrics is open, like /health/.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# How logs are written: "text" (a line each, the contest, stage, match and attempt at its end)
+# or "json" (an object a line, for a log collector).
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ConfigError(f"LOG_FORMAT={LOG_FORMAT!r} is neither text nor json")
+
 # --- Sandbox (see docs/security.md) -----------------------------------------------------
 # This installation's own folder on every worker host (slot locks, work folders); its cgroups
 # are named after it. Two installations on one host must not share it: the default is one
@@ -261,8 +269,12 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"about": {"()": "arbiter.logs.AboutFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(ids)s"},
+        "json": {"()": "arbiter.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["about"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }

@@ -9,6 +9,7 @@ admin.site.site_header = "Arbiter administration"
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
+    path("metrics", views.metrics, name="metrics"),
     path("accounts/", include("accounts.urls")),
     path("", include("contests.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,5 +1,6 @@
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views import defaults
@@ -31,6 +32,23 @@ def home(request):
 def health(request):
     report = health_checks.report()
     return JsonResponse(report, status=200 if report["status"] != "error" else 503)
+
+
+@never_cache
+@require_GET
+def metrics(request):
+    """The platform's figures for Prometheus (judging/metrics.py). With METRICS_TOKEN set, a
+    scraper sends it as a bearer token; a judge signed in may always look."""
+    import hmac
+
+    from judging.metrics import exposition
+
+    token = settings.METRICS_TOKEN
+    if token and not request.user.has_perm("contests.rerun_match"):
+        sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(sent.encode(), token.encode()):
+            return HttpResponse("metrics need the scraper's token\n", status=401, content_type="text/plain")
+    return HttpResponse(exposition(), content_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 # --- Django's own error answers: the API's error body under /api/, the HTML pages elsewhere ---

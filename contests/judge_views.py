@@ -22,7 +22,7 @@ from contests import services
 from contests.models import Contest, Entry, Match, MatchAttempt, Stage, Submission
 from contests.stage_form import StageForm, kinds_for
 from contests.views import _contest
-from judging import formats, verification
+from judging import formats, metrics, verification
 from judging import matches as judging_matches
 from judging.matches import stale_after
 from judging.models import WorkerHeartbeat
@@ -201,6 +201,7 @@ def _console_state(contest: Contest) -> dict:
         "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
         "disqualified": Entry.Status.DISQUALIFIED,
         "max_faults": judging_matches.MAX_FAULTS,
+        "platform": metrics.snapshot(),
     }
 
 

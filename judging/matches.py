@@ -34,9 +34,10 @@ from django.db import InterfaceError, OperationalError, connection, connections,
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from arbiter import logs
 from contests.models import Match, MatchAttempt, Stage, Submission
 from games import registry
-from judging import dispatch, events, formats
+from judging import dispatch, events, formats, metrics
 from judging.clocks import Clock
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
@@ -213,8 +214,14 @@ def _progress(attempt_id: int, frame: dict) -> None:
 
 
 def play_attempt(attempt: MatchAttempt) -> None:
-    """Play a claimed attempt to its end and record how it ended."""
+    """Play a claimed attempt to its end and record how it ended; every log line meanwhile
+    names the contest, stage, match and attempt."""
     match = Match.objects.select_related("contest", "stage").get(pk=attempt.match_id)
+    with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
+        _play(attempt, match)
+
+
+def _play(attempt: MatchAttempt, match: Match) -> None:
     seats = list(match.seats.select_related("entry__contest", "submission").order_by("index"))
     with Heartbeat(attempt.pk, beat_seconds()) as heartbeat:
         try:
@@ -245,6 +252,7 @@ def play_attempt(attempt: MatchAttempt) -> None:
             end_attempt(attempt.pk, Outcome.ERROR, traceback.format_exc(limit=8))
             return
         record_result(attempt.pk, record)
+        metrics.observe_safely(attempt.host or socket.gethostname(), record.timings)
 
 
 # --- Recording ------------------------------------------------------------------------------
@@ -349,7 +357,8 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
         match = Match.objects.select_for_update().get(pk=attempt.match_id)
         if match.status != Match.Status.RUNNING:
             return True
-        log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
+        with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
+            log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
         if match.faults + 1 >= MAX_FAULTS:
             fail_match(match.pk, f"not played: the platform failed {MAX_FAULTS} times in a row; last: {error}")
         else:

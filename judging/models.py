@@ -80,3 +80,27 @@ class Lease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.holder} until {self.expires_at:%H:%M:%S}"
+
+
+class Latency(models.Model):
+    """One bucket of a latency histogram of one worker host (``judging/metrics.py``): how many
+    observations fell in it (not cumulative), ever. ``le`` is the bucket's upper bound in
+    seconds; the row with ``le`` None holds the sum of every observation, its ``count`` how
+    many there were. Grown by increments at the end of each attempt, read by /metrics."""
+
+    host = models.CharField(max_length=255)
+    name = models.CharField(max_length=40)
+    le = models.FloatField(null=True, blank=True)
+    count = models.BigIntegerField(default=0)
+    total = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["host", "name", "le"], name="one_latency_bucket"),
+            models.UniqueConstraint(
+                fields=["host", "name"], condition=models.Q(le__isnull=True), name="one_latency_sum"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} on {self.host}: {self.count} ≤ {self.le}"

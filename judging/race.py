@@ -27,7 +27,7 @@ from judging.referee import Referee, referee_for
 from sandbox.errors import PlatformStall, SandboxError
 from sandbox.jail import Endpoint, reserve_arena_slots
 from sandbox.limits import Limits
-from sandbox.programs import judge_language, open_jail
+from sandbox.programs import judge_language
 from sandbox.result import RunResult, Verdict
 
 SAMPLE_S = 1.0  # how often the race's progress is taken (frames of the replay, the live page)
@@ -120,9 +120,7 @@ class RaceReferee(Referee):
         thread.call(server.start_unix(socket_path))
         slots = stack.enter_context(reserve_arena_slots(len(players)))
         jails = [
-            stack.enter_context(
-                open_jail(p.program, limits, endpoint=Endpoint(port, socket_path), user=login, slot=slot)
-            )
+            self.timed_jail(stack, p.program, limits, endpoint=Endpoint(port, socket_path), user=login, slot=slot)
             for p, login, slot in zip(players, logins, slots, strict=False)
         ]
         results: list[RunResult | None] = [None] * len(players)

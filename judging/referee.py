@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,9 @@ class MatchRecord:
     outcome: Outcome
     seats: list[SeatTotals]
     replay: dict[str, Any]
+    # The platform's own times, for its metrics (judging/metrics.py): each jail's start, and
+    # each move's cost beyond the program's own wall time.
+    timings: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _tail(data: bytes, limit: int = STDERR_PER_MOVE) -> str:
@@ -128,11 +132,23 @@ class Referee:
         self.totals = [SeatTotals() for _ in players]
         self.moves: list[dict[str, Any]] = []
         self.frames: list[dict[str, Any]] = []
+        self.timings: dict[str, list[float]] = {"jail_start_seconds": [], "move_overhead_seconds": []}
 
     def play(self) -> MatchRecord:
         with contextlib.ExitStack() as stack:
             outcome = self.run(stack)
-        return MatchRecord(outcome, self.totals, self.replay(outcome))
+        return MatchRecord(outcome, self.totals, self.replay(outcome), self.timings)
+
+    def timed_jail(self, stack: contextlib.ExitStack, program: Program, limits: Limits, **kwargs: Any):
+        """``open_jail`` on ``stack``, its start time noted for the metrics."""
+        start = time.perf_counter()
+        jail = stack.enter_context(open_jail(program, limits, **kwargs))
+        self.timings["jail_start_seconds"].append(time.perf_counter() - start)
+        return jail
+
+    def move_took(self, started: float, program_wall_s: float) -> None:
+        """A move's cost to the platform (referee, sandbox, rules) beyond the program's own time."""
+        self.timings["move_overhead_seconds"].append(max(time.perf_counter() - started - program_wall_s, 0.0))
 
     def run(self, stack: contextlib.ExitStack) -> Outcome:
         """Play the match (the jails opened on ``stack`` are closed after it); its outcome."""
@@ -147,8 +163,7 @@ class Referee:
         waits for another (two such matches would wait on each other forever)."""
         slots = stack.enter_context(reserve_slots(len(self.players)))
         return [
-            stack.enter_context(open_jail(p.program, limits, slot=slot))
-            for p, slot in zip(self.players, slots, strict=True)
+            self.timed_jail(stack, p.program, limits, slot=slot) for p, slot in zip(self.players, slots, strict=True)
         ]
 
     def seat_replay(self, index: int) -> dict[str, Any]:
@@ -266,6 +281,7 @@ class ProcessPerMoveReferee(_TurnReferee):
         jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
         jails = self.open_jails(stack, jail_limits)
         while (seat := self.next_seat()) is not None:
+            started = time.perf_counter()
             state = self.state
             player, jail, seat_totals = players[seat], jails[seat], totals[seat]
             move_no = len(self.moves) + 1
@@ -328,6 +344,7 @@ class ProcessPerMoveReferee(_TurnReferee):
                 _warn(seat_totals, record, f"move {move_no}: {note}")
             record["move"] = game.move_text(state, move)
             self.made(seat, move)
+            self.move_took(started, result.wall_s)
         for seat_totals in totals:
             slow = clock.game_warning(seat_totals.replies, seat_totals.cpu_s)
             if slow:
@@ -410,6 +427,7 @@ class LineProtocolReferee(_TurnReferee):
         last_text = interaction.start
         try:
             while (seat := self.next_seat()) is not None:
+                started = time.perf_counter()
                 state = self.state
                 session, seat_totals = sessions[seat], totals[seat]
                 move_no = len(self.moves) + 1
@@ -461,6 +479,7 @@ class LineProtocolReferee(_TurnReferee):
                     break
                 record["move"] = last_text = game.move_text(state, move)
                 self.made(seat, move)
+                self.move_took(started, took_wall + stalled)
         finally:
             for session in sessions:
                 if session.alive:

@@ -11,6 +11,7 @@ import logging
 
 from celery import shared_task
 
+from arbiter import logs
 from judging import builds, matches, services
 from judging.matches import DB_ERRORS
 from sandbox.errors import SandboxError, SandboxUnavailable
@@ -31,7 +32,8 @@ def ping(self, ping_id: int) -> None:
 @shared_task(name="judging.build_submission", bind=True, max_retries=None)
 def build_submission(self, submission_id: int) -> None:
     try:
-        builds.build_submission(submission_id)
+        with logs.about(submission=submission_id):
+            builds.build_submission(submission_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
     except SandboxError as e:

@@ -1,0 +1,256 @@
+"""What the platform is doing, measured: the figures /metrics gives Prometheus and the judges'
+console shows. Read at the moment they are asked for from the database every host shares, so
+one endpoint speaks for every worker host:
+
+- the queues (matches, races, builds): how many wait, and since when the oldest;
+- matches in each state, attempts by how they ended (infrastructure faults among them);
+- the workers alive, with their queues, slots and the sandbox level their self-check found;
+- latency histograms of each worker host (``Latency`` rows, grown at the end of every
+  attempt): a jail's start, and a move's cost to the platform beyond the program's own time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Min
+from django.utils import timezone
+
+from contests.models import Match, MatchAttempt, Submission
+from judging.models import Latency, WorkerHeartbeat
+
+log = logging.getLogger(__name__)
+
+# Upper bounds of the buckets, in seconds, by histogram.
+BUCKETS: dict[str, tuple[float, ...]] = {
+    "jail_start_seconds": (0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    "move_overhead_seconds": (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5),
+}
+INFRASTRUCTURE = (
+    MatchAttempt.Outcome.LOST,
+    MatchAttempt.Outcome.INFRA,
+    MatchAttempt.Outcome.STALLED,
+    MatchAttempt.Outcome.ERROR,
+)
+
+
+# --- Recording -------------------------------------------------------------------------------
+
+
+def observe(host: str, timings: dict[str, list[float]]) -> None:
+    """Add one attempt's times to its host's histograms: one increment per bucket touched."""
+    for name, values in timings.items():
+        bounds = BUCKETS.get(name)
+        if bounds is None or not values:
+            continue
+        counts: dict[float | None, int] = defaultdict(int)
+        for value in values:
+            i = bisect.bisect_left(bounds, value)
+            counts[bounds[i] if i < len(bounds) else float("inf")] += 1
+        _add(host, name, None, len(values), sum(values))
+        for le, count in counts.items():
+            _add(host, name, le, count, 0.0)
+
+
+def _add(host: str, name: str, le: float | None, count: int, total: float) -> None:
+    rows = Latency.objects.filter(host=host, name=name, le=le) if le is not None else None
+    rows = rows if rows is not None else Latency.objects.filter(host=host, name=name, le__isnull=True)
+    if rows.update(count=F("count") + count, total=F("total") + total):
+        return
+    try:
+        with transaction.atomic():
+            Latency.objects.create(host=host, name=name, le=le, count=count, total=total)
+    except IntegrityError:  # another process of the host made it meanwhile
+        rows.update(count=F("count") + count, total=F("total") + total)
+
+
+def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
+    """``observe``, never failing what called it: a metric is not worth a result."""
+    try:
+        observe(host, timings)
+    except Exception:
+        log.exception("could not record the latencies of an attempt")
+
+
+# --- Reading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Histogram:
+    name: str
+    host: str
+    buckets: list[tuple[float, int]]  # (upper bound, cumulative count), +Inf last
+    count: int
+    total: float
+
+    def quantile(self, q: float) -> float | None:
+        """The upper bound of the bucket holding the ``q`` quantile (an estimate from above)."""
+        if not self.count:
+            return None
+        for le, cumulative in self.buckets:
+            if cumulative >= q * self.count:
+                return le
+        return None
+
+
+@dataclass
+class Queue:
+    name: str
+    length: int
+    oldest: datetime | None
+
+    def age(self, now: datetime) -> float:
+        return (now - self.oldest).total_seconds() if self.oldest else 0.0
+
+
+@dataclass
+class Snapshot:
+    at: datetime
+    queues: list[Queue]
+    matches: dict[str, int]
+    attempts: dict[str, int]
+    workers: list[WorkerHeartbeat]
+    histograms: list[Histogram] = field(default_factory=list)
+
+    @property
+    def faults(self) -> int:
+        return sum(self.attempts.get(outcome, 0) for outcome in INFRASTRUCTURE)
+
+    @property
+    def latencies(self) -> list[dict]:
+        """Each histogram over every host: how many, and the buckets of the median and the 90th
+        percentile (what the console shows)."""
+        found = []
+        for name, label in (
+            ("jail_start_seconds", "a jail's start"),
+            ("move_overhead_seconds", "a move, beyond the program"),
+        ):
+            h = self.overall(name)
+            found.append({"label": label, "count": h.count, "p50": _ms(h.quantile(0.5)), "p90": _ms(h.quantile(0.9))})
+        return found
+
+    def overall(self, name: str) -> Histogram:
+        """Every host's histogram of ``name`` added up."""
+        bounds = [*BUCKETS[name], float("inf")]
+        mine = [h for h in self.histograms if h.name == name]
+        buckets = [(le, sum(dict(h.buckets).get(le, 0) for h in mine)) for le in bounds]
+        return Histogram(name, "", buckets, sum(h.count for h in mine), sum(h.total for h in mine))
+
+
+def snapshot() -> Snapshot:
+    """Everything the metrics say, now: a handful of grouped queries, whatever the sizes."""
+    from judging.matches import of_queue, stale_after
+
+    now = timezone.now()
+    queued = Match.objects.filter(status=Match.Status.QUEUED)
+    queues = []
+    for name, races in (("matches", False), ("races", True)):
+        found = of_queue(queued, races).aggregate(n=Count("pk"), oldest=Min("created_at"))
+        queues.append(Queue(name, found["n"], found["oldest"]))
+    builds = Submission.objects.filter(status=Submission.Status.QUEUED).aggregate(
+        n=Count("pk"), oldest=Min("created_at")
+    )
+    queues.append(Queue("builds", builds["n"], builds["oldest"]))
+    matches = dict(Match.objects.order_by().values_list("status").annotate(n=Count("pk")))
+    attempts = dict(MatchAttempt.objects.order_by().values_list("outcome").annotate(n=Count("pk")))
+    workers = list(
+        WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=now - stale_after()).order_by("hostname")
+    )
+    return Snapshot(now, queues, matches, attempts, workers, list(_histograms()))
+
+
+def _histograms() -> Iterator[Histogram]:
+    rows: dict[tuple[str, str], list[Latency]] = defaultdict(list)
+    for row in Latency.objects.order_by("host", "name"):
+        rows[(row.host, row.name)].append(row)
+    for (host, name), found in rows.items():
+        bounds = [*BUCKETS.get(name, ()), float("inf")]
+        per_bucket = {row.le: row.count for row in found if row.le is not None}
+        total = next((row for row in found if row.le is None), None)
+        cumulative, buckets = 0, []
+        for le in bounds:
+            cumulative += per_bucket.get(le, 0)
+            buckets.append((le, cumulative))
+        yield Histogram(name, host, buckets, total.count if total else cumulative, total.total if total else 0.0)
+
+
+# --- Prometheus --------------------------------------------------------------------------------
+
+
+class Collector:
+    """The snapshot as Prometheus metric families (prometheus_client's custom collector)."""
+
+    def collect(self):
+        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+
+        s = snapshot()
+        length = GaugeMetricFamily("arbiter_queue_length", "Work waiting in a queue", labels=["queue"])
+        age = GaugeMetricFamily(
+            "arbiter_queue_oldest_age_seconds", "How long the oldest waiting has waited", labels=["queue"]
+        )
+        for queue in s.queues:
+            length.add_metric([queue.name], queue.length)
+            age.add_metric([queue.name], queue.age(s.at))
+        yield length
+        yield age
+        matches = GaugeMetricFamily("arbiter_matches", "Matches in each state", labels=["state"])
+        for state in Match.Status.values:
+            matches.add_metric([state], s.matches.get(state, 0))
+        yield matches
+        attempts = CounterMetricFamily("arbiter_attempts", "Attempts at matches, by how they ended", labels=["outcome"])
+        for outcome in MatchAttempt.Outcome.values:
+            attempts.add_metric([outcome], s.attempts.get(outcome, 0))
+        yield attempts
+        yield CounterMetricFamily(
+            "arbiter_infrastructure_faults",
+            "Attempts ended by the platform (lost, fault, stall, error)",
+            value=s.faults,
+        )
+        alive = GaugeMetricFamily(
+            "arbiter_worker_up", "Workers alive, with their sandbox level", labels=["worker", "sandbox_level", "queues"]
+        )
+        slots = GaugeMetricFamily("arbiter_worker_concurrency", "Tasks a worker runs at once", labels=["worker"])
+        for worker in s.workers:
+            alive.add_metric([worker.hostname, worker.sandbox_level or "unknown", ",".join(worker.queues)], 1)
+            slots.add_metric([worker.hostname], worker.concurrency)
+        yield alive
+        yield slots
+        by_level = GaugeMetricFamily(
+            "arbiter_workers_alive", "Workers alive by sandbox level", labels=["sandbox_level"]
+        )
+        for level in sorted({w.sandbox_level or "unknown" for w in s.workers}):
+            by_level.add_metric([level], sum((w.sandbox_level or "unknown") == level for w in s.workers))
+        yield by_level
+        for name, what in (
+            ("jail_start_seconds", "Time to start a jail"),
+            ("move_overhead_seconds", "A move's cost to the platform beyond the program's own time"),
+        ):
+            family = HistogramMetricFamily(f"arbiter_{name}", what, labels=["host"])
+            for h in (h for h in s.histograms if h.name == name):
+                family.add_metric([h.host], [(_le(le), count) for le, count in h.buckets], sum_value=h.total)
+            yield family
+
+
+def _ms(bound: float | None) -> str:
+    if bound is None:
+        return "–"
+    return "over the largest bucket" if bound == float("inf") else f"{bound * 1000:g} ms"
+
+
+def _le(bound: float) -> str:
+    return "+Inf" if bound == float("inf") else repr(bound)
+
+
+def exposition() -> bytes:
+    """The metrics in Prometheus's text format."""
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(Collector())
+    return generate_latest(registry)
