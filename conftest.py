@@ -106,6 +106,17 @@ def _test_storage(settings, tmp_path):
     }
 
 
+@pytest.fixture(autouse=True)
+def _no_measures_from_another_test():
+    """A worker process keeps what it measures a few seconds before writing it
+    (judging/metrics.py): none of another test's may land in this one's database."""
+    from judging import metrics
+
+    metrics._pending.clear()
+    yield
+    metrics._pending.clear()
+
+
 @pytest.fixture
 def queued(monkeypatch):
     """The tasks that would go to the broker when the transaction commits, as (task, id)."""

@@ -44,6 +44,16 @@ def times_ms(fn: Callable[[], object], runs: int) -> list[float]:
     return found
 
 
+def interleaved_ms(a: Callable[[], object], b: Callable[[], object], runs: int) -> tuple[list[float], list[float]]:
+    """Both timed in turn, run after run, so that the machine's moods fall on both alike."""
+    first: list[float] = []
+    second: list[float] = []
+    for _ in range(runs):
+        first += times_ms(a, 1)
+        second += times_ms(b, 1)
+    return first, second
+
+
 def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1]
 
@@ -67,26 +77,18 @@ def main() -> None:
     assert trivial is not None and echo is not None
     host_prog = trivial.files / "prog"
     host_echo = str(echo.files / "prog")
-    with tempfile.TemporaryDirectory() as tmp:
-        plain = times_ms(
-            lambda: subprocess.run(
-                [str(host_prog)], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp, check=True
-            ),
-            runs,
-        )
     shown = tempfile.mkdtemp(prefix="arbiter-bench-")  # where the baseline's uid can read the program
     os.chmod(shown, 0o755)
-    bare_prog = Path(shutil.copy2(host_prog, shown))
-    bare_cmd = bare_bwrap(bare_prog)
-    bare = times_ms(
+    bare_cmd = bare_bwrap(Path(shutil.copy2(host_prog, shown)))
+    bare, fresh = interleaved_ms(
         lambda: subprocess.run(
             bare_cmd, user=BARE_UID, group=BARE_UID, extra_groups=[], capture_output=True, check=True
         ),
+        lambda: run_program(trivial, limits=limits),
         runs,
     )
     shutil.rmtree(shown)
-    fresh = times_ms(lambda: run_program(trivial, limits=limits), runs)
-    with open_jail(trivial, limits) as jail:
+    with open_jail(trivial, limits) as jail, tempfile.TemporaryDirectory() as tmp:
         argv = trivial.argv(limits)
         jail.run(argv)
         charged: list[tuple[float, float]] = []
@@ -96,7 +98,13 @@ def main() -> None:
             result = jail.run(argv)
             charged.append((result.cpu_s * 1000, (jail.cgroup.cpu_ns() - before) / 1e6))
 
-        moves = times_ms(move, runs)
+        plain, moves = interleaved_ms(
+            lambda: subprocess.run(
+                [str(host_prog)], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp, check=True
+            ),
+            move,
+            runs,
+        )
 
     proc = subprocess.Popen([host_echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None

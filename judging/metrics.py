@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ INFRASTRUCTURE = (
 # --- Recording -------------------------------------------------------------------------------
 
 
+@transaction.atomic  # one commit for the lot
 def observe(host: str, timings: dict[str, list[float]]) -> None:
     """Add one attempt's times to its host's histograms: one increment per bucket touched."""
     for name, values in timings.items():
@@ -70,12 +72,30 @@ def _add(host: str, name: str, le: float | None, count: int, total: float) -> No
         rows.update(count=F("count") + count, total=F("total") + total)
 
 
+FLUSH_S = 5.0  # a worker process writes what it measured at most this often
+_pending: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+_flushed = [0.0]
+
+
 def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
-    """``observe``, never failing what called it: a metric is not worth a result."""
-    try:
-        observe(host, timings)
-    except Exception:
-        log.exception("could not record the latencies of an attempt")
+    """Keep an attempt's times and write what this process has kept when FLUSH_S have passed
+    since it last did (a dozen rows' increments, not a dozen per match); never failing what
+    called it: a metric is not worth a result."""
+    for name, values in timings.items():
+        _pending[host][name].extend(values)
+    if time.monotonic() - _flushed[0] >= FLUSH_S:
+        flush()
+
+
+def flush() -> None:
+    """Write what this process has kept (``observe_safely``)."""
+    _flushed[0] = time.monotonic()
+    while _pending:
+        host, timings = _pending.popitem()
+        try:
+            observe(host, timings)
+        except Exception:
+            log.exception("could not record the latencies measured on %s", host)
 
 
 # --- Reading ---------------------------------------------------------------------------------

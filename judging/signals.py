@@ -8,7 +8,7 @@ import os
 import threading
 import time
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_shutdown, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -100,3 +100,11 @@ def stop_heartbeat(sender, **kwargs) -> None:
         services.worker_stopped(sender.hostname)
     except Exception:
         log.exception("could not record the stop of %s", sender.hostname)
+
+
+@worker_process_shutdown.connect
+def flush_metrics(**kwargs) -> None:
+    """What a pool process measured and has not written yet (judging/metrics.py)."""
+    from judging import metrics
+
+    metrics.flush()

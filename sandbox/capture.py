@@ -15,6 +15,12 @@ class Capture:
         self._line = 0  # length of the current, unfinished line
 
     def feed(self, data: bytes) -> None:
+        if self._line + len(data) <= self.max_line and len(self._buf) + len(data) <= self.max_bytes:
+            # No line of it can be too long, and it all fits: kept whole (the usual piece).
+            self._buf += data
+            nl = data.rfind(b"\n")
+            self._line = self._line + len(data) if nl < 0 else len(data) - nl - 1
+            return
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)

@@ -141,7 +141,7 @@ class Cgroup:
     _cpu_fd: int = -1
     _freeze_fd: int = -1
     _peak_seen: int = 0
-    _kept: dict[Path, int] = field(default_factory=dict)
+    _kept: dict[tuple[Path, str, int], int] = field(default_factory=dict)
     _dirs: dict[Path, Path] = field(default_factory=dict)
     _stat_fds: dict[str, int] = field(default_factory=dict)
 
@@ -239,28 +239,33 @@ class Cgroup:
             return 0
         return int(data)
 
-    def _read_kept(self, path: Path) -> str:
-        """A control file's content through a descriptor kept open for the cgroup's life (read
-        again from its start each time): the files a run looks at before and after every move."""
-        fd = self._kept.get(path)
+    def _kept_fd(self, h: Hierarchy | None, name: str, flags: int = os.O_RDONLY) -> int:
+        """A descriptor of a control file, kept open for the cgroup's life: the files a run
+        looks at before and after every move."""
+        assert h is not None
+        key = (h.mount, name, flags)
+        fd = self._kept.get(key)
         if fd is None:
-            fd = self._kept[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        return os.pread(fd, 65536, 0).decode()
+            fd = self._kept[key] = os.open(self._dir(h) / name, flags | os.O_CLOEXEC)
+        return fd
+
+    def _read_kept(self, h: Hierarchy | None, name: str) -> str:
+        """A control file's content, read again from its start each time."""
+        return os.pread(self._kept_fd(h, name), 65536, 0).decode()
 
     def memory_bytes(self) -> int:
         h = self.layout.memory
         name = "memory.current" if h and h.version == 2 else "memory.usage_in_bytes"
-        value = int(self._read_kept(self._dir(h) / name))
+        value = int(self._read_kept(h, name))
         self._peak_seen = max(self._peak_seen, value)
         return value
 
     def memory_peak(self) -> int:
         h = self.layout.memory
-        folder = self._dir(h)
         if h and h.version == 1:
-            return int(self._read_kept(folder / "memory.max_usage_in_bytes"))
+            return int(self._read_kept(h, "memory.max_usage_in_bytes"))
         try:
-            return int(self._read_kept(folder / "memory.peak"))
+            return int(self._read_kept(h, "memory.peak"))
         except OSError:
             return max(self._peak_seen, self.memory_bytes())
 
@@ -268,12 +273,12 @@ class Cgroup:
         h = self.layout.memory
         self._peak_seen = 0
         if h and h.version == 1:
-            _write(self._dir(h) / "memory.max_usage_in_bytes", "0")
+            os.pwrite(self._kept_fd(h, "memory.max_usage_in_bytes", os.O_WRONLY), b"0", 0)
 
     def oom_kills(self) -> int:
         h = self.layout.memory
         name = "memory.events" if h and h.version == 2 else "memory.oom_control"
-        for line in self._read_kept(self._dir(h) / name).splitlines():
+        for line in self._read_kept(h, name).splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill":
                 return int(value)
@@ -281,7 +286,7 @@ class Cgroup:
 
     def pids_limit_hits(self) -> int:
         try:
-            text = self._read_kept(self._dir(self.layout.pids) / "pids.events")
+            text = self._read_kept(self.layout.pids, "pids.events")
         except OSError:
             return 0
         for line in text.splitlines():
@@ -291,7 +296,7 @@ class Cgroup:
         return 0
 
     def pids(self) -> set[int]:
-        text = self._read_kept(self._dir(self.layout.freezer) / "cgroup.procs")
+        text = self._read_kept(self.layout.freezer, "cgroup.procs")
         return {int(p) for p in text.split()}
 
     def busy(self) -> bool:
@@ -300,7 +305,7 @@ class Cgroup:
         while the thread lives (a referee asks after every answer of a long-lived program)."""
         h = self.layout.freezer
         assert h is not None
-        tids = self._read_kept(self._dir(h) / ("cgroup.threads" if h.version == 2 else "tasks")).split()
+        tids = self._read_kept(h, "cgroup.threads" if h.version == 2 else "tasks").split()
         seen = self._stat_fds
         for tid in tids:
             fd = seen.get(tid)

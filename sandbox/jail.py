@@ -163,6 +163,7 @@ class Jail:
         self._spare: set[int] = set()
         self._private_mounts: list[tuple[str, str]] = []
         self._pristine: dict[str, tuple[int, ...]] | None = None
+        self._changes: tuple[str | None, tuple[list[str], list[str]]] | None = None  # until something runs
         self.counters: tuple[int, int] | None = None  # OOM kills and pids-limit hits after the last run
         self.runner_lost = False
 
@@ -405,6 +406,8 @@ class Jail:
             self._control.close()
         if self._bwrap is not None:
             self._bwrap.wait()
+            if self._bwrap.stderr:  # the old bubblewrap's pipe, before a new one takes its place
+                self._bwrap.stderr.close()
         self._launch()
 
     # -- running ----------------------------------------------------------------------------
@@ -419,6 +422,7 @@ class Jail:
         monitor to read, which meanwhile may already write the program's input."""
         self._ensure_runner()
         assert self._control is not None
+        self._changes = None
         child_env = dict(BASE_ENV)
         child_env.update(env or {})
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
@@ -480,16 +484,21 @@ class Jail:
         assert self.work is not None
         self.work.copy_in(files, skip=keep)
         self._pristine = self.work.snapshot(skip=keep)
+        self._changes = None
 
     def changes(self, keep: str | None = None) -> tuple[list[str], list[str]]:
         """The paths of the work folder (but in ``keep``) that are not as ``install`` left
         them: (made or changed, even with their times put back, since the change time cannot
         be; removed), each sorted."""
         assert self.work is not None
+        if self._changes is not None and self._changes[0] == keep:
+            return self._changes[1]  # nothing has run since the last look
         now = self.work.snapshot(skip=keep)
         pristine = {p: seen for p, seen in (self._pristine or {}).items() if not keep or p.partition("/")[0] != keep}
         written = sorted(p for p, seen in now.items() if pristine.get(p) != seen)
-        return written, sorted(pristine.keys() - now.keys())
+        found = written, sorted(pristine.keys() - now.keys())
+        self._changes = (keep, found)
+        return found
 
     def reset_work(self, files: Path, keep: str | None = None) -> None:
         """A fresh work folder holding only ``files`` (the program's build), between the moves
@@ -498,7 +507,9 @@ class Jail:
         was installed (the usual move) is left alone: no copy."""
         assert self.work is not None
         self.kill_programs()
-        if self._pristine is not None and not any(self.changes(keep)):
+        changed = self._pristine is None or any(self.changes(keep))
+        self._changes = None  # the next look looks again
+        if not changed:
             return
         self.work.clear(keep=keep)
         self.install(files, keep=keep)

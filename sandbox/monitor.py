@@ -90,6 +90,7 @@ class Monitor:
         # turns keep their cgroup counts (the runner is idle then).
         self.own_cpu = False
         self.spawn_error = ""  # why the runner could not start the program
+        self.awaiting_spawn = False
         self.stopped: Verdict | None = None
         self.note = ""
         self.poller = select.poll()
@@ -221,7 +222,9 @@ class Monitor:
             if self.jail.runner_lost and self.jail._control is not None:
                 self.poller.unregister(self.jail._control.fileno())
             return
-        if "exit_code" in message:
+        if "spawned" in message:
+            self.awaiting_spawn = False
+        elif "exit_code" in message:
             self.status = message
             self.t_end = self.t_end or time.monotonic()
         elif "error" in message:  # the program could not be started
@@ -281,6 +284,7 @@ class Monitor:
 
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
         self.own_cpu = True  # the runner's count of the program's CPU is the one recorded
+        self.awaiting_spawn = True  # until the runner says it started the program
         self.attach(in_w, out_r, err_r)
         self.feed_stdin(stdin, close_after=True)
         now = self.tick()
@@ -322,6 +326,8 @@ class Monitor:
 
     def judge(self) -> RunResult:
         assert self.cpu_end is not None and self.t_end is not None
+        if self.awaiting_spawn and self.status is None:  # the runner went before the program began
+            raise SandboxError("the jail's runner ended before it started the program")
         cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
         if self.own_cpu and self.status is not None and isinstance(self.status.get("cpu_ns"), int):
             cpu = self.status["cpu_ns"] / 1e9  # type: ignore[operator]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from games.base import Illegal
 from games.chomp.rules import Chomp, ChompState, Move, grid_lines
 
+GRID_CHARACTERS = frozenset("XO*\n")
+
 
 def program_args(state: ChompState) -> list[str]:
     return [str(state.rows), str(state.cols)]
@@ -18,6 +20,8 @@ def program_input(state: ChompState) -> str:
 def forgiven(state: ChompState, output: str) -> list[str]:
     """What ``read_reply`` forgave in a legal reply, for the referee to warn of: the page asks
     "no white space, newline on each line"."""
+    if output.endswith("\n") and output.count("\n") == state.rows and not set(output) - GRID_CHARACTERS:
+        return []  # the grid alone, a newline after each row: nothing to forgive (the usual reply)
     notes = []
     lines = output.split("\n")
     rows = lines[: state.rows]

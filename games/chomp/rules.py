@@ -7,6 +7,7 @@ player who eats the poison cookie loses; the winner scores the cookies it ate.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -160,10 +161,13 @@ class Chomp(TurnGame[ChompState, Move]):
 
 
 def grid_lines(state: ChompState) -> list[str]:
+    return list(_grid(state.widths, state.cols))
+
+
+@functools.lru_cache(maxsize=4096)  # a move's grid is drawn three times: input, frame, reply check
+def _grid(widths: tuple[int, ...], cols: int) -> tuple[str, ...]:
     lines = []
-    for r, width in enumerate(state.widths):
-        cells = ["O"] * width + ["*"] * (state.cols - width)
-        if r == 0 and width:
-            cells[0] = "X"
-        lines.append("".join(cells))
-    return lines
+    for r, width in enumerate(widths):
+        line = "O" * width + "*" * (cols - width)
+        lines.append("X" + line[1:] if r == 0 and width else line)
+    return tuple(lines)

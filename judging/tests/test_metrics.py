@@ -43,6 +43,7 @@ def test_a_match_played_records_its_jails_and_moves(db):
     match = _chomp_match()
     assert matches.play_match(match.pk) == Match.Status.FINISHED
     moves = sum(match.seats.values_list("moves", flat=True))
+    metrics.flush()  # a worker process writes what it measured every few seconds
     overall = metrics.snapshot().overall
     assert overall("jail_start_seconds").count == 2
     assert 0 < overall("move_overhead_seconds").count <= moves  # the move that ends the game is not timed

@@ -103,3 +103,21 @@ def test_a_move_finds_its_folder_as_installed_whatever_the_last_one_did(
         assert written == ["new", "new/deeper", "new/deeper/x"] and removed == ["run.sh"]
         jail.reset_work(build, keep="support")
         assert jail.run(["sh", "-c", "ls"]).stdout_text.split() == ["data", "run.sh", "support"]
+
+
+def test_a_runner_gone_before_the_program_started_is_the_platforms_fault(
+    sandbox_settings: SandboxSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+    import time
+
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        runner = next(pid for pid in jail._spare if pid != jail._bwrap.pid)
+        os.kill(runner, signal.SIGKILL)
+        time.sleep(0.2)
+        monkeypatch.setattr(jail, "_ensure_runner", lambda: None)  # as if it died just after this look
+        with pytest.raises(SandboxError, match="runner"):  # gone at the request, or before its answer
+            jail.run(["true"])
+        monkeypatch.undo()
+        assert jail.run(["true"]).verdict is Verdict.OK  # a fresh runner, and the jail goes on
