@@ -153,9 +153,11 @@ def main() -> None:
         f"| counting solutions of 5000 nearly empty grids of random allowed digits | {statistics.median(hard) * us:.0f} µs | "
         f"{max(hard) * us:.0f} µs | – | – |"
     )
+    # The replay keeps answer times to 0.1 ms: a median below that floor reads 0.
+    shown, ratio = (f"{answer * us:.0f} µs", f"{answer / raw:.1f}×") if answer else ("under 100 µs", "–")
     print(
-        f"| a program's answer through the sandboxed protocol ({len(moves)} moves) | {answer * us:.0f} µs | "
-        f"{max(m['wall_s'] for m in moves) * us:.0f} µs | raw pipe round trip {raw * us:.0f} µs | {answer / raw:.1f}× |"
+        f"| a program's answer through the sandboxed protocol ({len(moves)} moves) | {shown} | "
+        f"{max(m['wall_s'] for m in moves) * us:.0f} µs | raw pipe round trip {raw * us:.0f} µs | {ratio} |"
     )
     print(
         f"| the referee's own time per move (judging, freezing, records) | {per_move * us:.0f} µs (median game) | – | – | – |"
