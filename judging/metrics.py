@@ -11,6 +11,7 @@ one endpoint speaks for every worker host:
 
 from __future__ import annotations
 
+import atexit
 import bisect
 import logging
 import time
@@ -81,6 +82,8 @@ def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
     """Keep an attempt's times and write what this process has kept when FLUSH_S have passed
     since it last did (a dozen rows' increments, not a dozen per match); never failing what
     called it: a metric is not worth a result."""
+    if not _pending:
+        atexit.register(flush)  # a command that plays matches itself writes what it kept at its end
     for name, values in timings.items():
         _pending[host][name].extend(values)
     if time.monotonic() - _flushed[0] >= FLUSH_S:
@@ -89,6 +92,7 @@ def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
 
 def flush() -> None:
     """Write what this process has kept (``observe_safely``)."""
+    atexit.unregister(flush)
     _flushed[0] = time.monotonic()
     while _pending:
         host, timings = _pending.popitem()

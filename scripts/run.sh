@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PORT="${PORT:-8000}"
+export ARBITER_PORT="$PORT"  # honcho gives each process a PORT of its own; the worker's name keeps the site's
 export HOST="${HOST:-127.0.0.1}"
 export WEB_WORKERS="${WEB_WORKERS:-2}"
 export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-$(nproc)}"
