@@ -425,10 +425,10 @@ class Jail:
         self._changes = None
         child_env = dict(BASE_ENV)
         child_env.update(env or {})
+        request = _request(b"R", list(argv), [f"{k}={v}" for k, v in child_env.items()], list(wipe))
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        request = _request(b"R", list(argv), [f"{k}={v}" for k, v in child_env.items()], list(wipe))
         try:
             socket.send_fds(self._control, [request], [in_r, out_w, err_w])
         except OSError as e:

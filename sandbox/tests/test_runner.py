@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -53,8 +54,11 @@ def test_no_compiler_means_no_jail_said_in_words(tmp_path: Path, monkeypatch: py
 
 def test_a_nul_byte_in_an_argument_is_refused_and_the_jail_goes_on(sandbox_settings: SandboxSettings) -> None:
     with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        jail.run(["true"])  # its cgroup's files are opened once, and kept
+        open_before = len(os.listdir("/proc/self/fd"))
         with pytest.raises(SandboxError, match="NUL byte"):
             jail.run(["echo", "a\0b"])
+        assert len(os.listdir("/proc/self/fd")) == open_before  # no pipe made for it, none left open
         with pytest.raises(SandboxError, match="NUL byte"):
             jail.run(["true"], env={"X": "1\0"})
         result = jail.run(["sh", "-c", 'echo "$0:$X"', "ok"], env={"X": "é ünïcode"})
