@@ -211,6 +211,7 @@ class Submission(models.Model):
     build_log = models.TextField(blank=True)
     test_log = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(default=timezone.now, help_text="When it was last queued to be built.")
     build_started_at = models.DateTimeField(null=True, blank=True)
     build_faults = models.PositiveSmallIntegerField(
         default=0, help_text="Builds that the platform (not the program) failed since it was last queued."
@@ -286,6 +287,9 @@ class Match(models.Model):
     )
     replay = models.FileField(upload_to=replay_upload_to, max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text="When it was last queued (made, re-run, or put back after a fault)."
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

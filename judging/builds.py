@@ -107,7 +107,7 @@ def rebuild(submission: Submission) -> bool:
     """A judge's retry of a build the platform failed (or that a worker lost): queue it again."""
     updated = Submission.objects.filter(
         pk=submission.pk, status__in=[Submission.Status.PLATFORM_FAULT, Submission.Status.BUILDING]
-    ).update(status=Submission.Status.QUEUED, build_faults=0, build_started_at=None)
+    ).update(status=Submission.Status.QUEUED, build_faults=0, build_started_at=None, queued_at=timezone.now())
     if updated:
         dispatch.queue_build(submission.pk)
     return bool(updated)

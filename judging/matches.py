@@ -363,7 +363,11 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
             fail_match(match.pk, f"not played: the platform failed {MAX_FAULTS} times in a row; last: {error}")
         else:
             Match.objects.filter(pk=match.pk).update(
-                status=Match.Status.QUEUED, priority=Match.Priority.RESCUE, faults=F("faults") + 1, started_at=None
+                status=Match.Status.QUEUED,
+                priority=Match.Priority.RESCUE,
+                faults=F("faults") + 1,
+                started_at=None,
+                queued_at=timezone.now(),
             )
             dispatch.queue_match(match.pk)
     return True
@@ -407,8 +411,8 @@ def rerun_match(match: Match) -> Match:
     if match.status == Match.Status.RUNNING:
         _call_off(match, "a judge asked for a re-run while it was being played")
     match.status, match.priority, match.faults = Match.Status.QUEUED, Match.Priority.WAITING, 0
-    match.error, match.started_at, match.finished_at = "", None, None
-    match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at"])
+    match.error, match.started_at, match.finished_at, match.queued_at = "", None, None, timezone.now()
+    match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at", "queued_at"])
     if match.stage is not None:
         formats.of(match.stage.kind).match_queued_again(match)
     dispatch.queue_match(match.pk)
@@ -457,6 +461,7 @@ def rerun_stage(stage: Stage) -> int:
             error="",
             started_at=None,
             finished_at=None,
+            queued_at=timezone.now(),
         )
         formats.reopen(stage)
         dispatch.queue_matches(ids)

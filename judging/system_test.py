@@ -6,6 +6,7 @@ entry's active version; failing leaves the previous one active."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from contests.models import Entry, Match, MatchSeat, Stage, Submission
 from games import registry
@@ -156,6 +157,7 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(
             status=Submission.Status.QUEUED,
+            queued_at=timezone.now(),
             rebuilt_from_sources=True,
             build_log=f"{submission.build_log}\n{why}".strip(),
             test_log="\n".join(

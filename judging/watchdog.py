@@ -126,7 +126,7 @@ def rescue_builds() -> int:
         if not builds.build_fault(submission.pk, f"its build was lost (building since {submission.build_started_at})"):
             with transaction.atomic():
                 if Submission.objects.filter(pk=submission.pk, status=Submission.Status.BUILDING).update(
-                    status=Submission.Status.QUEUED
+                    status=Submission.Status.QUEUED, queued_at=timezone.now()
                 ):
                     dispatch.queue_build(submission.pk)
                     put_back += 1
