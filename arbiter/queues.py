@@ -4,7 +4,7 @@
 number of sandbox slots), ``races`` plays races (every program of a stage at once against the
 game's server, holding every slot of its host: give it hosts of its own), ``default`` takes
 everything short: bookkeeping, pings. A worker serves the queues it is started with
-(``celery worker --queues``); ``WORKER_QUEUES`` lists them all.
+(``celery worker --queues``).
 Task names are explicit (``@shared_task(name=...)``) so that these globs stay true.
 """
 
@@ -15,7 +15,6 @@ MATCHES = "matches"
 RACES = "races"
 DEFAULT = "default"
 ALL = (BUILDS, MATCHES, RACES, DEFAULT)
-WORKER_QUEUES = ",".join(ALL)  # what `make run`'s one worker serves
 
 ROUTES = {
     "judging.build_*": {"queue": BUILDS},

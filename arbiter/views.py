@@ -45,9 +45,11 @@ def metrics(request):
 
     token = settings.METRICS_TOKEN
     if token and not request.user.has_perm("contests.rerun_match"):
-        sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(sent.encode(), token.encode()):
-            return HttpResponse("metrics need the scraper's token\n", status=401, content_type="text/plain")
+        scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(sent.strip().encode(), token.encode()):
+            refused = HttpResponse("metrics need the scraper's token\n", status=401, content_type="text/plain")
+            refused["WWW-Authenticate"] = 'Bearer realm="metrics"'
+            return refused
     return HttpResponse(exposition(), content_type="text/plain; version=0.0.4; charset=utf-8")
 
 

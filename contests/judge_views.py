@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -160,7 +161,7 @@ def _console_state(contest: Contest) -> dict:
             queued=Count("matches", filter=Q(matches__status=Match.Status.QUEUED)),
             running=Count("matches", filter=Q(matches__status=Match.Status.RUNNING)),
             failed=Count("matches", filter=Q(matches__status=Match.Status.FAILED)),
-            oldest_queued=Min("matches__created_at", filter=Q(matches__status=Match.Status.QUEUED)),
+            oldest_queued=Min("matches__queued_at", filter=Q(matches__status=Match.Status.QUEUED)),
         ).order_by("order")
     )
     for stage in stages:
@@ -176,7 +177,9 @@ def _console_state(contest: Contest) -> dict:
         attempt.stuck = attempt.silent > stale_after()
     alive_since = now - stale_after()
     workers = list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since))
-    served = {queue for worker in workers for queue in worker.queues}
+    # A worker whose sandbox failed its self-check serves nothing, whatever its queues.
+    playing = ("full", "degraded") if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX else ("full",)
+    served = {queue for worker in workers if worker.sandbox_level in playing for queue in worker.queues}
     plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
     unserved = [queue for queue in (queues.BUILDS, plays) if queue not in served]
     failed = (

@@ -14,13 +14,14 @@ from __future__ import annotations
 import atexit
 import bisect
 import logging
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Min
 from django.utils import timezone
 
@@ -76,6 +77,8 @@ def _add(host: str, name: str, le: float | None, count: int, total: float) -> No
 FLUSH_S = 5.0  # a worker process writes what it measured at most this often
 _pending: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
 _flushed = [0.0]
+_timers: list[threading.Timer] = []  # the one waiting to write for a process gone quiet
+QUIET_FLUSH = True  # off in tests: a thread of its own would write outside a test's transaction
 
 
 def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
@@ -84,10 +87,22 @@ def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
     called it: a metric is not worth a result."""
     if not _pending:
         atexit.register(flush)  # a command that plays matches itself writes what it kept at its end
+        if QUIET_FLUSH:
+            timer = threading.Timer(FLUSH_S, _flush_in_thread)  # and a process gone quiet, soon
+            timer.daemon = True
+            timer.start()
+            _timers[:] = [timer]
     for name, values in timings.items():
         _pending[host][name].extend(values)
     if time.monotonic() - _flushed[0] >= FLUSH_S:
         flush()
+
+
+def _flush_in_thread() -> None:
+    try:
+        flush()
+    finally:
+        connection.close()  # this thread's own
 
 
 def flush() -> None:
@@ -175,10 +190,10 @@ def snapshot() -> Snapshot:
     queued = Match.objects.filter(status=Match.Status.QUEUED)
     queues = []
     for name, races in (("matches", False), ("races", True)):
-        found = of_queue(queued, races).aggregate(n=Count("pk"), oldest=Min("created_at"))
+        found = of_queue(queued, races).aggregate(n=Count("pk"), oldest=Min("queued_at"))
         queues.append(Queue(name, found["n"], found["oldest"]))
     builds = Submission.objects.filter(status=Submission.Status.QUEUED).aggregate(
-        n=Count("pk"), oldest=Min("created_at")
+        n=Count("pk"), oldest=Min("queued_at")
     )
     queues.append(Queue("builds", builds["n"], builds["oldest"]))
     matches = dict(Match.objects.order_by().values_list("status").annotate(n=Count("pk")))
@@ -211,7 +226,7 @@ class Collector:
     """The snapshot as Prometheus metric families (prometheus_client's custom collector)."""
 
     def collect(self):
-        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+        from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
         s = snapshot()
         length = GaugeMetricFamily("arbiter_queue_length", "Work waiting in a queue", labels=["queue"])
@@ -227,11 +242,13 @@ class Collector:
         for state in Match.Status.values:
             matches.add_metric([state], s.matches.get(state, 0))
         yield matches
-        attempts = CounterMetricFamily("arbiter_attempts", "Attempts at matches, by how they ended", labels=["outcome"])
+        # Gauges, not counters: an attempt moves from running to how it ended (and a lost one
+        # whose result was kept back to finished), and a contest removed takes its own away.
+        attempts = GaugeMetricFamily("arbiter_attempts", "Attempts at matches, by where they stand", labels=["outcome"])
         for outcome in MatchAttempt.Outcome.values:
             attempts.add_metric([outcome], s.attempts.get(outcome, 0))
         yield attempts
-        yield CounterMetricFamily(
+        yield GaugeMetricFamily(
             "arbiter_infrastructure_faults",
             "Attempts ended by the platform (lost, fault, stall, error)",
             value=s.faults,
@@ -248,7 +265,7 @@ class Collector:
         by_level = GaugeMetricFamily(
             "arbiter_workers_alive", "Workers alive by sandbox level", labels=["sandbox_level"]
         )
-        for level in sorted({w.sandbox_level or "unknown" for w in s.workers}):
+        for level in sorted({"full", "degraded", "none"} | {w.sandbox_level or "unknown" for w in s.workers}):
             by_level.add_metric([level], sum((w.sandbox_level or "unknown") == level for w in s.workers))
         yield by_level
         for name, what in (

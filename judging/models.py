@@ -86,7 +86,8 @@ class Latency(models.Model):
     """One bucket of a latency histogram of one worker host (``judging/metrics.py``): how many
     observations fell in it (not cumulative), ever. ``le`` is the bucket's upper bound in
     seconds; the row with ``le`` None holds the sum of every observation, its ``count`` how
-    many there were. Grown by increments at the end of each attempt, read by /metrics."""
+    many there were. Grown by increments each worker process writes every few seconds (what its
+    attempts measured), read by /metrics."""
 
     host = models.CharField(max_length=255)
     name = models.CharField(max_length=40)

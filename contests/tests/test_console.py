@@ -223,9 +223,11 @@ def test_the_console_says_when_no_worker_serves_the_queue_its_games_need(client,
     race = make_contest(slug="wheels", game="wheels")
     now = timezone.now()
     WorkerHeartbeat.objects.create(hostname="w@a", queues=["builds", "matches", "default"], concurrency=2,
-                                   started_at=now, last_seen=now)  # fmt: skip
+                                   started_at=now, last_seen=now, sandbox_level="full")  # fmt: skip
     client.force_login(judge)
     page = client.get(f"/contests/{race.slug}/console/").content.decode()
     assert "No worker alive serves the <code>races</code> queue" in page and "<code>builds</code> queue" not in page
     make_contest(slug="chomp2", game="chomp")
     assert "No worker alive serves" not in client.get("/contests/chomp2/console/").content.decode()
+    WorkerHeartbeat.objects.filter(hostname="w@a").update(sandbox_level="none")  # it takes no match
+    assert "<code>matches</code> queue" in client.get("/contests/chomp2/console/").content.decode()

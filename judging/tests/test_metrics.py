@@ -64,18 +64,22 @@ def test_the_metrics_endpoint_speaks_prometheus_and_may_ask_for_a_token(client, 
     metrics.observe("h", {"jail_start_seconds": [0.008, 0.03]})
     text = client.get("/metrics").content.decode()
     assert 'arbiter_queue_length{queue="matches"} 1.0' in text and 'arbiter_queue_length{queue="races"} 1.0' in text
-    assert 'arbiter_matches{state="finished"} 1.0' in text and 'arbiter_attempts_total{outcome="lost"} 1.0' in text
-    assert "arbiter_infrastructure_faults_total 1.0" in text
+    assert 'arbiter_matches{state="finished"} 1.0' in text and 'arbiter_attempts{outcome="lost"} 1.0' in text
+    assert "arbiter_infrastructure_faults 1.0" in text and "# TYPE arbiter_attempts gauge" in text
     assert 'arbiter_worker_up{queues="matches",sandbox_level="full",worker="w1@h"} 1.0' in text
     assert 'arbiter_workers_alive{sandbox_level="full"} 1.0' in text
+    assert 'arbiter_workers_alive{sandbox_level="none"} 0.0' in text  # every level, so an alert on 0 can fire
     assert 'arbiter_jail_start_seconds_bucket{host="h",le="0.01"} 1.0' in text
     assert 'arbiter_jail_start_seconds_bucket{host="h",le="+Inf"} 2.0' in text
     assert 'arbiter_jail_start_seconds_count{host="h"} 2.0' in text
     assert done.pk
     settings.METRICS_TOKEN = "s3cret-token"
     assert client.get("/metrics").status_code == 401
-    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 401
+    refused = client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong")
+    assert refused.status_code == 401 and refused["WWW-Authenticate"] == 'Bearer realm="metrics"'
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Basic s3cret-token").status_code == 401
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token").status_code == 200
+    assert client.get("/metrics", HTTP_AUTHORIZATION="bearer s3cret-token").status_code == 200
     judge = make_user("judge")
     judge.groups.add(Group.objects.get(name="judges"))
     client.force_login(judge)
@@ -111,3 +115,31 @@ def test_log_lines_name_the_contest_stage_match_and_attempt():
         2,
     )
     assert lines[0]["level"] == "WARNING" and lines[0]["time"].endswith("+00:00") and "contest" not in lines[1]
+
+
+def test_the_oldest_wait_counts_from_the_last_queueing_not_the_making(queued):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from judging import matches
+
+    old = _chomp_match(status=Match.Status.FINISHED)
+    Match.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=30))
+    matches.rerun_match(Match.objects.get(pk=old.pk))  # a judge re-runs a month-old match
+    (queue,) = [q for q in metrics.snapshot().queues if q.name == "matches"]
+    assert queue.length == 1 and queue.age(timezone.now()) < 60
+
+
+def test_what_a_quiet_worker_measured_is_written_within_the_flush_period(monkeypatch, transactional_db):
+    import time
+
+    monkeypatch.setattr(metrics, "FLUSH_S", 0.2)
+    monkeypatch.setattr(metrics, "QUIET_FLUSH", True)  # as in a worker (conftest turns it off)
+    metrics._flushed[0] = time.monotonic()  # it wrote just now: this one waits for the timer
+    metrics.observe_safely("quiet", {"jail_start_seconds": [0.01]})
+    assert not Latency.objects.filter(host="quiet").exists()
+    deadline = time.monotonic() + 5
+    while not Latency.objects.filter(host="quiet").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert metrics.snapshot().overall("jail_start_seconds").count == 1
