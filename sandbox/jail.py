@@ -392,7 +392,10 @@ class Jail:
         if not data:
             self.runner_lost = True
             return None
-        return json.loads(data)
+        try:
+            return json.loads(data)
+        except ValueError as e:
+            raise SandboxError(f"the jail's runner said what cannot be read: {data[:200]!r}") from e
 
     def _ensure_runner(self) -> None:
         """A program can end its own jail (e.g. run out of pids); start a fresh runner then,
@@ -482,7 +485,10 @@ class Jail:
         """Put ``files`` (the program's build) in the work folder, as it was made, and note
         what it holds then (its pristine state, for ``changes`` and ``reset_work``)."""
         assert self.work is not None
-        self.work.copy_in(files, skip=keep)
+        # Its files the root's, read-only to the program: a change in place, however quick and
+        # whatever the clock's grain, cannot pass for the pristine file; replacing one can't either.
+        self.work.copy_in(files, skip=keep, files_owner=0)
+        self.work.restore_top()
         self._pristine = self.work.snapshot(skip=keep)
         self._changes = None
 
@@ -510,6 +516,7 @@ class Jail:
         changed = self._pristine is None or any(self.changes(keep))
         self._changes = None  # the next look looks again
         if not changed:
+            self.work.restore_top()  # its mode, times and attributes are the program's to change
             return
         self.work.clear(keep=keep)
         self.install(files, keep=keep)
@@ -536,16 +543,17 @@ class Jail:
 
 
 def _request(kind: bytes, *parts: Sequence[str]) -> bytes:
-    """A request to the runner: its kind, then each list of strings NUL-terminated and closed
-    by an empty one (runner.c reads it this way). A NUL inside a string cannot be sent."""
+    """A request to the runner: its kind, then each list as its count and its strings, all
+    NUL-terminated (runner.c reads it this way; an empty string is one like any other). A NUL
+    inside a string cannot be sent."""
     out = [kind]
     for part in parts:
+        out.append(b"%d\0" % len(part))
         for item in part:
             encoded = item.encode()
             if b"\0" in encoded:
                 raise SandboxError(f"an argument or variable holds a NUL byte: {item[:40]!r}")
             out.append(encoded + b"\0")
-        out.append(b"\0")
     return b"".join(out)
 
 

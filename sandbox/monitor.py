@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 POLL_S = 0.003  # CPU time is sampled at least this often while the program runs
 DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
+WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the jail is made afresh
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
 # With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
@@ -84,12 +85,15 @@ class Monitor:
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
         self.stderr = Capture(limits.stderr_bytes, limits.line_bytes)
         self.status: dict[str, object] | None = None
-        # A run's recorded CPU is the runner's count of the program and all it started
-        # (``cpu_ns``), which leaves out the runner's own work around it; the cgroup's count,
-        # which includes it, is what the limits are watched with while it runs. A session's
-        # turns keep their cgroup counts (the runner is idle then).
+        # A run's recorded CPU is the cgroup's count, taken once the runner is done, less the
+        # runner's own CPU over the run (``runner_ns``): the program and everything it started,
+        # whether or not anyone waited for them. The cgroup's count, the runner's included, is
+        # what the limits are watched with while it runs. A session's turns keep their cgroup
+        # counts (the runner is idle then).
         self.own_cpu = False
         self.spawn_error = ""  # why the runner could not start the program
+        self.awaiting_final = False  # the runner empties /tmp after the program's end, then says so
+        self.final: dict[str, object] = {}
         self.awaiting_spawn = False
         self.stopped: Verdict | None = None
         self.note = ""
@@ -182,6 +186,7 @@ class Monitor:
     def abandon(self) -> None:
         """Give up on this run, which will not be judged: kill the program, close its pipes.
         The jail stays usable (its owner usually closes it on the way out)."""
+        self.jail.counters = None  # whatever the run did to them, the next one reads them again
         self.cgroup.freeze()
         self.stopped = self.stopped or Verdict.RUNTIME_ERROR
         self.note = self.note or "abandoned by the platform"
@@ -224,9 +229,13 @@ class Monitor:
             return
         if "spawned" in message:
             self.awaiting_spawn = False
-        elif "exit_code" in message:
+        elif "exit_code" in message:  # the program and all it started are dead: its time ends
             self.status = message
             self.t_end = self.t_end or time.monotonic()
+            self.awaiting_final = bool(message.get("more"))
+        elif "cleaned" in message:  # then its /tmp was emptied
+            self.final = message
+            self.awaiting_final = False
         elif "error" in message:  # the program could not be started
             self.status = {"exit_code": None, "signal": None}
             self.spawn_error = str(message["error"])
@@ -303,11 +312,19 @@ class Monitor:
         """After the end or a stop: collect the status and the last output, then judge."""
         if self.t_end is None:
             self.t_end = time.monotonic()
-        if self.cpu_end is None:
+        if self.cpu_end is None and not self.own_cpu:
             self.cpu_end = self.cpu_s()
         until = time.monotonic() + DRAIN_S + 2.0
         while self.status is None and not self.jail.runner_lost and time.monotonic() < until:
             self.pump(0.05)
+        until = time.monotonic() + WIPE_S
+        while self.awaiting_final and not self.jail.runner_lost and time.monotonic() < until:
+            self.pump(0.05)
+        if self.awaiting_final:  # a /tmp too full to empty in time: a fresh jail for the next run
+            self.jail.runner_lost = True
+            self.final = {"cleaned": ["/tmp (too much to empty)"], "count": 1}
+        if self.cpu_end is None:  # the runner has finished: the cgroup holds the program's CPU and its own
+            self.cpu_end = self.cpu_s()
         self.close_stdin()
         until = time.monotonic() + DRAIN_S
         while self.reading and time.monotonic() < until:
@@ -329,8 +346,9 @@ class Monitor:
         if self.awaiting_spawn and self.status is None:  # the runner went before the program began
             raise SandboxError("the jail's runner ended before it started the program")
         cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
-        if self.own_cpu and self.status is not None and isinstance(self.status.get("cpu_ns"), int):
-            cpu = self.status["cpu_ns"] / 1e9  # type: ignore[operator]
+        runner_ns = self.final.get("runner_ns", self.status.get("runner_ns") if self.status else None)
+        if self.own_cpu and self.stopped is None and isinstance(runner_ns, int):
+            cpu = max(cpu - runner_ns / 1e9, 0.0)  # the cgroup's count less the runner's own
         exit_code = signal = None
         if self.status is not None:
             exit_code = self.status.get("exit_code")  # type: ignore[assignment]
@@ -359,8 +377,8 @@ class Monitor:
         if hits > self.pids0:
             note = (note + "; " if note else "") + f"process limit of {self.limits.pids} reached"
         extra = {}
-        if self.status is not None and "cleaned" in self.status:
-            extra["tmp_left"] = ([str(p) for p in self.status["cleaned"]], int(self.status["count"]))  # type: ignore[attr-defined,call-overload]
+        if "cleaned" in self.final:
+            extra["tmp_left"] = ([str(p) for p in self.final["cleaned"]], int(self.final["count"]))  # type: ignore[attr-defined,call-overload]
         return RunResult(
             verdict=verdict,
             exit_code=exit_code if isinstance(exit_code, int) else None,

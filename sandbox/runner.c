@@ -3,16 +3,19 @@
  * runner --control FD [--forward PORT SOCKET]
  *   The first process inside a jail (pid 1 of its pid namespace), started by bubblewrap with
  *   the program's uid and seccomp filter. It talks to the host over the SOCK_SEQPACKET socket
- *   FD. Each request is one message:
- *     "R" argv... "" env... "" [folder... ""]   (NUL-terminated strings) with three
- *                                 descriptors attached, the program's stdin, stdout and
- *                                 stderr: run it, then empty the folders named (a move's /tmp);
- *     "C" folder... ""           empty these folders (the jail's /tmp and /dev/shm).
+ *   FD. Each request is one message, a kind and lists of strings, each list its count then
+ *   its strings, all NUL-terminated:
+ *     "R" argv env folders   with three descriptors attached, the program's stdin, stdout and
+ *                            stderr: run it, then empty the folders (a move's /tmp);
+ *     "C" folders            empty these folders (the jail's /tmp and /dev/shm).
  *   Replies are JSON: {"ready": true} once, then {"spawned": PID} and, when the program and
- *   all it left behind are dead, {"exit_code": N|null, "signal": N|null, "cpu_ns": N} (and
- *   "cleaned" and "count" as below when folders were to be emptied), or
- *   {"error": "..."}, or {"cleaned": [...], "count": N}. cpu_ns is the CPU time of the
- *   program and every process it started (the runner reaps them all), not the runner's own.
+ *   all it left behind are dead, {"exit_code": N|null, "signal": N|null, "runner_ns": N}, or
+ *   {"error": "..."}, or {"cleaned": [...], "count": N}. With folders to empty, the exit
+ *   reply says "more": true and the emptying follows in a second reply, {"runner_ns": N,
+ *   "cleaned": [...], "count": N}: the program's time ends at the first. runner_ns is the
+ *   runner's own CPU from the request to its last reply, which the host takes from the jail's
+ *   cgroup to leave the program's (a count of the runner's children would miss those whose
+ *   parent ignores SIGCHLD: the kernel reaps them and keeps no count).
  *   As init of the namespace the runner cannot be signalled by the program, and it marks
  *   itself non-dumpable so that /proc gives nothing of it away. With --forward it relays
  *   TCP connections to 127.0.0.1:PORT inside the jail to the Unix socket SOCKET: the
@@ -84,6 +87,8 @@ static void put(struct text *t, const char *s, size_t n) {
 
 static void puts_(struct text *t, const char *s) { put(t, s, strlen(s)); }
 
+/* A JSON string of any bytes: each byte outside printable ASCII as \u00XX (a file name
+ * that is not UTF-8 must not make the reply unreadable). */
 static void put_json_string(struct text *t, const char *s) {
     put(t, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -92,7 +97,7 @@ static void put_json_string(struct text *t, const char *s) {
             escaped[0] = '\\';
             escaped[1] = (char)*p;
             put(t, escaped, 2);
-        } else if (*p < 0x20 || *p == 0x7f) {
+        } else if (*p < 0x20 || *p >= 0x7f) {
             snprintf(escaped, sizeof escaped, "\\u%04x", *p);
             put(t, escaped, 6);
         } else {
@@ -127,7 +132,8 @@ static char *resolve(const char *name, char **env, char *buf, size_t size) {
     while (1) {
         const char *end = strchrnul(path, ':');
         size_t len = (size_t)(end - path);
-        if (snprintf(buf, size, "%.*s/%s", (int)len, len ? path : ".", name) < (int)size) {
+        const char *folder = len ? path : "."; /* an empty entry is the current folder */
+        if (snprintf(buf, size, "%.*s/%s", (int)(len ? len : 1), folder, name) < (int)size) {
             struct stat st;
             if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && !S_ISDIR(st.st_mode)) return buf;
         }
@@ -137,9 +143,9 @@ static char *resolve(const char *name, char **env, char *buf, size_t size) {
     return (char *)name;
 }
 
-static long long children_cpu_ns(void) {
+static long long own_cpu_ns(void) {
     struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
+    getrusage(RUSAGE_SELF, &ru); /* every thread of the runner: the relay's too */
     return ((long long)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
            ((long long)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 }
@@ -151,7 +157,7 @@ static void reap_all(void) {
 
 static long wipe(const char *top, struct text *listed, int *shown);
 
-static void run(char **argv, char **env, char **folders, int fds[3]) {
+static void run(char **argv, char **env, char **folders, int fds[3], long long cpu0) {
     char found[4096];
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
@@ -165,7 +171,6 @@ static void run(char **argv, char **env, char **folders, int fds[3]) {
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    long long cpu0 = children_cpu_ns();
     pid_t pid;
     int err = posix_spawn(&pid, resolve(argv[0], env, found, sizeof found), &actions, &attr, argv, env);
     posix_spawn_file_actions_destroy(&actions);
@@ -192,46 +197,65 @@ static void run(char **argv, char **env, char **folders, int fds[3]) {
     }
     kill(-1, SIGKILL); /* whatever it left behind: everyone in the namespace but init */
     reap_all();
-    long long cpu = children_cpu_ns() - cpu0;
     if (WIFSIGNALED(status))
-        snprintf(line, sizeof line, "{\"exit_code\": null, \"signal\": %d, \"cpu_ns\": %lld", WTERMSIG(status), cpu);
+        snprintf(line, sizeof line, "{\"exit_code\": null, \"signal\": %d", WTERMSIG(status));
     else
-        snprintf(line, sizeof line, "{\"exit_code\": %d, \"signal\": null, \"cpu_ns\": %lld", WEXITSTATUS(status), cpu);
+        snprintf(line, sizeof line, "{\"exit_code\": %d, \"signal\": null", WEXITSTATUS(status));
     puts_(&t, line);
-    if (*folders) { /* nothing of the program runs any more: its /tmp can be emptied now */
-        int shown = 0;
-        long count = 0;
-        puts_(&t, ", \"cleaned\": [");
-        for (char **f = folders; *f; f++) count += wipe(*f, &t, &shown);
-        snprintf(line, sizeof line, "], \"count\": %ld", count);
+    if (!*folders) {
+        snprintf(line, sizeof line, ", \"runner_ns\": %lld}", own_cpu_ns() - cpu0);
         puts_(&t, line);
+        reply(&t);
+        return;
     }
-    puts_(&t, "}");
+    puts_(&t, ", \"more\": true}"); /* the program's time ends here; its /tmp is emptied next */
+    reply(&t);
+    int shown = 0;
+    long count = 0;
+    puts_(&t, "{\"cleaned\": [");
+    for (char **f = folders; *f; f++) count += wipe(*f, &t, &shown);
+    snprintf(line, sizeof line, "], \"count\": %ld, \"runner_ns\": %lld}", count, own_cpu_ns() - cpu0);
+    puts_(&t, line);
     reply(&t);
 }
 
 /* --- emptying /tmp between two programs --------------------------------------------------- */
 
-static void remove_tree(int parent, const char *name) {
+#define MAX_DEPTH 24 /* folders open at once while emptying: below the jail's open-files limit */
+
+static long flattened; /* folders moved up to be emptied in a later pass */
+
+/* Remove `name` in `parent` and all it holds. A folder is made readable first (the program
+ * may have closed it to itself); one deeper than MAX_DEPTH is moved up to `top`, for a later
+ * pass, instead of opening yet another descriptor. */
+static void remove_tree(int top, int parent, const char *name, int depth) {
     struct stat st;
     if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return;
-    if (S_ISDIR(st.st_mode)) {
-        int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd >= 0) {
-            DIR *dir = fdopendir(fd);
-            if (dir) {
-                struct dirent *e;
-                while ((e = readdir(dir)))
-                    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) remove_tree(dirfd(dir), e->d_name);
-                closedir(dir);
-            } else {
-                close(fd);
-            }
-        }
-        unlinkat(parent, name, AT_REMOVEDIR);
-    } else {
+    if (!S_ISDIR(st.st_mode)) {
         unlinkat(parent, name, 0);
+        return;
     }
+    if (unlinkat(parent, name, AT_REMOVEDIR) == 0) return; /* already empty */
+    if (depth >= MAX_DEPTH) {
+        char moved[64];
+        snprintf(moved, sizeof moved, ".arbiter-deep-%ld", flattened++);
+        renameat(parent, name, top, moved);
+        return;
+    }
+    fchmodat(parent, name, 0700, 0);
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        DIR *dir = fdopendir(fd);
+        if (dir) {
+            struct dirent *e;
+            while ((e = readdir(dir)))
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) remove_tree(top, dirfd(dir), e->d_name, depth + 1);
+            closedir(dir);
+        } else {
+            close(fd);
+        }
+    }
+    unlinkat(parent, name, AT_REMOVEDIR);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -257,11 +281,11 @@ static long wipe(const char *top, struct text *listed, int *shown) {
             if (!grown) _exit(70);
             names = grown;
         }
-        names[count++] = strdup(e->d_name);
+        if (!(names[count++] = strdup(e->d_name))) _exit(70);
     }
     qsort(names, (size_t)count, sizeof *names, by_name);
     for (long i = 0; i < count; i++) {
-        remove_tree(dirfd(dir), names[i]);
+        remove_tree(dirfd(dir), dirfd(dir), names[i], 0);
         if (*shown < MAX_LISTED) {
             char path[4200];
             snprintf(path, sizeof path, "%s/%s", top, names[i]);
@@ -271,6 +295,17 @@ static long wipe(const char *top, struct text *listed, int *shown) {
         free(names[i]);
     }
     free(names);
+    /* What was moved up from deep down: emptied now, a pass at a time. */
+    for (int pass = 0; pass < 1000; pass++) {
+        long moved = 0;
+        rewinddir(dir);
+        while ((e = readdir(dir))) {
+            if (strncmp(e->d_name, ".arbiter-deep-", 14)) continue;
+            remove_tree(dirfd(dir), dirfd(dir), e->d_name, 0);
+            moved++;
+        }
+        if (!moved) break;
+    }
     closedir(dir);
     return count;
 }
@@ -420,27 +455,32 @@ static int forward(int port, const char *path) {
 
 /* --- the runner's loop ------------------------------------------------------------------ */
 
-/* Split "a\0b\0\0" into a NULL-terminated list; returns the position after the empty string. */
+/* One list of a request: its count, then its strings, each NUL-terminated. A NULL-terminated
+ * list of them in `*out`; the position after it, or NULL for a malformed request. */
 static char *split(char *p, char *end, char ***out) {
-    size_t n = 0, cap = 8;
-    char **list = malloc(cap * sizeof *list);
+    *out = NULL;
+    if (p >= end) return NULL;
+    char *stop;
+    unsigned long n = strtoul(p, &stop, 10);
+    if (stop == p || *stop || n > MAX_MESSAGE) return NULL;
+    p = stop + 1;
+    char **list = malloc((n + 1) * sizeof *list);
     if (!list) _exit(70);
-    while (p < end && *p) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            char **grown = realloc(list, cap * sizeof *list);
-            if (!grown) _exit(70);
-            list = grown;
+    for (unsigned long i = 0; i < n; i++) {
+        if (p >= end) {
+            free(list);
+            return NULL;
         }
-        list[n++] = p;
+        list[i] = p;
         p += strlen(p) + 1;
     }
     list[n] = NULL;
     *out = list;
-    return p < end ? p + 1 : end;
+    return p;
 }
 
 static int runner(int argc, char **argv) {
+    if (getpid() != 1) return 64; /* its kill(-1) after each program is for a jail's namespace only */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     for (size_t i = 0; i < N_IGNORED; i++) signal(IGNORED[i], SIG_IGN);
     if (argc < 3 || strcmp(argv[1], "--control")) return 64;
@@ -457,6 +497,7 @@ static int runner(int argc, char **argv) {
         ssize_t n = recvmsg(control, &msg, MSG_CMSG_CLOEXEC);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return 0; /* the host closed the jail */
+        long long cpu0 = own_cpu_ns();
         message[n] = 0;
         int fds[3] = {-1, -1, -1}, nfds = 0;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
@@ -472,30 +513,23 @@ static int runner(int argc, char **argv) {
             }
         }
         char *end = message + n;
-        if (message[0] == 'C') {
+        char **args = NULL, **env = NULL, **folders = NULL, *rest = NULL;
+        if (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
             for (int i = 0; i < nfds; i++) close(fds[i]);
-            char **folders;
-            split(message + 1, end, &folders);
+            reply_literal("{\"error\": \"a request too large for the runner\"}");
+        } else if (message[0] == 'C' && split(message + 1, end, &folders)) {
+            for (int i = 0; i < nfds; i++) close(fds[i]);
             clean(folders);
-            free(folders);
-        } else if (message[0] == 'R' && nfds == 3) {
-            char **args, **env, **folders;
-            char *rest = split(message + 1, end, &args);
-            rest = split(rest, end, &env);
-            split(rest, end, &folders);
-            if (args[0])
-                run(args, env, folders, fds);
-            else {
-                for (int i = 0; i < 3; i++) close(fds[i]);
-                reply_literal("{\"error\": \"nothing to run\"}");
-            }
-            free(args);
-            free(env);
-            free(folders);
+        } else if (message[0] == 'R' && nfds == 3 && (rest = split(message + 1, end, &args)) &&
+                   (rest = split(rest, end, &env)) && split(rest, end, &folders) && args[0]) {
+            run(args, env, folders, fds, cpu0);
         } else {
             for (int i = 0; i < nfds; i++) close(fds[i]);
             reply_literal("{\"error\": \"a request the runner does not understand\"}");
         }
+        free(args);
+        free(env);
+        free(folders);
     }
 }
 
@@ -525,7 +559,7 @@ static int launcher(int argc, char **argv) {
             struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
             if (setrlimit(resource, &rl)) return fail("setrlimit");
         } else if (!strcmp(option, "--mount")) {
-            char *copy = strdup(value), *colon = strchr(copy, ':');
+            char *copy = strdup(value), *colon = copy ? strchr(copy, ':') : NULL;
             if (!colon) return 64;
             *colon = 0;
             if (!private_ns) {

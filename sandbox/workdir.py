@@ -18,7 +18,8 @@ from pathlib import Path
 
 from .errors import SandboxError
 
-MS_NOSUID, MS_NODEV = 0x2, 0x4
+MS_NOSUID, MS_NODEV, MS_NOATIME = 0x2, 0x4, 0x400
+MORE = "(more paths than a snapshot lists)"  # a snapshot cut short
 MNT_DETACH = 0x2
 O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -61,7 +62,7 @@ class WorkDir:
                 "arbiter-work",
                 str(self.path),
                 "tmpfs",
-                MS_NOSUID | MS_NODEV,
+                MS_NOSUID | MS_NODEV | MS_NOATIME,  # no access times: no mark a move could leave by reading
                 f"size={self.size_mb}m,nr_inodes={inodes},mode=0755,uid={self.uid},gid={self.uid}",
             )
             self.capped = True
@@ -157,24 +158,44 @@ class WorkDir:
         finally:
             os.close(dirfd)
 
-    def copy_in(self, source: Path, skip: str | None = None) -> None:
-        """Copy a trusted tree (a build from the cache) into the folder, owned by the jail;
-        a top-level entry named ``skip`` is left out."""
+    def copy_in(self, source: Path, skip: str | None = None, files_owner: int | None = None) -> None:
+        """Copy a trusted tree (a build from the cache) into the folder, its folders owned by
+        the jail, its files by ``files_owner`` (default the jail too; root: files the program
+        may read and run but never change in place); a top-level entry named ``skip`` is left out."""
         fd = os.open(self.path, O_DIR)
         try:
-            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip)
+            owner = self.uid if files_owner is None else files_owner
+            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip, files_owner=owner)
+        finally:
+            os.close(fd)
+
+    def restore_top(self, mode: int = 0o755, mtime_ns: int = 0) -> None:
+        """The folder itself as it was made (its mode, times and extended attributes are the
+        program's to change, and could carry something from one move to the next)."""
+        fd = os.open(self.path, O_DIR)
+        try:
+            os.fchmod(fd, mode)
+            os.utime(fd, ns=(mtime_ns, mtime_ns))
+            for name in os.listxattr(fd):
+                with contextlib.suppress(OSError):
+                    os.removexattr(fd, name)
         finally:
             os.close(fd)
 
     def snapshot(self, skip: str | None = None, limit: int = 10_000) -> dict[str, tuple[int, ...]]:
         """Every path in the folder (a top-level ``skip`` left out), relative to it, with what
         any change alters: type and mode, inode, size, and the modification and change times
-        (a program may put the first back, never the second). Links are listed, not followed."""
+        (a program may put the first back, never the second). Links are listed, not followed.
+        Past ``limit`` paths the walk stops and says so with the key ``MORE``, which no other
+        snapshot matches."""
         found: dict[str, tuple[int, ...]] = {}
 
         def walk(fd: int, prefix: str) -> None:
             for entry in os.scandir(fd):
-                if len(found) > limit or (not prefix and entry.name == skip):
+                if len(found) >= limit:
+                    found[MORE] = (len(found),)
+                    return
+                if not prefix and entry.name == skip:
                     continue
                 st = entry.stat(follow_symlinks=False)
                 path = prefix + entry.name
@@ -258,8 +279,12 @@ def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int]) -> 
             os.chmod(target, 0o755 if st.st_mode & 0o111 else 0o644)
 
 
-def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | None = None) -> None:
-    """Copy a trusted host tree into an open folder, chowning to `uid`."""
+def copy_tree(
+    source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | None = None, files_owner: int | None = None
+) -> None:
+    """Copy a trusted host tree into an open folder, its folders and links chowned to `uid`,
+    its files to ``files_owner`` (default `uid`)."""
+    owner = uid if files_owner is None else files_owner
     total = 0
     for entry in os.scandir(source):
         if entry.name == skip:
@@ -270,7 +295,7 @@ def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | 
             sub = os.open(entry.name, O_DIR, dir_fd=dest_fd)
             try:
                 os.fchown(sub, uid, uid)
-                copy_tree(Path(entry.path), sub, uid, max_bytes)
+                copy_tree(Path(entry.path), sub, uid, max_bytes, files_owner=owner)
             finally:
                 os.close(sub)
         elif stat.S_ISLNK(st.st_mode):
@@ -289,7 +314,7 @@ def copy_tree(source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | 
             with open(entry.path, "rb") as fin, os.fdopen(fd, "wb") as fout:
                 while chunk := fin.read(1 << 20):
                     fout.write(chunk)
-                os.fchown(fout.fileno(), uid, uid)
+                os.fchown(fout.fileno(), owner, owner)
                 os.fchmod(fout.fileno(), st.st_mode & 0o755)
 
 

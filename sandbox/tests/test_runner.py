@@ -25,6 +25,39 @@ def test_the_cpu_recorded_is_the_programs_and_its_childrens_not_the_runners(prog
     assert trivial.cpu_s < 0.01
 
 
+def test_a_child_nobody_waits_for_still_counts(programs: Builder) -> None:
+    result = programs.run("sigchld_ignored.c", Limits(cpu_s=2))  # its SIGCHLD ignored: no wait reports it
+    assert result.verdict is Verdict.OK, result
+    assert 0.29 <= result.cpu_s <= 0.4
+
+
+def test_emptying_a_full_tmp_is_charged_to_nobody_and_leaves_nothing(sandbox_settings: SandboxSettings) -> None:
+    # Thousands of files, a chain of folders deeper than the runner walks, a folder locked
+    # against its own owner and a name that is not UTF-8: all gone before the next program.
+    mess = (
+        "cd /tmp && mkdir many && (cd many && seq 4000 | xargs touch);"
+        " d=/tmp; for i in $(seq 60); do d=$d/deep; done; mkdir -p $d; chmod 0 /tmp/deep/deep;"
+        " mkdir locked && : > locked/x && chmod 0 locked; : > \"$(printf 'bad\\377name')\""
+    )
+    with Jail(Limits(cpu_s=5, wall_s=20), settings=sandbox_settings) as jail:
+        result = jail.run(["sh", "-c", mess], fresh_tmp=True)
+        assert result.verdict is Verdict.OK, result
+        # what it found, named (a byte that is not UTF-8 read as the character of that code)
+        assert result.extra["tmp_left"] == (["/tmp/bad\xffname", "/tmp/deep", "/tmp/locked", "/tmp/many"], 4)
+        assert result.cpu_s < 2.0  # the wipe is the runner's, after the program's end
+        after = jail.run(["sh", "-c", "ls -A /tmp | wc -l"], fresh_tmp=True)
+        assert after.stdout_text == "0\n" and after.extra["tmp_left"] == ([], 0)
+
+
+def test_an_empty_argument_reaches_the_program(sandbox_settings: SandboxSettings) -> None:
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        result = jail.run(
+            ["sh", "-c", 'echo "$#:$1:$2:$3"', "zero", "", "b", ""], env={"EMPTY": "", "PATH": ":/usr/bin:/bin"}
+        )
+        assert result.verdict is Verdict.OK, result
+        assert result.stdout_text == "3::b:\n"
+
+
 def test_the_runner_is_built_once_per_installation_and_again_when_it_changes(
     sandbox_settings: SandboxSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -92,15 +125,22 @@ def test_a_move_finds_its_folder_as_installed_whatever_the_last_one_did(
     with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
         jail.install(build)
         assert jail.changes() == ([], [])
-        # an edit in place with its modification time put back: the change time tells
-        sneaky = "touch -r data /tmp/t; echo tampered > data; touch -r /tmp/t data; echo kept > support/memo"
+        # the build's files are read-only to it: no edit in place, whatever the clock's grain
+        result = jail.run(["sh", "-c", "echo tampered > data || echo refused; cat data"])
+        assert result.stdout_text == "refused\npristine\n"
+        assert jail.changes() == ([], [])
+        # a replacement with its modification time put back: the inode and change time tell
+        sneaky = (
+            "cp -p data /tmp/t; rm -f data; echo tampered > data; touch -r /tmp/t data;"
+            " chmod 700 .; touch -d 2001-01-01 .; echo kept > support/memo"
+        )
         assert jail.run(["sh", "-c", sneaky], fresh_tmp=True).verdict is Verdict.OK
         written, removed = jail.changes(keep="support")
         assert written == ["data"] and removed == []
         jail.reset_work(build, keep="support")
         assert jail.changes(keep="support") == ([], [])
-        result = jail.run(["sh", "-c", "cat data support/memo; ls /tmp"], fresh_tmp=True)
-        assert result.stdout_text == "pristine\nkept\n"  # the folder the game lets it keep, kept
+        result = jail.run(["sh", "-c", "cat data support/memo; stat -c '%a %Y' .; ls /tmp"], fresh_tmp=True)
+        assert result.stdout_text == "pristine\nkept\n755 0\n"  # the folder the game lets it keep, kept
         assert result.extra["tmp_left"] == ([], 0)
         jail.run(["sh", "-c", "rm run.sh; mkdir -p new/deeper; : > new/deeper/x"])
         written, removed = jail.changes(keep="support")
