@@ -250,9 +250,9 @@ def running_site(net: Network | None = None) -> Any:
     if net is not None:  # the other hosts reach it over the test's network
         with (folder / "pg" / "pg_hba.conf").open("a") as hba:
             hba.write(f"host all all {net.gateway.rsplit('.', 1)[0]}.0/24 trust\n")
-    site.start_postgres()
-    site.start_redis()
     try:
+        site.start_postgres()
+        site.start_redis()
         for statement in ("CREATE ROLE arbiter LOGIN CREATEDB", "CREATE DATABASE arbiter OWNER arbiter"):
             subprocess.run(
                 ["psql", "-h", site.db_address, "-p", str(site.pg_port), "-U", "postgres", "-q", "-c", statement],
@@ -279,5 +279,5 @@ def running_site(net: Network | None = None) -> Any:
         site.stop_workers()
         site.stop_redis()
         with contextlib.suppress(subprocess.SubprocessError):
-            site.stop_postgres()
+            site.stop_postgres()  # also when Redis failed to start after it
         shutil.rmtree(folder, ignore_errors=True)

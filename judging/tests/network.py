@@ -52,6 +52,20 @@ class Network:
         _ip("link", "set", self.hosts[name].link, "up")
 
 
+def _forward(bridge: str, action: str) -> None:
+    """Let the bridge's hosts reach each other where bridged traffic passes the firewall's
+    FORWARD chain (br_netfilter loaded, as on a host running Docker, whose policy drops it):
+    insert the rule (``-I``) or delete it (``-D``). Nothing where there is no iptables."""
+    if shutil.which("iptables") is None:
+        return
+    subprocess.run(
+        ["iptables", action, "FORWARD", "-i", bridge, "-o", bridge, "-j", "ACCEPT"],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+
+
 def available() -> bool:
     return all(shutil.which(tool) for tool in ("ip", "nsenter", "unshare"))
 
@@ -60,12 +74,14 @@ def available() -> bool:
 def network(names: list[str]) -> Iterator[Network]:
     """A bridge and one host per name, removed after."""
     tag = uuid.uuid4().hex[:6]
-    subnet = f"10.{random.randint(100, 250)}.{random.randint(0, 255)}"
+    # In 198.18.0.0/15, set aside for testing networks (RFC 2544): no real route to collide with.
+    subnet = f"198.{random.randint(18, 19)}.{random.randint(0, 255)}"
     net = Network(bridge=f"arb{tag}", gateway=f"{subnet}.1")
     try:
         _ip("link", "add", net.bridge, "type", "bridge")
         _ip("addr", "add", f"{net.gateway}/24", "dev", net.bridge)
         _ip("link", "set", net.bridge, "up")
+        _forward(net.bridge, "-I")
         for n, name in enumerate(names, start=10):
             host = Host(name, f"arb-{tag}-{name}", f"{subnet}.{n}", f"v{tag}{n}")
             peer = f"p{tag}{n}"
@@ -86,3 +102,4 @@ def network(names: list[str]) -> Iterator[Network]:
                 _ip("link", "delete", host.link)
         with contextlib.suppress(subprocess.SubprocessError):
             _ip("link", "delete", net.bridge)
+        _forward(net.bridge, "-D")

@@ -47,9 +47,10 @@ def start_stage(site, hosts=WORKER_HOSTS) -> dict:
 
 @pytest.fixture
 def stage(site):
-    made = start_stage(site)
-    yield made
-    site.stop_workers()
+    try:
+        yield start_stage(site)
+    finally:  # workers left running would play the next test's stage
+        site.stop_workers()
 
 
 def attempts_by_host(site, stage) -> dict[str, int]:
@@ -92,14 +93,16 @@ def test_a_host_lost_mid_match_is_replayed_on_the_other_and_counted_once(site, s
         victim.signal(signal.SIGSTOP)
     else:
         site.net.unplug(host)  # it plays on, reaching neither the database nor the broker
-    wait_until(
-        site, "the lost match replayed on the other host", lambda: _replayed_elsewhere(site, match_id), timeout=90
-    )
-    assert time.monotonic() - lost_at < 60
-    if fault == "paused":
-        victim.signal(signal.SIGCONT)  # it wakes up and finishes its game: too late to count
-    elif fault == "unplugged":
-        site.net.plug(host)  # it writes its result when it can: too late to count
+    try:
+        wait_until(
+            site, "the lost match replayed on the other host", lambda: _replayed_elsewhere(site, match_id), timeout=90
+        )
+        assert time.monotonic() - lost_at < 60
+    finally:  # the host comes back whatever happened: the next tests share the network
+        if fault == "paused":
+            victim.signal(signal.SIGCONT)  # it wakes up and finishes its game: too late to count
+        elif fault == "unplugged":
+            site.net.plug(host)  # it writes its result when it can: too late to count
     assert_every_match_played_once(site, stage)
     outcomes = site.sql("SELECT outcome, host FROM contests_matchattempt WHERE match_id = %s ORDER BY number", match_id)
     assert outcomes[0] == ("lost", host) and ("finished", host) not in outcomes
