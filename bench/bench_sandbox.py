@@ -145,8 +145,8 @@ def main() -> None:
         )
     own, cgroup = med(c[0] for c in charged), med(c[1] for c in charged)
     print(
-        f"\nCPU charged to a move of the trivial program (median): {own:.3f} ms counted by the runner "
-        f"(the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner)."
+        f"\nCPU charged to a move of the trivial program (median): {own:.3f} ms recorded "
+        f"(the cgroup's count less the runner's own: the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner)."
     )
 
 
