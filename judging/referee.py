@@ -158,12 +158,14 @@ class Referee:
         if self.should_stop():
             raise Cancelled(f"called off before {before}")
 
-    def open_jails(self, stack: contextlib.ExitStack, limits: Limits) -> list:
+    def open_jails(self, stack: contextlib.ExitStack, limits: Limits, writable: str | None = None) -> list:
         """A jail per seat, in slots taken all at once: a match never holds one slot while it
-        waits for another (two such matches would wait on each other forever)."""
+        waits for another (two such matches would wait on each other forever). The programs'
+        files are read-only to them but in the folder ``writable``."""
         slots = stack.enter_context(reserve_slots(len(self.players)))
         return [
-            self.timed_jail(stack, p.program, limits, slot=slot) for p, slot in zip(self.players, slots, strict=True)
+            self.timed_jail(stack, p.program, limits, slot=slot, writable=writable)
+            for p, slot in zip(self.players, slots, strict=True)
         ]
 
     def seat_replay(self, index: int) -> dict[str, Any]:
@@ -279,7 +281,7 @@ class ProcessPerMoveReferee(_TurnReferee):
         assert isinstance(interaction, ProcessPerMove)
         outcome: Outcome | None = None
         jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
-        jails = self.open_jails(stack, jail_limits)
+        jails = self.open_jails(stack, jail_limits, writable=interaction.keep)
         while (seat := self.next_seat()) is not None:
             started = time.perf_counter()
             state = self.state

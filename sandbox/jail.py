@@ -481,13 +481,15 @@ class Jail:
 
         return Session(self, argv, env, limits or self.limits)
 
-    def install(self, files: Path, keep: str | None = None) -> None:
+    def install(self, files: Path, keep: str | None = None, writable: str | None = None) -> None:
         """Put ``files`` (the program's build) in the work folder, as it was made, and note
-        what it holds then (its pristine state, for ``changes`` and ``reset_work``)."""
+        what it holds then (its pristine state, for ``changes`` and ``reset_work``). A folder
+        ``keep`` is left as it is (not copied); a folder ``writable``'s files are the program's
+        to change (Hearts and Flowers' ``support/``)."""
         assert self.work is not None
         # Its files the root's, read-only to the program: a change in place, however quick and
         # whatever the clock's grain, cannot pass for the pristine file; replacing one can't either.
-        self.work.copy_in(files, skip=keep, files_owner=0)
+        self.work.copy_in(files, skip=keep, files_owner=0, writable=writable)
         self.work.restore_top()
         self._pristine = self.work.snapshot(skip=keep)
         self._changes = None

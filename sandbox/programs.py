@@ -287,13 +287,15 @@ def open_jail(
     user: str | None = None,
     settings: SandboxSettings | None = None,
     slot: Slot | None = None,
+    writable: str | None = None,
 ) -> Jail:
     """A started jail holding `program`'s files in its work folder (close it, or use `with`);
-    in ``slot`` if given (one of a match's reservation), else in a slot of its own."""
+    in ``slot`` if given (one of a match's reservation), else in a slot of its own. The files
+    are read-only to the program but those in its folder ``writable`` (``Jail.install``)."""
     jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
     jail.start()
     try:
-        jail.install(program.files)
+        jail.install(program.files, writable=writable)
     except BaseException:
         jail.close()
         raise

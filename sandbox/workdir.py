@@ -158,14 +158,19 @@ class WorkDir:
         finally:
             os.close(dirfd)
 
-    def copy_in(self, source: Path, skip: str | None = None, files_owner: int | None = None) -> None:
+    def copy_in(
+        self, source: Path, skip: str | None = None, files_owner: int | None = None, writable: str | None = None
+    ) -> None:
         """Copy a trusted tree (a build from the cache) into the folder, its folders owned by
         the jail, its files by ``files_owner`` (default the jail too; root: files the program
-        may read and run but never change in place); a top-level entry named ``skip`` is left out."""
+        may read and run but never change in place) except those in the top-level folder
+        ``writable``, the jail's; a top-level entry named ``skip`` is left out."""
         fd = os.open(self.path, O_DIR)
         try:
             owner = self.uid if files_owner is None else files_owner
-            copy_tree(source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip, files_owner=owner)
+            copy_tree(
+                source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip, files_owner=owner, writable=writable
+            )
         finally:
             os.close(fd)
 
@@ -280,10 +285,17 @@ def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int]) -> 
 
 
 def copy_tree(
-    source: Path, dest_fd: int, uid: int, max_bytes: int, skip: str | None = None, files_owner: int | None = None
+    source: Path,
+    dest_fd: int,
+    uid: int,
+    max_bytes: int,
+    skip: str | None = None,
+    files_owner: int | None = None,
+    writable: str | None = None,
 ) -> None:
     """Copy a trusted host tree into an open folder, its folders and links chowned to `uid`,
-    its files to ``files_owner`` (default `uid`)."""
+    its files to ``files_owner`` (default `uid`), but for the files under the folder named
+    ``writable``, `uid`'s too."""
     owner = uid if files_owner is None else files_owner
     total = 0
     for entry in os.scandir(source):
@@ -295,7 +307,7 @@ def copy_tree(
             sub = os.open(entry.name, O_DIR, dir_fd=dest_fd)
             try:
                 os.fchown(sub, uid, uid)
-                copy_tree(Path(entry.path), sub, uid, max_bytes, files_owner=owner)
+                copy_tree(Path(entry.path), sub, uid, max_bytes, files_owner=uid if entry.name == writable else owner)
             finally:
                 os.close(sub)
         elif stat.S_ISLNK(st.st_mode):

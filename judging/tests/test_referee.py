@@ -156,6 +156,31 @@ def test_hearts_and_flowers_keeps_only_support_between_moves_and_nothing_between
         assert counts[:3] == [f"move {n} of this match, no stray file" for n in (1, 2, 3)]
 
 
+def test_hearts_and_flowers_may_rewrite_the_support_files_it_shipped_and_nothing_else(program):
+    import io
+    import tarfile
+
+    from judging.tests.conftest import build_program
+
+    runme = (
+        "#!/bin/sh\ncat > /dev/null\nn=$(cat support/count); n=$((n + 1)); echo $n > support/count\n"
+        "{ echo tampered > runme; } 2>/dev/null || echo refused > support/tried\n"
+        'echo "count $n, $(cat support/tried)" >&2\necho W1\n'
+    )
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w:gz") as tar:
+        for name, text, mode in [("runme", runme, 0o755), ("support/count", "41\n", 0o644)]:
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(text), mode
+            tar.addfile(info, io.BytesIO(text.encode()))
+    built = build_program(packed.getvalue(), "shipped.tar.gz")
+    assert built.ok, built.log
+    players = [Player(name="shipped", program=built.program, submission={"language": "archive"})] * 2
+    record = referee.play(hf, {"n": 3}, 0, players, Clock.from_json(hf.default_clock))
+    said = [m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0]
+    assert said[:3] == ["count 42, refused", "count 43, refused", "count 44, refused"]
+
+
 def test_flowers_reads_the_board_with_the_pieces_swapped(program):
     record = play(hf, ["hf_support.py", "hf_support.py"], program, {"n": 3})
     first_two = [m["move"] for m in record.replay["moves"][:2]]
