@@ -77,7 +77,8 @@ def _add(host: str, name: str, le: float | None, count: int, total: float) -> No
 FLUSH_S = 5.0  # a worker process writes what it measured at most this often
 _pending: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
 _flushed = [0.0]
-_timers: list[threading.Timer] = []  # the one waiting to write for a process gone quiet
+_timers: list[threading.Timer] = []  # those waiting to write for a process gone quiet
+_lock = threading.Lock()
 QUIET_FLUSH = True  # off in tests: a thread of its own would write outside a test's transaction
 
 
@@ -85,16 +86,19 @@ def observe_safely(host: str, timings: dict[str, list[float]]) -> None:
     """Keep an attempt's times and write what this process has kept when FLUSH_S have passed
     since it last did (a dozen rows' increments, not a dozen per match); never failing what
     called it: a metric is not worth a result."""
-    if not _pending:
+    with _lock:  # the quiet-process timer's thread may be flushing meanwhile
+        first = not _pending
+        for name, values in timings.items():
+            _pending[host][name].extend(values)
+        due = time.monotonic() - _flushed[0] >= FLUSH_S
+    if first:
         atexit.register(flush)  # a command that plays matches itself writes what it kept at its end
         if QUIET_FLUSH:
             timer = threading.Timer(FLUSH_S, _flush_in_thread)  # and a process gone quiet, soon
             timer.daemon = True
             timer.start()
-            _timers[:] = [timer]
-    for name, values in timings.items():
-        _pending[host][name].extend(values)
-    if time.monotonic() - _flushed[0] >= FLUSH_S:
+            _timers[:] = [t for t in _timers if t.is_alive()] + [timer]
+    if due:
         flush()
 
 
@@ -108,9 +112,11 @@ def _flush_in_thread() -> None:
 def flush() -> None:
     """Write what this process has kept (``observe_safely``)."""
     atexit.unregister(flush)
-    _flushed[0] = time.monotonic()
-    while _pending:
-        host, timings = _pending.popitem()
+    with _lock:
+        _flushed[0] = time.monotonic()
+        taken = {host: dict(timings) for host, timings in _pending.items()}
+        _pending.clear()
+    for host, timings in taken.items():
         try:
             observe(host, timings)
         except Exception:

@@ -130,7 +130,7 @@ def rescue_builds() -> int:
                 ):
                     dispatch.queue_build(submission.pk)
                     put_back += 1
-    waiting = Submission.objects.filter(status=Submission.Status.QUEUED, created_at__lt=now - QUEUED_BUILD_GRACE)
+    waiting = Submission.objects.filter(status=Submission.Status.QUEUED, queued_at__lt=now - QUEUED_BUILD_GRACE)
     missing = waiting.count() - broker_backlog(queues.BUILDS)
     if missing > 0:
         for pk in waiting.order_by("pk").values_list("pk", flat=True)[:missing]:

@@ -35,9 +35,10 @@ from .cgroups import Cgroup, Layout, discover
 from .conf import SandboxSettings, get_settings
 from .errors import SandboxError, SandboxUnavailable
 from .limits import MB, Limits
+from .monitor import WIPE_S
 from .result import RunResult
 from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve, reserve_arena
-from .workdir import WorkDir
+from .workdir import MORE, WorkDir
 
 if TYPE_CHECKING:
     from .interactive import Session
@@ -515,7 +516,9 @@ class Jail:
         was installed (the usual move) is left alone: no copy."""
         assert self.work is not None
         self.kill_programs()
-        changed = self._pristine is None or any(self.changes(keep))
+        # A build too big to list whole (``MORE``) is copied afresh every time: what lies past
+        # the listing's end could have changed unseen.
+        changed = self._pristine is None or MORE in self._pristine or any(self.changes(keep))
         self._changes = None  # the next look looks again
         if not changed:
             self.work.restore_top()  # its mode, times and attributes are the program's to change
@@ -526,16 +529,20 @@ class Jail:
     def fresh_tmp(self) -> tuple[list[str], int]:
         """Empty the jail's /tmp and /dev/shm between two programs (the runner does it, as the
         programs' uid, after the last one's end); the paths it found there (at most 20) and
-        how many. A folder the program made unreadable to itself may survive, and is named."""
+        how many. What the runner cannot remove goes with the jail's runner: a fresh one, its
+        /tmp a fresh mount, takes its place at once (the work folder is kept)."""
         self._ensure_runner()
         assert self._control is not None
         try:
             self._control.sendall(_request(b"C", list(TMP_FOLDERS)))
         except OSError as e:
             raise SandboxError(f"cannot reach the jail's runner: {e}") from e
-        reply = self._receive(time.monotonic() + 10.0)
+        reply = self._receive(time.monotonic() + WIPE_S)
         if reply is None or "cleaned" not in reply:
             raise SandboxError(f"the jail's runner did not clean /tmp: {reply}")
+        if reply.get("stuck"):
+            self.runner_lost = True
+            self._ensure_runner()
         return [str(p) for p in reply["cleaned"]], int(reply["count"])  # type: ignore[call-overload]
 
     def kill_programs(self) -> None:

@@ -93,6 +93,7 @@ class Monitor:
         self.own_cpu = False
         self.spawn_error = ""  # why the runner could not start the program
         self.awaiting_final = False  # the runner empties /tmp after the program's end, then says so
+        self.cpu_at_exit: float | None = None
         self.final: dict[str, object] = {}
         self.awaiting_spawn = False
         self.stopped: Verdict | None = None
@@ -197,6 +198,8 @@ class Monitor:
         until = time.monotonic() + DRAIN_S
         while self.status is None and not self.jail.runner_lost and time.monotonic() < until:
             self.pump(0.05)  # the runner's word on the killed program, not to be read as the next one's
+        if self.awaiting_final or self.status is None:  # a word still to come: a fresh runner next time
+            self.jail.runner_lost = True
         for fd in list(self.reading):
             with contextlib.suppress(KeyError):
                 self.poller.unregister(fd)
@@ -233,9 +236,13 @@ class Monitor:
             self.status = message
             self.t_end = self.t_end or time.monotonic()
             self.awaiting_final = bool(message.get("more"))
+            if self.awaiting_final and self.own_cpu:  # the count to fall back on if the wipe never ends
+                self.cpu_at_exit = self.cpu_s()
         elif "cleaned" in message:  # then its /tmp was emptied
             self.final = message
             self.awaiting_final = False
+            if message.get("stuck"):  # something there would outlive the wipe: the next run gets a fresh jail
+                self.jail.runner_lost = True
         elif "error" in message:  # the program could not be started
             self.status = {"exit_code": None, "signal": None}
             self.spawn_error = str(message["error"])
@@ -323,6 +330,8 @@ class Monitor:
         if self.awaiting_final:  # a /tmp too full to empty in time: a fresh jail for the next run
             self.jail.runner_lost = True
             self.final = {"cleaned": ["/tmp (too much to empty)"], "count": 1}
+            if self.cpu_at_exit is not None:  # the program's time as the runner's first answer found it
+                self.cpu_end = self.cpu_at_exit
         if self.cpu_end is None:  # the runner has finished: the cgroup holds the program's CPU and its own
             self.cpu_end = self.cpu_s()
         self.close_stdin()
@@ -346,7 +355,10 @@ class Monitor:
         if self.awaiting_spawn and self.status is None:  # the runner went before the program began
             raise SandboxError("the jail's runner ended before it started the program")
         cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
-        runner_ns = self.final.get("runner_ns", self.status.get("runner_ns") if self.status else None)
+        # The runner's CPU over the same span as the cgroup's count: to its last answer, or to
+        # its first when the count was taken then.
+        first = self.status.get("runner_ns") if self.status else None
+        runner_ns = first if self.cpu_end == self.cpu_at_exit else self.final.get("runner_ns", first)
         if self.own_cpu and self.stopped is None and isinstance(runner_ns, int):
             cpu = max(cpu - runner_ns / 1e9, 0.0)  # the cgroup's count less the runner's own
         exit_code = signal = None

@@ -10,9 +10,11 @@
  *     "C" folders            empty these folders (the jail's /tmp and /dev/shm).
  *   Replies are JSON: {"ready": true} once, then {"spawned": PID} and, when the program and
  *   all it left behind are dead, {"exit_code": N|null, "signal": N|null, "runner_ns": N}, or
- *   {"error": "..."}, or {"cleaned": [...], "count": N}. With folders to empty, the exit
- *   reply says "more": true and the emptying follows in a second reply, {"runner_ns": N,
- *   "cleaned": [...], "count": N}: the program's time ends at the first. runner_ns is the
+ *   {"error": "..."}, or {"cleaned": [...], "count": N, "runner_ns": N}. With folders to
+ *   empty, the exit reply says "more": true and the emptying follows in a second reply, the
+ *   latter: the program's time ends at the first. A folder is emptied and put back as the
+ *   jail made it (mode 1777, times, no extended attributes); "stuck": true says something
+ *   could not be removed (the host then makes the jail afresh). runner_ns is the
  *   runner's own CPU from the request to its last reply, which the host takes from the jail's
  *   cgroup to leave the program's (a count of the runner's children would miss those whose
  *   parent ignores SIGCHLD: the kernel reaps them and keeps no count).
@@ -52,6 +54,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define MAX_MESSAGE (1 << 20)
@@ -155,7 +158,7 @@ static void reap_all(void) {
     }
 }
 
-static long wipe(const char *top, struct text *listed, int *shown);
+static void clean(char **folders, long long cpu0);
 
 static void run(char **argv, char **env, char **folders, int fds[3], long long cpu0) {
     char found[4096];
@@ -202,21 +205,16 @@ static void run(char **argv, char **env, char **folders, int fds[3], long long c
     else
         snprintf(line, sizeof line, "{\"exit_code\": %d, \"signal\": null", WEXITSTATUS(status));
     puts_(&t, line);
+    snprintf(line, sizeof line, ", \"runner_ns\": %lld", own_cpu_ns() - cpu0);
+    puts_(&t, line);
     if (!*folders) {
-        snprintf(line, sizeof line, ", \"runner_ns\": %lld}", own_cpu_ns() - cpu0);
-        puts_(&t, line);
+        puts_(&t, "}");
         reply(&t);
         return;
     }
     puts_(&t, ", \"more\": true}"); /* the program's time ends here; its /tmp is emptied next */
     reply(&t);
-    int shown = 0;
-    long count = 0;
-    puts_(&t, "{\"cleaned\": [");
-    for (char **f = folders; *f; f++) count += wipe(*f, &t, &shown);
-    snprintf(line, sizeof line, "], \"count\": %ld, \"runner_ns\": %lld}", count, own_cpu_ns() - cpu0);
-    puts_(&t, line);
-    reply(&t);
+    clean(folders, cpu0);
 }
 
 /* --- emptying /tmp between two programs --------------------------------------------------- */
@@ -236,13 +234,15 @@ static void remove_tree(int top, int parent, const char *name, int depth) {
         return;
     }
     if (unlinkat(parent, name, AT_REMOVEDIR) == 0) return; /* already empty */
+    fchmodat(parent, name, 0700, 0); /* to read it, and to move it (its ".." changes) */
     if (depth >= MAX_DEPTH) {
         char moved[64];
-        snprintf(moved, sizeof moved, ".arbiter-deep-%ld", flattened++);
-        renameat(parent, name, top, moved);
+        for (int tries = 0; tries < 100; tries++) { /* a name of the program's own is never replaced */
+            snprintf(moved, sizeof moved, ".arbiter-deep-%ld", flattened++);
+            if (renameat2(parent, name, top, moved, RENAME_NOREPLACE) == 0 || errno != EEXIST) break;
+        }
         return;
     }
-    fchmodat(parent, name, 0700, 0);
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         DIR *dir = fdopendir(fd);
@@ -262,12 +262,26 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 
 /* Empty `top`; add the first paths found to `listed` (sorted, as many as fit) and return how
  * many entries it held. A folder the program made unreadable to itself may survive. */
-static long wipe(const char *top, struct text *listed, int *shown) {
+/* The emptied folder itself as the jail made it (its mode was put back before it was
+ * opened): the program owns it, and its times and extended attributes could otherwise carry
+ * something to the next program. */
+static void reset_folder(int fd) {
+    static char names[1 << 16];
+    ssize_t n = flistxattr(fd, names, sizeof names);
+    for (ssize_t at = 0; at < n; at += (ssize_t)strlen(names + at) + 1) fremovexattr(fd, names + at);
+    struct timespec epoch[2] = {{0, 0}, {0, 0}};
+    futimens(fd, epoch);
+}
+
+/* Empty `top`, naming what was in it (at most MAX_LISTED names over all folders in `listed`);
+ * how many entries it held. `*stuck` is set when anything is left (or it cannot be read). */
+static long wipe(const char *top, struct text *listed, int *shown, int *stuck) {
+    chmod(top, 01777); /* the program may have locked it */
     int fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return 0;
-    DIR *dir = fdopendir(fd);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
     if (!dir) {
-        close(fd);
+        if (fd >= 0) close(fd);
+        *stuck = 1;
         return 0;
     }
     char **names = NULL;
@@ -295,33 +309,46 @@ static long wipe(const char *top, struct text *listed, int *shown) {
         free(names[i]);
     }
     free(names);
-    /* What was moved up from deep down: emptied now, a pass at a time. */
-    for (int pass = 0; pass < 1000; pass++) {
-        long moved = 0;
+    /* Then what was moved up from deep down, a pass at a time while a pass gets somewhere
+     * (each folder is moved at most once, so the passes end); then anything still there. */
+    long left;
+    do {
+        long gone = 0;
+        left = 0;
         rewinddir(dir);
         while ((e = readdir(dir))) {
-            if (strncmp(e->d_name, ".arbiter-deep-", 14)) continue;
-            remove_tree(dirfd(dir), dirfd(dir), e->d_name, 0);
-            moved++;
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            if (strncmp(e->d_name, ".arbiter-deep-", 14) == 0) {
+                struct stat st;
+                remove_tree(dirfd(dir), dirfd(dir), e->d_name, 0);
+                if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                    gone++;
+                    continue;
+                }
+            }
+            left++;
         }
-        if (!moved) break;
-    }
+        if (!gone) break;
+    } while (1);
+    if (left) *stuck = 1;
+    reset_folder(dirfd(dir));
     closedir(dir);
     return count;
 }
 
-static void clean(char **folders) {
-    struct text listed = {0}, t = {0};
-    int shown = 0;
+/* Empty the folders and say what they held: {"cleaned": [...], "count": N, "runner_ns": N}
+ * (the runner's CPU since the request), with "stuck": true if something could not be removed
+ * (the host then makes the jail afresh). */
+static void clean(char **folders, long long cpu0) {
+    struct text t = {0};
+    int shown = 0, stuck = 0;
     long count = 0;
-    puts_(&listed, "");
-    for (char **f = folders; *f; f++) count += wipe(*f, &listed, &shown);
-    char tail[64];
+    char tail[128];
     puts_(&t, "{\"cleaned\": [");
-    puts_(&t, listed.data);
-    snprintf(tail, sizeof tail, "], \"count\": %ld}", count);
+    for (char **f = folders; *f; f++) count += wipe(*f, &t, &shown, &stuck);
+    snprintf(tail, sizeof tail, "], \"count\": %ld, \"runner_ns\": %lld%s}", count, own_cpu_ns() - cpu0,
+             stuck ? ", \"stuck\": true" : "");
     puts_(&t, tail);
-    free(listed.data);
     reply(&t);
 }
 
@@ -519,7 +546,7 @@ static int runner(int argc, char **argv) {
             reply_literal("{\"error\": \"a request too large for the runner\"}");
         } else if (message[0] == 'C' && split(message + 1, end, &folders)) {
             for (int i = 0; i < nfds; i++) close(fds[i]);
-            clean(folders);
+            clean(folders, cpu0);
         } else if (message[0] == 'R' && nfds == 3 && (rest = split(message + 1, end, &args)) &&
                    (rest = split(rest, end, &env)) && split(rest, end, &folders) && args[0]) {
             run(args, env, folders, fds, cpu0);

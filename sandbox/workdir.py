@@ -20,6 +20,7 @@ from .errors import SandboxError
 
 MS_NOSUID, MS_NODEV, MS_NOATIME = 0x2, 0x4, 0x400
 MORE = "(more paths than a snapshot lists)"  # a snapshot cut short
+SNAPSHOT_LIMIT = 10_000
 MNT_DETACH = 0x2
 O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -187,30 +188,32 @@ class WorkDir:
         finally:
             os.close(fd)
 
-    def snapshot(self, skip: str | None = None, limit: int = 10_000) -> dict[str, tuple[int, ...]]:
+    def snapshot(self, skip: str | None = None, limit: int | None = None) -> dict[str, tuple[int, ...]]:
         """Every path in the folder (a top-level ``skip`` left out), relative to it, with what
         any change alters: type and mode, inode, size, and the modification and change times
         (a program may put the first back, never the second). Links are listed, not followed.
-        Past ``limit`` paths the walk stops and says so with the key ``MORE``, which no other
-        snapshot matches."""
+        Past ``limit`` paths (``SNAPSHOT_LIMIT``) the walk stops and says so with the key
+        ``MORE``: what lies beyond is not compared (``Jail.reset_work`` then copies afresh)."""
+        limit = SNAPSHOT_LIMIT if limit is None else limit
         found: dict[str, tuple[int, ...]] = {}
 
         def walk(fd: int, prefix: str) -> None:
-            for entry in os.scandir(fd):
-                if len(found) >= limit:
-                    found[MORE] = (len(found),)
-                    return
-                if not prefix and entry.name == skip:
-                    continue
-                st = entry.stat(follow_symlinks=False)
-                path = prefix + entry.name
-                found[path] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                if stat.S_ISDIR(st.st_mode):
-                    sub = os.open(entry.name, O_DIR, dir_fd=fd)
-                    try:
-                        walk(sub, path + "/")
-                    finally:
-                        os.close(sub)
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    if len(found) >= limit:
+                        found[MORE] = (limit,)
+                        return
+                    if not prefix and entry.name == skip:
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    path = prefix + entry.name
+                    found[path] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                    if stat.S_ISDIR(st.st_mode):
+                        sub = os.open(entry.name, O_DIR, dir_fd=fd)
+                        try:
+                            walk(sub, path + "/")
+                        finally:
+                            os.close(sub)
 
         top = os.open(self.path, O_DIR)
         try:

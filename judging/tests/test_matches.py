@@ -418,6 +418,21 @@ def test_a_lost_build_is_put_back(queued, monkeypatch):
     assert queued == [("build_submission", submission.pk)]
 
 
+def test_a_build_queued_again_just_now_is_not_sent_twice_however_old_it_is(queued, monkeypatch):
+    from judging import builds
+
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)  # the broker holds nothing
+    submission = make_submission(make_entry(make_contest()), status="platform_fault")
+    type(submission).objects.filter(pk=submission.pk).update(
+        created_at=timezone.now() - timedelta(days=2), queued_at=timezone.now() - timedelta(days=2)
+    )
+    assert builds.rebuild(submission)  # a judge's "Build again": its message is on its way
+    assert watchdog.rescue_builds() == 0  # within the grace since it was queued, not since it was made
+    type(submission).objects.filter(pk=submission.pk).update(queued_at=timezone.now() - timedelta(minutes=5))
+    assert watchdog.rescue_builds() == 1  # five minutes on and still no message: sent again
+    assert queued == [("build_submission", submission.pk)] * 2
+
+
 def test_play_command_prints_a_json_summary_and_writes_the_replay(tmp_path):
     out = StringIO()
     replay = tmp_path / "replay.json"

@@ -49,6 +49,56 @@ def test_emptying_a_full_tmp_is_charged_to_nobody_and_leaves_nothing(sandbox_set
         assert after.stdout_text == "0\n" and after.extra["tmp_left"] == ([], 0)
 
 
+def test_nothing_in_tmp_outlives_the_wipe_however_it_is_hidden(sandbox_settings: SandboxSettings) -> None:
+    # the folder that is moved up from deep down locked against its owner, a name of the
+    # runner's own taken first, and /tmp's own mode, times and attributes as a message
+    hide = (
+        "d=/tmp; for i in $(seq 30); do d=$d/deep; done; mkdir -p $d && echo secret > $d/s;"
+        " chmod 555 /tmp$(for i in $(seq 24); do printf /deep; done); mkdir /tmp/.arbiter-deep-0;"
+        " python3 -c \"import os; os.setxattr('/tmp', 'user.k', b'secret')\" 2>/dev/null;"
+        " touch -d 2001-01-01 /tmp; chmod 700 /tmp"
+    )
+    look = "ls -A /tmp | wc -l; stat -c '%a %Y' /tmp; python3 -c \"import os; print(os.listxattr('/tmp'))\""
+    with Jail(Limits(cpu_s=5, wall_s=20), settings=sandbox_settings) as jail:
+        assert jail.run(["sh", "-c", hide], fresh_tmp=True).verdict is Verdict.OK
+        assert jail.run(["sh", "-c", look]).stdout_text == "0\n1777 0\n[]\n"
+        assert jail.run(["sh", "-c", "chmod 0 /tmp"]).verdict is Verdict.OK  # then a wipe of its own
+        jail.fresh_tmp()
+        assert jail.run(["sh", "-c", "touch /tmp/x && ls -A /tmp"]).stdout_text == "x\n"
+
+
+def test_a_wipe_that_does_not_end_in_time_costs_a_fresh_jail_not_the_programs_time(
+    sandbox_settings: SandboxSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sandbox import monitor
+
+    with Jail(Limits(cpu_s=5, wall_s=20), settings=sandbox_settings) as jail:
+        monkeypatch.setattr(monitor, "WIPE_S", 0.0)  # as if emptying took longer than it may
+        result = jail.run(["sh", "-c", "cd /tmp && seq 3000 | xargs touch"], fresh_tmp=True)
+        assert result.verdict is Verdict.OK and result.extra["tmp_left"] == (["/tmp (too much to empty)"], 1)
+        assert result.cpu_s < 1.0
+        monkeypatch.undo()
+        after = jail.run(["sh", "-c", "ls -A /tmp | wc -l"], fresh_tmp=True)  # a fresh jail, an empty /tmp
+        assert after.stdout_text == "0\n" and after.extra["tmp_left"] == ([], 0)
+
+
+def test_a_build_too_big_to_list_is_installed_afresh_every_move(
+    sandbox_settings: SandboxSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sandbox import workdir
+
+    monkeypatch.setattr(workdir, "SNAPSHOT_LIMIT", 3)
+    build = tmp_path / "build"
+    build.mkdir()
+    for name in "abcdef":
+        (build / name).write_text(name)
+    with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
+        jail.install(build)
+        jail.run(["sh", "-c", "rm -f f; echo changed > f"])  # past the listing's end
+        jail.reset_work(build)
+        assert jail.run(["cat", "f"]).stdout_text == "f"
+
+
 def test_an_empty_argument_reaches_the_program(sandbox_settings: SandboxSettings) -> None:
     with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
         result = jail.run(
