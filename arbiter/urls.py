@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
     path("metrics", views.metrics, name="metrics"),
+    # Where browsers look for an icon on a page that names none (/metrics, a replay's JSON).
+    path("favicon.ico", views.favicon),
     path("accounts/", include("accounts.urls")),
     path("", include("contests.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views import defaults
@@ -13,6 +13,13 @@ from contests import services as contest_services
 
 
 @require_GET
+def favicon(request):
+    """The site's icon (static/favicon.svg) for a browser that asks the old place."""
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 def home(request):
     """The contests: open (with their deadlines), upcoming (with their openings), past."""
     now = timezone.now()

@@ -97,3 +97,8 @@ def test_a_body_that_is_not_a_json_object_is_a_400_everywhere(body, queued):
         assert response.status_code == 400, (url, response.content[:300])
         assert _error(response)["code"] == "invalid"
     assert queued == []
+
+
+def test_the_icon_is_where_browsers_look_for_it_on_pages_that_name_none(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/favicon.svg"
