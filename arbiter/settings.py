@@ -143,7 +143,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # --- Celery ---------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost/")  # kombu warns of no host
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # kombu's filesystem transport: messages are files in one folder that producers and
     # consumers share, so one machine needs no broker process at all.
