@@ -20,6 +20,7 @@ def favicon(request):
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
+@require_GET
 def home(request):
     """The contests: open (with their deadlines), upcoming (with their openings), past."""
     now = timezone.now()
