@@ -164,6 +164,7 @@ class Jail:
         self._spare: set[int] = set()
         self._private_mounts: list[tuple[str, str]] = []
         self._pristine: dict[str, tuple[int, ...]] | None = None
+        self._writable: str | None = None  # the folder of the build the program may change (install)
         self._changes: tuple[str | None, tuple[list[str], list[str]]] | None = None  # until something runs
         self.counters: tuple[int, int] | None = None  # OOM kills and pids-limit hits after the last run
         self.runner_lost = False
@@ -491,6 +492,7 @@ class Jail:
         # Its files the root's, read-only to the program: a change in place, however quick and
         # whatever the clock's grain, cannot pass for the pristine file; replacing one can't either.
         self.work.copy_in(files, skip=keep, files_owner=0, writable=writable)
+        self._writable = writable  # for reset_work's copy
         self.work.restore_top()
         self._pristine = self.work.snapshot(skip=keep)
         self._changes = None
@@ -524,7 +526,7 @@ class Jail:
             self.work.restore_top()  # its mode, times and attributes are the program's to change
             return
         self.work.clear(keep=keep)
-        self.install(files, keep=keep)
+        self.install(files, keep=keep, writable=self._writable)
 
     def fresh_tmp(self) -> tuple[list[str], int]:
         """Empty the jail's /tmp and /dev/shm between two programs (the runner does it, as the

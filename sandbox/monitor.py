@@ -329,8 +329,10 @@ class Monitor:
             self.pump(0.05)
         if self.awaiting_final:  # a /tmp too full to empty in time: a fresh jail for the next run
             self.jail.runner_lost = True
-            self.final = {"cleaned": ["/tmp (too much to empty)"], "count": 1}
-            if self.cpu_at_exit is not None:  # the program's time as the runner's first answer found it
+            # the program's time as the runner's first answer found it, with the runner's CPU to then
+            first = self.status.get("runner_ns") if self.status else None
+            self.final = {"cleaned": ["/tmp (too much to empty)"], "count": 1, "runner_ns": first}
+            if self.cpu_at_exit is not None:
                 self.cpu_end = self.cpu_at_exit
         if self.cpu_end is None:  # the runner has finished: the cgroup holds the program's CPU and its own
             self.cpu_end = self.cpu_s()
@@ -355,10 +357,8 @@ class Monitor:
         if self.awaiting_spawn and self.status is None:  # the runner went before the program began
             raise SandboxError("the jail's runner ended before it started the program")
         cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
-        # The runner's CPU over the same span as the cgroup's count: to its last answer, or to
-        # its first when the count was taken then.
-        first = self.status.get("runner_ns") if self.status else None
-        runner_ns = first if self.cpu_end == self.cpu_at_exit else self.final.get("runner_ns", first)
+        # The runner's CPU over the same span as the cgroup's count: to its last answer.
+        runner_ns = self.final.get("runner_ns", self.status.get("runner_ns") if self.status else None)
         if self.own_cpu and self.stopped is None and isinstance(runner_ns, int):
             cpu = max(cpu - runner_ns / 1e9, 0.0)  # the cgroup's count less the runner's own
         exit_code = signal = None

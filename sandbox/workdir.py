@@ -168,20 +168,17 @@ class WorkDir:
         ``writable``, the jail's; a top-level entry named ``skip`` is left out."""
         fd = os.open(self.path, O_DIR)
         try:
-            owner = self.uid if files_owner is None else files_owner
-            copy_tree(
-                source, fd, uid=self.uid, max_bytes=self.size_mb << 20, skip=skip, files_owner=owner, writable=writable
-            )
+            copy_tree(source, fd, self.uid, self.size_mb << 20, skip=skip, files_owner=files_owner, writable=writable)
         finally:
             os.close(fd)
 
-    def restore_top(self, mode: int = 0o755, mtime_ns: int = 0) -> None:
-        """The folder itself as it was made (its mode, times and extended attributes are the
+    def restore_top(self) -> None:
+        """The folder itself as it was mounted (its mode, times and extended attributes are the
         program's to change, and could carry something from one move to the next)."""
         fd = os.open(self.path, O_DIR)
         try:
-            os.fchmod(fd, mode)
-            os.utime(fd, ns=(mtime_ns, mtime_ns))
+            os.fchmod(fd, 0o755)
+            os.utime(fd, ns=(0, 0))
             for name in os.listxattr(fd):
                 with contextlib.suppress(OSError):
                     os.removexattr(fd, name)
