@@ -22,6 +22,14 @@ SESSION = os.getpid()
 TEST_ROOT = Path(f"/tmp/arbiter-sandbox-tests-{SESSION}")
 TEST_UID_BASE = 61000 + (SESSION % 500) * 16
 TEST_UID_COUNT = 16
+# Wall clocks and a loaded host (these tests run on 2 cores beside other work). A program
+# stopped by its CPU limit may take many times that CPU in wall time there, so its wall limit,
+# which is not what such a test is about, is this generous backstop: only the limit under test
+# can stop it. A test of a wall-clock limit asserts the direction load cannot break (stopped,
+# and no earlier than the limit) and, the other way, only "within LOADED_HOST_S": a host busy
+# beside the tests stretches a span by far less, a check that failed would wait out a backstop.
+BACKSTOP_WALL_S = 30.0
+LOADED_HOST_S = 5.0
 
 if os.geteuid() != 0 or shutil.which("bwrap") is None:
     pytest.skip("the sandbox tests need root and bubblewrap", allow_module_level=True)

@@ -17,11 +17,14 @@ from sandbox.limits import MB, Limits
 from sandbox.programs import build_program, run_program
 from sandbox.result import Verdict
 
+from .conftest import BACKSTOP_WALL_S
+
 OPTIMISED = b'#include <stdio.h>\nint main(void){\n#ifdef __OPTIMIZE__\nputs("optimised");\n#else\nputs("plain");\n#endif\nreturn 0;}\n'
 
 
 def _run(program, stdin: bytes = b"", args=(), settings=None, limits=None):
-    return run_program(program, stdin=stdin, args=args, limits=limits or Limits(cpu_s=3), settings=settings)
+    limits = limits or Limits(cpu_s=3, wall_s=BACKSTOP_WALL_S)  # a JVM's start is CPU, much on a loaded host
+    return run_program(program, stdin=stdin, args=args, limits=limits, settings=settings)
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from sandbox.result import RunResult, Verdict
 from sandbox.seccomp import compiled_filter
 from sandbox.selfcheck import FULL, require_isolation, run_selfcheck
 
-from .conftest import PROGRAMS
+from .conftest import BACKSTOP_WALL_S, PROGRAMS
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +105,8 @@ def test_no_jail_means_no_untrusted_code(tmp_path: Path) -> None:
 
 
 def test_judge_file_reports_json_ready_fields(sandbox_settings: SandboxSettings) -> None:
-    report = judge_file(PROGRAMS / "spin.c", limits=Limits(cpu_s=0.2), settings=sandbox_settings)
+    limits = Limits(cpu_s=0.2, wall_s=BACKSTOP_WALL_S)  # stopped by its CPU limit, on a loaded host too
+    report = judge_file(PROGRAMS / "spin.c", limits=limits, settings=sandbox_settings)
     assert report["stage"] == "run" and report["verdict"] == "time_limit" and report["language"] == "c"
     json.dumps(report)
     failed = judge_file(PROGRAMS / "dev_random.c", limits=Limits(cpu_s=0.2), settings=sandbox_settings)
@@ -146,7 +147,7 @@ def test_run_program_command(tmp_path: Path) -> None:
     assert report["verdict"] == "ok"
     assert report["stdout"] == "42 ['x', 'y']\n"
     spin = subprocess.run(
-        [sys.executable, "manage.py", "run_program", str(PROGRAMS / "spin.c"), "--cpu", "0.3"],
+        [sys.executable, "manage.py", "run_program", str(PROGRAMS / "spin.c"), "--cpu", "0.3", "--wall", "30"],
         cwd=PROJECT,
         capture_output=True,
         text=True,

@@ -14,11 +14,11 @@ from sandbox.jail import Jail
 from sandbox.limits import Limits
 from sandbox.result import Verdict
 
-from .conftest import Builder
+from .conftest import BACKSTOP_WALL_S, LOADED_HOST_S, Builder
 
 
 def test_the_cpu_recorded_is_the_programs_and_its_childrens_not_the_runners(programs: Builder) -> None:
-    result = programs.run("orphan_spins.c", Limits(cpu_s=2))
+    result = programs.run("orphan_spins.c", Limits(cpu_s=2, wall_s=BACKSTOP_WALL_S))
     assert result.verdict is Verdict.OK, result
     assert 0.29 <= result.cpu_s <= 0.4  # the orphan's CPU, reaped by the runner, counted
     trivial = programs.run("echo_lines.c", Limits(cpu_s=1))  # reads nothing: ends at once
@@ -26,7 +26,8 @@ def test_the_cpu_recorded_is_the_programs_and_its_childrens_not_the_runners(prog
 
 
 def test_a_child_nobody_waits_for_still_counts(programs: Builder) -> None:
-    result = programs.run("sigchld_ignored.c", Limits(cpu_s=2))  # its SIGCHLD ignored: no wait reports it
+    # its SIGCHLD ignored: no wait reports it
+    result = programs.run("sigchld_ignored.c", Limits(cpu_s=2, wall_s=BACKSTOP_WALL_S))
     assert result.verdict is Verdict.OK, result
     assert 0.29 <= result.cpu_s <= 0.4
 
@@ -209,9 +210,21 @@ def test_a_runner_gone_before_the_program_started_is_the_platforms_fault(
     with Jail(Limits(cpu_s=2), settings=sandbox_settings) as jail:
         runner = next(pid for pid in jail._spare if pid != jail._bwrap.pid)
         os.kill(runner, signal.SIGKILL)
-        time.sleep(0.2)
+        # the runner dead and bubblewrap, its parent, ended with it: however long a loaded host takes
+        until = time.monotonic() + LOADED_HOST_S
+        while time.monotonic() < until and (_running(runner) or jail._bwrap.poll() is None):
+            time.sleep(0.01)
+        assert not _running(runner) and jail._bwrap.poll() is not None
         monkeypatch.setattr(jail, "_ensure_runner", lambda: None)  # as if it died just after this look
         with pytest.raises(SandboxError, match="runner"):  # gone at the request, or before its answer
             jail.run(["true"])
         monkeypatch.undo()
         assert jail.run(["true"]).verdict is Verdict.OK  # a fresh runner, and the jail goes on
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

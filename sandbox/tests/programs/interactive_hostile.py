@@ -49,11 +49,12 @@ for line in sys.stdin:
     elif cmd == "closeout":
         os.close(1)
         spin()
-    elif cmd == "daemon":
+    elif cmd == "daemon":  # outlives the session if it can, then leaves a file behind
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
-                time.sleep(0.5)
+                while not os.path.exists("/work/session-closed"):  # the referee's cue, after the session
+                    time.sleep(0.01)
                 with open("/work/leaked.txt", "w") as f:
                     f.write("x")
                 time.sleep(3600)
