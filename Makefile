@@ -35,6 +35,7 @@ test: test-deps $(VENV)/.dev
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .

@@ -1,7 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-import arbiter.converters  # noqa: F401 - registers <id:...>
 from accounts import views
 
 urlpatterns = [

@@ -1,9 +1,8 @@
 from django.urls import path, re_path
 
-import arbiter.converters  # noqa: F401 - registers <id:...>
-from arbiter.api_support import not_found
-from contests import api
-from judging import api as judging_api
+from web import api
+from web import events as events_api
+from web.api_support import not_found
 
 urlpatterns = [
     path("me/", api.me, name="api-me"),
@@ -27,7 +26,7 @@ urlpatterns = [
     path("submissions/<id:pk>/rebuild/", api.submission_rebuild, name="api-submission-rebuild"),
     path("stages/<id:pk>/run/", api.stage_run, name="api-stage-run"),
     path("stages/<id:pk>/rerun/", api.stage_rerun, name="api-stage-rerun"),
-    path("events/", judging_api.events, name="api-events"),
-    path("events/head/", judging_api.events_head, name="api-events-head"),
+    path("events/", events_api.events, name="api-events"),
+    path("events/head/", events_api.events_head, name="api-events-head"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape
 ]

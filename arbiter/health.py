@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import connection
 
 from arbiter.celery import app
-from judging import services as judging
+from judging import workers as judging
 
 log = logging.getLogger(__name__)
 

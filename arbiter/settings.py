@@ -7,8 +7,8 @@ from pathlib import Path
 
 import dj_database_url
 
-from arbiter import queues
 from arbiter.env import ConfigError, env_bool, env_int, env_list, env_str, secret_key
+from judging import queues
 from sandbox.conf import default_root as default_sandbox_root
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,10 +37,11 @@ INSTALLED_APPS = [
     "games",
     "judging",
     "sandbox",
+    "web",
 ]
 
 MIDDLEWARE = [
-    "arbiter.uploads.UploadSizeMiddleware",  # first: a body over the cap is refused unread
+    "web.uploads.UploadSizeMiddleware",  # first: a body over the cap is refused unread
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -217,9 +218,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": ["arbiter.api_support.TokenRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["web.api_support.TokenRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api": env_str("API_RATE_LIMIT", "600/min")},
-    "EXCEPTION_HANDLER": "arbiter.api_support.handle_exception",
+    "EXCEPTION_HANDLER": "web.api_support.handle_exception",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Arbiter API",
@@ -233,13 +234,13 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "arbiter.api_support.add_error_responses",
+        "web.api_support.add_error_responses",
     ],
     "ENUM_NAME_OVERRIDES": {
         "StageStatusEnum": "contests.models.Stage.Status",
         "EntryStatusEnum": "contests.models.Entry.Status",
         "SubmissionStatusEnum": "contests.models.Submission.Status",
-        "MatchStatusEnum": "contests.models.Match.Status",
+        "MatchStatusEnum": "judging.models.Match.Status",
     },
 }
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
@@ -269,10 +270,10 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"about": {"()": "arbiter.logs.AboutFilter"}},
+    "filters": {"about": {"()": "judging.logs.AboutFilter"}},
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(ids)s"},
-        "json": {"()": "arbiter.logs.JsonFormatter"},
+        "json": {"()": "judging.logs.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["about"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -13,7 +13,7 @@ urlpatterns = [
     # Where browsers look for an icon on a page that names none (/metrics, a replay's JSON).
     path("favicon.ico", views.favicon),
     path("accounts/", include("accounts.urls")),
-    path("", include("contests.urls")),
+    path("", include("web.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("arbiter.api_urls")),

@@ -8,8 +8,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from arbiter import health as health_checks
-from arbiter.api_support import error_body, request_too_big_message
 from contests import services as contest_services
+from web.api_support import error_body, request_too_big_message
 
 
 @require_GET
@@ -52,7 +52,7 @@ def metrics(request):
     from judging.metrics import exposition
 
     token = settings.METRICS_TOKEN
-    if token and not request.user.has_perm("contests.rerun_match"):
+    if token and not request.user.has_perm("judging.rerun_match"):
         scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(sent.strip().encode(), token.encode()):
             refused = HttpResponse("metrics need the scraper's token\n", status=401, content_type="text/plain")

@@ -42,6 +42,7 @@ from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage
 from contests.services import submit
 from judging import builds, formats
+from judging import lifecycle
 
 user, _ = User.objects.get_or_create(username="organiser")
 contest = Contest.objects.create(slug={slug!r}, title="Load", game="chomp", game_params={{"rows": 12, "cols": 12}},
@@ -51,7 +52,7 @@ source = Path("judging/tests/programs/chomp_last.c").read_bytes()
 for n in range({entries}):
     entry = Entry.objects.create(contest=contest, user=user, name=f"Visitor bait {{n}}")
     builds.build_submission(submit(entry, filename="last.c", data=source).pk)
-warm = formats.run_stage(stage)
+warm = lifecycle.run_stage(stage)
 print(json.dumps({{"stage": stage.pk, "matches": [m.pk for m in warm]}}))
 """
 

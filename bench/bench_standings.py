@@ -90,14 +90,15 @@ def build(entries: int, matches: int, seed: int = 1):
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
+    from contests.models import Contest, Entry, Stage, Submission
+    from judging.models import Match, MatchAttempt, MatchSeat
 
     rnd = random.Random(seed)
     now = timezone.now()
     with transaction.atomic():
         contest = Contest.objects.create(slug="bench", title="Bench", game="chomp", game_params={"rows": 8, "cols": 8})
         stage = Stage.objects.create(
-            contest=contest, order=1, name="Round robin", kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING
+            contest=contest, order=1, name="Round robin", kind="round_robin", status=Stage.Status.RUNNING
         )
         users = User.objects.bulk_create([User(username=f"bench{i}", password="!") for i in range(entries)])
         people = Entry.objects.bulk_create(
@@ -194,8 +195,9 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from contests.models import Contest, MatchSeat
+    from contests.models import Contest
     from judging import standings
+    from judging.models import MatchSeat
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()

@@ -30,9 +30,9 @@ import django  # noqa: E402
 django.setup()
 
 from games import registry  # noqa: E402
+from games.clocks import Clock  # noqa: E402
 from games.sudoku import native  # noqa: E402
 from games.sudoku.rules import Claim, Place, peers_hold  # noqa: E402
-from judging.clocks import Clock  # noqa: E402
 from judging.referee import Player, play  # noqa: E402
 from sandbox import Limits, build_program, open_jail  # noqa: E402
 

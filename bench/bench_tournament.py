@@ -51,8 +51,8 @@ print(json.dumps({{"stage": stage.pk}}))
 """
 RUN = """
 from contests.models import Stage
-from judging import formats
-print(json.dumps(len(formats.run_stage(Stage.objects.get(pk={stage})))))
+from judging import lifecycle
+print(json.dumps(len(lifecycle.run_stage(Stage.objects.get(pk={stage})))))
 """
 
 

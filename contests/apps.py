@@ -6,7 +6,9 @@ class ContestsConfig(AppConfig):
     name = "contests"
 
     def ready(self) -> None:
-        post_migrate.connect(_ensure_groups, sender=self)
+        # After every app's migration, not only this one's: the judges' permissions are also
+        # those of judging's models, made when judging's migrations have run.
+        post_migrate.connect(_ensure_groups, dispatch_uid="contests.ensure_groups")
 
 
 def _ensure_groups(sender, **kwargs) -> None:

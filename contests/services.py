@@ -12,12 +12,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
-from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from contests import entry_form
-from contests.models import Contest, Entry, JudgeAction, MatchSeat, Submission
+from contests import entry_form, locks, signals
+from contests.models import Contest, Entry, JudgeAction, Submission
 
 JUDGES_GROUP = "judges"
 
@@ -34,13 +33,13 @@ JUDGE_PERMISSIONS = [
     ("contests", "disqualify_entry"),
     ("contests", "view_submission"),
     ("contests", "view_any_source"),
-    ("contests", "view_match"),
-    ("contests", "add_match"),
-    ("contests", "change_match"),
-    ("contests", "rerun_match"),
-    ("contests", "view_matchseat"),
-    ("contests", "view_matchattempt"),
-    ("contests", "verify_output"),
+    ("judging", "view_match"),
+    ("judging", "add_match"),
+    ("judging", "change_match"),
+    ("judging", "rerun_match"),
+    ("judging", "view_matchseat"),
+    ("judging", "view_matchattempt"),
+    ("judging", "verify_output"),
     ("contests", "view_judgeaction"),
 ]
 
@@ -103,9 +102,10 @@ def _check_form(contest: Contest, form_data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lock_contestant(user_id: int) -> None:
-    """One change to a contestant's entries and submissions at a time (inside a transaction):
-    the limits are counted, names checked and numbers handed out without a race."""
-    get_user_model().objects.select_for_update().filter(pk=user_id).first()
+    """One change to a contestant's entries and submissions at a time (inside a writer's
+    transaction, ``locks.writing``): the limits are counted, names checked, statuses read and
+    numbers handed out without a race."""
+    locks.lock("contestant", get_user_model().objects.filter(pk=user_id))
 
 
 def _check_name(contest: Contest, user, name: str, entry: Entry | None = None) -> str:
@@ -138,7 +138,7 @@ def closed_because(contest: Contest) -> str:
 def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | None = None) -> Entry:
     if not contest.is_open():
         raise Refused(closed_because(contest))
-    with transaction.atomic():
+    with locks.writing():
         _lock_contestant(user.pk)
         name = _check_name(contest, user, name)
         if not may_enter(contest, user):
@@ -163,7 +163,7 @@ def enter(
     if not contest.is_open():
         raise Refused(closed_because(contest))
     check_upload(contest, filename=filename, data=data, language=language)
-    with transaction.atomic():
+    with locks.writing():
         entry = create_entry(contest, user, name, form_data)
         return submit(entry, filename=filename, data=data, language=language)
 
@@ -181,7 +181,7 @@ def _check_owner_may_change(entry: Entry, what: str) -> None:
 
 def rename_entry(entry: Entry, name: str) -> Entry:
     """A new name for an active entry, with the checks of a new entry's name."""
-    with transaction.atomic():
+    with locks.writing():
         _lock_contestant(entry.user_id)
         entry = Entry.objects.select_related("contest").get(pk=entry.pk)
         _check_owner_may_change(entry, "renamed")
@@ -195,7 +195,7 @@ def withdraw(entry: Entry, now: datetime | None = None) -> Entry:
     scheduled in no new stage, leaves the standings (its opponents keep what they won) and no
     longer counts against ``max_entries_per_user``. Its games and its name stay on record."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with locks.writing():
         _lock_contestant(entry.user_id)
         fresh = Entry.objects.select_related("contest").get(pk=entry.pk)
         _check_owner_may_change(fresh, "withdrawn")
@@ -207,7 +207,7 @@ def withdraw(entry: Entry, now: datetime | None = None) -> Entry:
 
 def upload_limit(contest: Contest) -> tuple[int, str]:
     """The largest file the contest accepts, and the refusal of a larger one that was stopped
-    before all of it arrived (``arbiter.uploads.limit_uploads``)."""
+    before all of it arrived (``web.uploads.limit_uploads``)."""
     limit = contest.max_source_bytes
     if contest.source_counts == "code":  # comments do not count: the whole file may be larger
         limit = max(limit, settings.UPLOAD_MAX_BYTES)
@@ -317,19 +317,25 @@ def _check_submission_limits(contest: Contest, user_id: int, now: datetime) -> N
         )
 
 
+def _check_takes_submissions(entry: Entry) -> None:
+    if entry.status != Entry.Status.ACTIVE:
+        raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
+
+
 def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = None, now=None) -> Submission:
     """Check a new version of an entry's program against the contest's policy and queue its build."""
     contest = entry.contest
     now = now or timezone.now()
-    if entry.status != Entry.Status.ACTIVE:
-        raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
+    _check_takes_submissions(entry)
     if not contest.is_open(now):
         raise Refused(
             closed_because(contest) if not contest.is_hosted else f"{contest.title} is not taking submissions now."
         )
     filename, language = check_upload(contest, filename=filename, data=data, language=language)
-    with transaction.atomic():
+    with locks.writing():
         _lock_contestant(entry.user_id)
+        # Read again under the lock: a withdrawal that committed meanwhile refuses it.
+        _check_takes_submissions(Entry.objects.get(pk=entry.pk))
         _check_submission_limits(contest, entry.user_id, now)
         number = (entry.submissions.aggregate(m=Max("number"))["m"] or 0) + 1
         submission = Submission(
@@ -342,9 +348,7 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
         )
         submission.source.save(filename, ContentFile(data), save=False)
         submission.save()
-        from judging.tasks import build_submission
-
-        build_submission.delay_on_commit(submission.pk)
+        signals.submission_received.send(Submission, submission=submission)
     return submission
 
 
@@ -357,89 +361,6 @@ def can_see_private(user, entry: Entry) -> bool:
     if entry.is_reference:
         return True
     return user.is_authenticated and (entry.user_id == user.pk or user.has_perm("contests.view_any_source"))
-
-
-def visible_matches(user, matches: QuerySet) -> QuerySet:
-    """The matches of ``matches`` a user may see listed or opened: every stage's game, but a
-    test game (no stage) only to the contestants who played in it and the judges."""
-    if user.has_perm("contests.view_any_source"):
-        return matches
-    public = Q(stage__isnull=False)
-    if not user.is_authenticated:
-        return matches.filter(public)
-    mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), entry__user=user))
-    return matches.filter(public | mine)
-
-
-def test_game_opponents(submission: Submission) -> list[tuple[str, Submission]]:
-    """What a version may play a test game against: each reference program ready to play, and
-    the entry's own earlier versions that were built; (label, submission)."""
-    from judging import scheduling
-
-    contest = submission.entry.contest
-    found = []
-    for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk"):
-        ready = scheduling.ready_submission(entry)
-        if ready is not None:
-            found.append((f"{entry.name} (reference)", ready))
-    earlier = submission.entry.submissions.filter(
-        status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED], number__lt=submission.number
-    )
-    for version in earlier.order_by("-number"):
-        found.append((f"my version {version.number}", version))
-    return found
-
-
-def test_games_left(user, contest: Contest, now: datetime | None = None) -> tuple[int, datetime | None]:
-    """(test games this user may still ask for in the contest, when the next one frees up if
-    none): ``TEST_GAMES_PER_DAY`` in any 24 hours."""
-    from contests.models import Match
-
-    now = now or timezone.now()
-    recent = Match.objects.filter(
-        contest=contest, stage__isnull=True, seats__entry__user=user, seats__entry__is_reference=False,
-        created_at__gte=now - timedelta(days=1),
-    ).distinct()  # fmt: skip
-    quota = settings.TEST_GAMES_PER_DAY
-    count = recent.count()
-    if count < quota:
-        return quota - count, None
-    oldest = recent.order_by("created_at").values_list("created_at", flat=True)[count - quota]
-    return 0, oldest + timedelta(days=1)
-
-
-def replay_for(user, match) -> dict[str, Any] | None:
-    """The match's replay with the stderr of every program the user may not see removed."""
-    replay = match.load_replay()
-    if replay is None:
-        return None
-    seats = {seat.index: seat for seat in match.seats.select_related("entry")}
-    visible = {index for index, seat in seats.items() if can_see_private(user, seat.entry)}
-    for move in replay.get("moves", []):
-        if move.get("seat") not in visible:
-            move.pop("stderr", None)
-            move.pop("output", None)
-    for index, seat in enumerate(replay.get("seats", [])):
-        if index not in visible:  # a race's seat: what its program wrote, and while open its dialogue
-            seat.pop("stderr", None)
-            if match.contest.is_open():
-                seat.pop("server_log", None)
-    if "verification" in replay and 0 not in visible:  # an output-only run: its output is its program's work
-        replay.pop("printed", None)
-        replay.pop("stderr", None)
-        if match.contest.is_open():  # the solution stays its author's until the contest is over
-            _private_batch_run(replay)
-    replay["visible_seats"] = sorted(visible)
-    return replay
-
-
-def _private_batch_run(replay: dict[str, Any]) -> None:
-    """An output-only run as others see it while the contest is open: the score, not the game."""
-    report = replay.get("verification") or {}
-    replay["verification"] = {k: report.get(k) for k in ("ok", "claimed", "verified") if k in report}
-    replay.pop("output", None)
-    replay["moves"] = []
-    replay["frames"] = replay.get("frames", [])[:1]
 
 
 # --- Judges' actions ------------------------------------------------------------------------
@@ -456,87 +377,6 @@ def log_action(judge, contest_id: int, action: str, target: str, reason: str = "
         reason=(reason or "")[:5000],
         data=data,
     )
-
-
-# Each judge's deed is one function: it acts and writes the judges' log, so the console, the
-# API and the admin (thin adapters all three) log the same action the same way.
-
-
-def run_stage(judge, stage, reason: str = "") -> list:
-    """Schedule a stage's matches; a second run schedules nothing and is no action."""
-    from judging import formats
-
-    made = formats.run_stage(stage)
-    if made:
-        log_action(judge, stage.contest_id, "stage.run", f"stage {stage.name}", reason, matches=len(made))
-    return made
-
-
-def rerun_stage(judge, stage, reason: str = "") -> int:
-    """Play every match of a stage again; how many were queued."""
-    from judging import matches
-
-    queued = matches.rerun_stage(stage)
-    log_action(judge, stage.contest_id, "stage.rerun", f"stage {stage.name}", reason, matches=queued)
-    return queued
-
-
-def cancel_stage(judge, stage, reason: str = "") -> int:
-    """Cancel what a stage has not played yet; how many matches."""
-    from judging import matches
-
-    cancelled = matches.cancel_stage(stage)
-    log_action(judge, stage.contest_id, "stage.cancel", f"stage {stage.name}", reason, matches=cancelled)
-    return cancelled
-
-
-def rerun_match(judge, match, reason: str = ""):
-    """Play a match again; its earlier result counts until the new one lands."""
-    from judging import matches
-
-    match = matches.rerun_match(match)
-    log_action(judge, match.contest_id, "match.rerun", f"match {match.pk}", reason)
-    return match
-
-
-def cancel_match(judge, match, reason: str = ""):
-    """Cancel a match that is queued or being played; None (and nothing logged) if it had ended."""
-    from judging import matches
-
-    cancelled = matches.cancel_match(match)
-    if cancelled is not None:
-        log_action(judge, cancelled.contest_id, "match.cancel", f"match {cancelled.pk}", reason)
-    return cancelled
-
-
-def rebuild(judge, submission: Submission, reason: str = "") -> bool:
-    """Build again a submission the platform failed (or lost); False if it was no such build."""
-    from judging import builds
-
-    if not builds.rebuild(submission):
-        return False
-    entry = submission.entry
-    log_action(judge, entry.contest_id, "submission.rebuild", f"{entry.name} v{submission.number}", reason)
-    return True
-
-
-def freeze_standings(judge, contest: Contest, reason: str = "") -> None:
-    """From now on the public standings count only the games finished by now."""
-    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=timezone.now())
-    _standings_changed(judge, contest, "standings.freeze", reason)
-
-
-def publish_results(judge, contest: Contest, reason: str = "") -> None:
-    """Everyone sees every game's result; the contest page says the results are out."""
-    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
-    _standings_changed(judge, contest, "standings.publish", reason)
-
-
-def _standings_changed(judge, contest: Contest, action: str, reason: str) -> None:
-    from judging import events
-
-    log_action(judge, contest.pk, action, contest.title, reason)
-    events.emit("standings", contest.pk, {"stage": None})
 
 
 def disqualify(judge, entry: Entry, reason: str) -> Entry:

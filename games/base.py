@@ -71,7 +71,7 @@ class Illegal:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class GameResult:
     """The end of a game: one value per seat, in seat order."""
 
     points: tuple[float, ...]  # what the standings add up
@@ -251,7 +251,7 @@ class Game(ABC):
 
     info: GameInfo
     interaction: ProcessPerMove | LineProtocol | Batch | Race | None = None
-    # The time limits of the original contest (see judging.clocks.Clock for the names).
+    # The time limits of the original contest (see games.clocks.Clock for the names).
     default_clock: Mapping[str, float] = {}
     # The standings: the first column ranks, the others break ties in order.
     standings: tuple[Column, ...] = (Column("points", "Points", total_points),)
@@ -300,11 +300,11 @@ class TurnGame(Game, Generic[State, Move]):
         """The state after the seat to move plays ``move``, which must be legal."""
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: State) -> GameResult | None:
         """How the game ended, or None while it goes on."""
 
     @abstractmethod
-    def forfeit(self, state: State, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+    def forfeit(self, state: State, seat: int, status: str, reason: str, detail: str = "") -> GameResult:
         """The outcome when ``seat`` loses by its program's fault: ``status`` is one of FAULTS,
         ``detail`` the game's own name for it when it has one (an Illegal's detail)."""
 
@@ -332,12 +332,12 @@ class BatchGame(Game):
     @abstractmethod
     def judge(
         self, params: Mapping[str, int], seed: int, output: bytes | None, data: bytes | None
-    ) -> tuple[Outcome, dict[str, Any]]:
+    ) -> tuple[GameResult, dict[str, Any]]:
         """The outcome of a run that wrote ``output`` (None: it wrote no output file) and the
         game's report on it (for the judges' page; JSON)."""
 
     @abstractmethod
-    def forfeit_run(self, status: str, reason: str, detail: str = "") -> Outcome:
+    def forfeit_run(self, status: str, reason: str, detail: str = "") -> GameResult:
         """The outcome of a run that broke a limit (``status`` one of FAULTS)."""
 
     @abstractmethod
@@ -367,7 +367,7 @@ class RaceGame(Game):
         """What a program is told in its environment to find and log in to the server."""
 
     @abstractmethod
-    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> Outcome:
+    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> GameResult:
         """The race's outcome from each seat's final progress (the server's snapshot of it,
         with ``stopped``: the referee ended the program, and ``fault``: (status, reason) when
         the program broke a limit or left before it finished)."""

@@ -7,4 +7,8 @@ class JudgingConfig(AppConfig):
     def ready(self) -> None:
         # Imported for what they register: the worker's heartbeat (signals), the output-only
         # and race referees (referee.REFEREES), the stage formats (formats.FORMATS).
+        from contests.signals import submission_received
         from judging import batch, race, signals, system_test, tournaments  # noqa: F401
+        from judging.dispatch import queue_received_submission
+
+        submission_received.connect(queue_received_submission, dispatch_uid="judging.build_received")

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from games.base import CRASH, TIMEOUT, Batch, BatchGame, Outcome
+from games.base import CRASH, TIMEOUT, Batch, BatchGame, GameResult
 from judging.referee import Referee, referee_for
 from sandbox.errors import PlatformStall
 from sandbox.limits import Limits
@@ -47,7 +47,7 @@ class BatchReferee(Referee):
         self.report: dict[str, Any] = {}
         self.extra: dict[str, Any] = {}
 
-    def run(self, stack: contextlib.ExitStack) -> Outcome:
+    def run(self, stack: contextlib.ExitStack) -> GameResult:
         game, player, totals = self.game, self.players[0], self.totals[0]
         self.check_stop("the run")
         whole = max(1, math.ceil(self.clock.seconds or 300))  # seconds.txt holds a whole number
@@ -101,7 +101,7 @@ class BatchReferee(Referee):
         return self.extra
 
 
-def _judged(game, params, seed, limits: Limits, result, output, unreadable, data) -> tuple[Outcome, dict[str, Any]]:
+def _judged(game, params, seed, limits: Limits, result, output, unreadable, data) -> tuple[GameResult, dict[str, Any]]:
     """The run's outcome: over the limit is disqualified whatever it wrote; else its output
     judged (a program that crashed after writing its output is judged on it)."""
     seconds = round(limits.wall - GRACE_S)

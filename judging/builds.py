@@ -7,8 +7,9 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from contests.models import Submission
-from judging import dispatch, events, system_test
+from contests.locks import lock, lock_one, writing
+from contests.models import Stage, Submission
+from judging import dispatch, events, formats, system_test
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,13 @@ def build_submission(submission_id: int) -> Submission.Status | None:
             build_log = (
                 f"{build_log}\nthe built program is {built:,} bytes; this contest accepts at most {limit:,}".strip()
             )
-    with transaction.atomic():
+    with writing():
+        # A version ready to play may be scheduled at once in the contest's continuous stages:
+        # their rows come before the submission's in the one lock order (contests.locks).
+        stages = Stage.objects.filter(
+            contest_id=submission.entry.contest_id, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
+        )
+        lock("stage", stages)
         updated = Submission.objects.filter(pk=submission_id, status=Submission.Status.BUILDING).update(
             status=status,
             toolchain=result.toolchain[:200],
@@ -83,8 +90,8 @@ def build_fault(submission_id: int, error: str) -> bool:
     """A platform fault while building (no jail, no toolchain, a worker lost): count it; after
     MAX_BUILD_FAULTS the submission ends ``platform_fault`` for a judge to build again. True
     when it has ended so, False when it is to be retried."""
-    with transaction.atomic():
-        submission = Submission.objects.select_for_update().get(pk=submission_id)
+    with writing():
+        submission = lock_one("submission", Submission.objects.filter(pk=submission_id))
         if submission.status not in (Submission.Status.QUEUED, Submission.Status.BUILDING):
             return True
         submission.build_faults += 1

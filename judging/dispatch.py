@@ -15,8 +15,8 @@ from collections.abc import Iterable
 def queue_matches(match_ids: Iterable[int]) -> None:
     """A token for each of these (newly queued) matches, sent when the transaction commits: a
     race's to the races queue, any other's to the matches queue."""
-    from contests.models import Match
     from judging.matches import of_queue
+    from judging.models import Match
     from judging.tasks import play_match, play_race
 
     ids = list(match_ids)
@@ -33,3 +33,8 @@ def queue_build(submission_id: int) -> None:
     from judging.tasks import build_submission
 
     build_submission.delay_on_commit(submission_id)
+
+
+def queue_received_submission(sender, submission, **kwargs) -> None:
+    """A new submission was saved (``contests.signals.submission_received``): build it."""
+    queue_build(submission.pk)

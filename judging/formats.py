@@ -1,11 +1,12 @@
 """Stage formats: what each kind of stage does, registered where it is implemented (as DMOJ
-registers its contest formats).
+registers its contest formats). ``Stage.kind`` is a free name: the kinds are those registered
+here, so a new kind of stage is a class and a ``register``, not a migration nor an edit of the
+callers.
 
-A format says how its stage starts (the matches it schedules), what follows when one of its
-matches ends, whether its games count in the standings and whether it goes on while the
-contest is open. Every place that used to branch on ``Stage.kind`` asks the stage's format
-instead, so a new kind of stage (a race, next) is a class and a ``register``, not an edit of
-the callers.
+A format says which games it can run, how its stage starts (the matches it schedules), what
+follows when one of its matches ends (and why it ended: ``lifecycle.Ended``), whether its
+games count in the standings and whether it goes on while the contest is open. The moves of
+a stage between its states are ``judging.lifecycle``'s, not a format's.
 
 This module is a leaf (models only): the formats live in ``tournaments`` and ``system_test``,
 which ``judging.apps`` imports at start-up, so the registry is full before anything asks it.
@@ -14,11 +15,14 @@ which ``judging.apps`` imports at start-up, so the registry is full before anyth
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from django.db import transaction
-from django.utils import timezone
+from contests.models import Stage
+from judging.models import Match
 
-from contests.models import Match, Stage
+if TYPE_CHECKING:
+    from games.base import Game
+    from judging.lifecycle import Ended
 
 
 class StageError(Exception):
@@ -52,57 +56,46 @@ SEED = StageParam("seed", "Seed", "The inputs' seed: the same for a re-run; a fr
 
 
 class StageFormat:
-    kind: str  # a Stage.Kind value
+    kind: str  # the name stages of this kind carry in Stage.kind
+    label: str  # as judges and contestants read it
     params: tuple[StageParam, ...] = ()  # what a judge may set, beside the game's own parameters
     counts_in_standings: bool = True  # its games are in the contest's standings
     continuous: bool = False  # goes on while the contest is open; its standings count current versions
     run_by_judges: bool = True  # a judge starts it (a system test starts itself, per submission)
+    ends_when_played: bool = True  # finished once none of its matches is left to play
+    listed: int = 100  # where the judges' list of kinds shows it (the order a contest uses them)
+
+    def fits(self, game: Game) -> bool:
+        """Whether stages of this kind can be run for ``game``."""
+        return True
 
     def start(self, stage: Stage) -> list[Match]:
         """Schedule the stage's matches (once: a second call schedules nothing)."""
-        raise StageError(f"{stage.get_kind_display()} stages are not run by hand")
+        raise StageError(f"{self.label} stages are not run by hand")
 
-    def match_ended(self, match: Match) -> None:
-        """After one of the stage's matches ended (finished, failed or cancelled), in its
-        transaction. By default the stage is finished once no match of it is open."""
-        finish_when_done(match.stage)
+    def match_ended(self, match: Match, why: Ended) -> None:
+        """After one of the stage's matches ended (``why``), in its transaction, the stage's
+        row locked; the stage is finished afterwards if nothing of it is left to play."""
 
     def match_queued_again(self, match: Match) -> None:
-        """A judge re-runs one of its matches (in that transaction): the stage runs again
-        until the match has ended."""
-        reopen(match.stage)
+        """A judge re-runs one of its matches (in that transaction)."""
 
-
-def reopen(stage: Stage) -> None:
-    """A finished stage some of whose matches are to be played again is running again."""
-    Stage.objects.filter(pk=stage.pk, status=Stage.Status.FINISHED).update(
-        status=Stage.Status.RUNNING, finished_at=None
-    )
-
-
-def finish_when_done(stage: Stage) -> bool:
-    """Finish the stage if none of its matches is queued or running (under the stage's row
-    lock, so the ends of its last two matches take turns: one of them sees the other ended);
-    whether it has finished."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
-        return False
-    Stage.objects.filter(pk=stage.pk, status=Stage.Status.RUNNING).update(
-        status=Stage.Status.FINISHED, finished_at=timezone.now()
-    )
-    return True
+    def stages_touched(self, match: Match) -> list[int]:
+        """Other stages the end of one of its matches may schedule games in (their rows are
+        locked first, in the one lock order: see ``contests.locks``)."""
+        return []
 
 
 FORMATS: dict[str, StageFormat] = {}
 
 
-def register(kind: str):
+def register(kind: str, label: str):
     """Class decorator: the format of stages of ``kind``."""
-    if kind not in Stage.Kind.values:
-        raise ValueError(f"{kind!r} is not a kind of stage (Stage.Kind)")
 
     def decorate(cls: type[StageFormat]) -> type[StageFormat]:
-        cls.kind = kind
+        if kind in FORMATS:
+            raise ValueError(f"{kind!r} is already the kind of another stage format")
+        cls.kind, cls.label = kind, label
         FORMATS[kind] = cls()
         return cls
 
@@ -110,10 +103,13 @@ def register(kind: str):
 
 
 class _NotYet(StageFormat):
-    """A kind of stage the platform has no format for yet: it refuses to start."""
+    """A kind of stage the platform has no format for (any more): it refuses to start."""
+
+    def fits(self, game: Game) -> bool:
+        return False
 
     def start(self, stage: Stage) -> list[Match]:
-        raise StageError(f"{stage.get_kind_display()} stages cannot be run yet: the platform has no format for them")
+        raise StageError(f"{self.label} stages cannot be run: the platform has no format for them")
 
 
 def of(kind: str) -> StageFormat:
@@ -121,8 +117,18 @@ def of(kind: str) -> StageFormat:
     found = FORMATS.get(kind)
     if found is None:
         found = _NotYet()
-        found.kind = kind
+        found.kind, found.label = kind, kind.replace("_", " ").capitalize()
     return found
+
+
+def label(kind: str) -> str:
+    return of(kind).label
+
+
+def choices(game: Game | None = None) -> list[tuple[str, str]]:
+    """The kinds of stage (of those that fit ``game``, if given), as (kind, label)."""
+    found = sorted(FORMATS.values(), key=lambda f: (f.listed, f.kind))
+    return [(f.kind, f.label) for f in found if game is None or f.fits(game)]
 
 
 def uncounted_kinds() -> list[str]:
@@ -132,15 +138,3 @@ def uncounted_kinds() -> list[str]:
 
 def continuous_kinds() -> list[str]:
     return [kind for kind, f in FORMATS.items() if f.continuous]
-
-
-def run_stage(stage: Stage) -> list[Match]:
-    """Start a stage by its format: the one entry point for the pages, the admin, the API and scripts."""
-    return of(stage.kind).start(stage)
-
-
-@transaction.atomic
-def match_ended(match: Match) -> None:
-    """What follows the end of a match (finished, failed or cancelled), in its transaction."""
-    if match.stage is not None:
-        of(match.stage.kind).match_ended(match)

@@ -31,23 +31,23 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections, transaction
-from django.db.models import F, Max, Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
-from arbiter import logs
-from contests.models import Match, MatchAttempt, Stage, Submission
+from contests.locks import lock_one, writing
+from contests.models import Submission
 from games import registry
-from judging import dispatch, events, formats, metrics
-from judging.clocks import Clock
+from games.clocks import Clock
+from judging import events, lifecycle, logs, metrics
+from judging.lifecycle import Ended
+from judging.models import Match, MatchAttempt
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
 
 log = logging.getLogger(__name__)
 
-MAX_FAULTS = 3  # platform faults in a row before a match is failed for a judge
 DB_ERRORS = (OperationalError, InterfaceError)  # the database is away: wait or retry, never a result
 Outcome = MatchAttempt.Outcome
-OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 def beat_seconds() -> float:
@@ -121,7 +121,7 @@ def play_next(worker: str, races: bool = False) -> int | None:
     return attempt.match_id
 
 
-def play_match(match_id: int, worker: str = "") -> Match.Status | None:
+def play_now(match_id: int, worker: str = "") -> Match.Status | None:
     """Play this match here and now if it is queued (the demo, tests); its status after."""
     attempt = claim(worker or f"{socket.gethostname()}:{os.getpid()}", match_id=match_id)
     if attempt is None:
@@ -310,9 +310,10 @@ def _result_json(record: MatchRecord, seats) -> dict:
 
 def write_result(attempt_id: int, record: MatchRecord) -> bool:
     """Record a finished attempt's result if it is still the match's current attempt."""
-    with transaction.atomic():
-        attempt = MatchAttempt.objects.select_for_update().get(pk=attempt_id)
-        match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=attempt.match_id)
+    match_id = MatchAttempt.objects.values_list("match_id", flat=True).get(pk=attempt_id)
+    with writing():
+        match = lifecycle.lock_match(match_id)
+        attempt = lock_one("attempt", MatchAttempt.objects.filter(pk=attempt_id))
         if attempt.outcome != Outcome.RUNNING or match.status != Match.Status.RUNNING:
             log.warning(
                 "match %s: result of attempt %s not counted: the attempt was %s",
@@ -339,7 +340,7 @@ def write_result(attempt_id: int, record: MatchRecord) -> bool:
         match.result_attempt, match.faults = attempt, 0
         match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
         events.match_finished(match)
-        match_ended(match)
+        lifecycle.match_ended(match, Ended.FINISHED)
     return True
 
 
@@ -347,125 +348,20 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
     """End a running attempt that gave no result (lost, a platform fault, a stall): the match
     goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row. False
     if the attempt had already ended (a judge called it off)."""
-    with transaction.atomic():
-        now = timezone.now()
-        if not MatchAttempt.objects.filter(pk=attempt_id, outcome=Outcome.RUNNING).update(
-            outcome=outcome, finished_at=now, error=error[-4000:]
-        ):
+    match_id = MatchAttempt.objects.values_list("match_id", flat=True).get(pk=attempt_id)
+    with writing():
+        match = lifecycle.lock_match(match_id)
+        attempt = lock_one("attempt", MatchAttempt.objects.filter(pk=attempt_id))
+        if attempt.outcome != Outcome.RUNNING:
             return False
-        attempt = MatchAttempt.objects.get(pk=attempt_id)
-        match = Match.objects.select_for_update().get(pk=attempt.match_id)
+        attempt.outcome, attempt.finished_at, attempt.error = outcome, timezone.now(), error[-4000:]
+        attempt.save(update_fields=["outcome", "finished_at", "error"])
         if match.status != Match.Status.RUNNING:
             return True
         with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
             log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
-        if match.faults + 1 >= MAX_FAULTS:
-            fail_match(match.pk, f"not played: the platform failed {MAX_FAULTS} times in a row; last: {error}")
-        else:
-            Match.objects.filter(pk=match.pk).update(
-                status=Match.Status.QUEUED,
-                priority=Match.Priority.RESCUE,
-                faults=F("faults") + 1,
-                started_at=None,
-                queued_at=timezone.now(),
-            )
-            dispatch.queue_match(match.pk)
+        lifecycle.requeue_after_fault(match, error)
     return True
-
-
-def fail_match(match_id: int, error: str) -> None:
-    """Record a platform fault for a judge: the match is not played again by itself (a judge
-    re-runs it), an earlier result stands, and its stage goes on as for any ended match."""
-    with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match_id)
-        if match.status == Match.Status.FINISHED:
-            return
-        match.status, match.error, match.finished_at = Match.Status.FAILED, error[-4000:], timezone.now()
-        match.save(update_fields=["status", "error", "finished_at"])
-        events.match_finished(match)
-        match_ended(match)
-
-
-def match_ended(match: Match) -> None:
-    """What follows the end of a match (finished, failed or cancelled), in its transaction:
-    its stage's format says (a system test concludes, a Swiss round pairs the next)."""
-    formats.match_ended(match)
-
-
-# --- Judges ---------------------------------------------------------------------------------
-
-
-def _call_off(match: Match, why: str) -> None:
-    MatchAttempt.objects.filter(match=match, outcome=Outcome.RUNNING).update(
-        outcome=Outcome.SUPERSEDED, finished_at=timezone.now(), error=why
-    )
-
-
-@transaction.atomic
-def rerun_match(match: Match) -> Match:
-    """Play a match again from the start, whatever its state (one being played is called off:
-    its player stops at its next move and its result, if any, is not counted). Its earlier
-    result stays, and counts, until the new one replaces it. A re-run system-test game puts its
-    submission back under test."""
-    match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match.pk)
-    if match.status == Match.Status.RUNNING:
-        _call_off(match, "a judge asked for a re-run while it was being played")
-    match.status, match.priority, match.faults = Match.Status.QUEUED, Match.Priority.WAITING, 0
-    match.error, match.started_at, match.finished_at, match.queued_at = "", None, None, timezone.now()
-    match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at", "queued_at"])
-    if match.stage is not None:
-        formats.of(match.stage.kind).match_queued_again(match)
-    dispatch.queue_match(match.pk)
-    return match
-
-
-@transaction.atomic
-def cancel_match(match: Match) -> Match | None:
-    """Stop a match that is not finished: queued, or being played (called off). A re-run that
-    is cancelled leaves the earlier result in place. None if it had already ended."""
-    match = Match.objects.select_for_update(of=("self",)).select_related("stage").get(pk=match.pk)
-    if match.status not in OPEN:
-        return None
-    if match.status == Match.Status.RUNNING:
-        _call_off(match, "a judge cancelled the match while it was being played")
-    match.status = Match.Status.FINISHED if match.result_attempt_id else Match.Status.CANCELLED
-    match.finished_at = timezone.now()
-    match.save(update_fields=["status", "finished_at"])
-    events.match_finished(match)
-    match_ended(match)
-    return match
-
-
-def cancel_stage(stage: Stage) -> int:
-    """Cancel every match of a stage that is queued or being played (each as ``cancel_match``
-    does); how many. The stage ends once none is open."""
-    cancelled = 0
-    for pk in stage.matches.filter(status__in=OPEN).values_list("pk", flat=True):
-        with transaction.atomic():
-            cancelled += cancel_match(Match(pk=pk)) is not None
-    return cancelled
-
-
-def rerun_stage(stage: Stage) -> int:
-    """Play every match of a stage again; the stage is running until they have all ended."""
-    with transaction.atomic():
-        stage = Stage.objects.select_for_update().get(pk=stage.pk)
-        matches = Match.objects.filter(stage=stage)
-        for match in matches.filter(status=Match.Status.RUNNING):
-            _call_off(match, "a judge asked for a re-run of the stage while it was being played")
-        ids = list(matches.values_list("pk", flat=True))
-        matches.update(
-            status=Match.Status.QUEUED,
-            priority=Match.Priority.TOURNAMENT,
-            faults=0,
-            error="",
-            started_at=None,
-            finished_at=None,
-            queued_at=timezone.now(),
-        )
-        formats.reopen(stage)
-        dispatch.queue_matches(ids)
-    return len(ids)
 
 
 # --- The spool: results that are waiting for the database -----------------------------------
@@ -497,7 +393,7 @@ def flush_spool() -> int:
     """Write the results left in the spool by processes that died waiting for the database;
     returns how many were counted. A result whose attempt was given up meanwhile is still
     counted if nothing else played the match since: the game was played to its end."""
-    from games.base import Outcome as GameOutcome
+    from games.base import GameResult
     from judging.referee import SeatTotals
 
     counted = 0
@@ -511,7 +407,7 @@ def flush_spool() -> int:
             continue  # its process may still be waiting to write it itself
         outcome = data["outcome"]
         record = MatchRecord(
-            GameOutcome(
+            GameResult(
                 tuple(outcome["points"]),
                 tuple(outcome["scores"]),
                 tuple(outcome["statuses"]),
@@ -527,18 +423,23 @@ def flush_spool() -> int:
     return counted
 
 
-@transaction.atomic
 def _revive(attempt_id: int) -> bool:
     """Make a spooled attempt current again if nothing else has been played since it was given up."""
-    attempt = MatchAttempt.objects.select_for_update().filter(pk=attempt_id).first()
-    if attempt is None:
+    match_id = MatchAttempt.objects.filter(pk=attempt_id).values_list("match_id", flat=True).first()
+    if match_id is None:
         return False
+    with writing():
+        match = lifecycle.lock_match(match_id)
+        attempt = lock_one("attempt", MatchAttempt.objects.filter(pk=attempt_id))
+        return _revived(match, attempt)
+
+
+def _revived(match: Match, attempt: MatchAttempt) -> bool:
     if attempt.outcome == Outcome.RUNNING:
         return True
     if attempt.outcome != Outcome.LOST:
         return False
     newer = MatchAttempt.objects.filter(match_id=attempt.match_id, number__gt=attempt.number).exists()
-    match = Match.objects.select_for_update().get(pk=attempt.match_id)
     if newer or match.status != Match.Status.QUEUED:
         return False
     Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)

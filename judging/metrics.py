@@ -25,8 +25,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Min
 from django.utils import timezone
 
-from contests.models import Match, MatchAttempt, Submission
-from judging.models import Latency, WorkerHeartbeat
+from contests.models import Submission
+from judging.models import Latency, Match, MatchAttempt, WorkerHeartbeat
 
 log = logging.getLogger(__name__)
 

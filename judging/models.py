@@ -1,9 +1,217 @@
+"""The judging layer's data: matches, their seats and attempts, the judges' verifications of
+outputs, and what the workers keep (heartbeats, pings, events, leases, latencies).
+
+A match is a list of seats (``MatchSeat``), never a pair of columns: the game's returns
+decide how many seats there are and what each one scored.
+"""
+
 from __future__ import annotations
 
+import gzip
+import json
 from datetime import timedelta
+from typing import Any
 
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+
+from games.base import BYE, SEAT_STATUSES
+
+# What a seat's status may be: games.base's vocabulary, and a Swiss round sat out.
+SEAT_STATUS_CHOICES = [(status, status) for status in (*SEAT_STATUSES, BYE)]
+
+
+def replay_upload_to(match: Match, filename: str) -> str:
+    return f"replays/{match.contest.slug}/{filename}"
+
+
+class Match(models.Model):
+    """A game between seats. ``status`` is where its latest request to be played stands; the
+    seats hold its newest result (``result_attempt``), which a re-run replaces only when the new
+    play has finished: every earlier result stays on its attempt."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed (platform fault)"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Priority(models.IntegerChoices):
+        """Which queued match a free worker plays first (then the oldest)."""
+
+        RESCUE = 0, "Put back after a platform fault"
+        WAITING = 1, "Someone is waiting: a system test, a test game, a judge's re-run"
+        TOURNAMENT = 2, "A tournament's match"
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="matches")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="matches", null=True, blank=True)
+    round = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(2**63 - 1)])
+    params = models.JSONField(default=dict, blank=True, help_text="Game parameters of this match.")
+    priority = models.PositiveSmallIntegerField(choices=Priority.choices, default=Priority.TOURNAMENT)
+    reason = models.TextField(blank=True, help_text="How the game ended, in words.")
+    error = models.TextField(blank=True, help_text="Platform fault, when the match failed.")
+    faults = models.PositiveSmallIntegerField(
+        default=0, help_text="Attempts the platform failed (not the programs) since it was last queued."
+    )
+    result_attempt = models.ForeignKey(
+        "MatchAttempt",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The attempt whose result the seats hold (the newest finished one).",
+    )
+    replay = models.FileField(upload_to=replay_upload_to, max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text="When it was last queued (made, re-run, or put back after a fault)."
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "contests_match"  # made as a contests model; moved here, its table kept
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["contest", "status"]),
+            models.Index(fields=["stage", "round"]),
+            models.Index(fields=["status", "priority", "id"], name="match_queue"),
+        ]
+        permissions = [("rerun_match", "Can run or re-run matches and stages")]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.contest.slug})"
+
+    def save_replay(self, replay: dict[str, Any], attempt: MatchAttempt | None = None) -> None:
+        """Store the replay as gzipped JSON and point this match (and ``attempt``) at it. An
+        earlier attempt's replay is kept: it is that attempt's."""
+        data = gzip.compress(json.dumps(replay, separators=(",", ":")).encode(), mtime=0)
+        name = f"{self.pk}-{attempt.number}.json.gz" if attempt else f"{self.pk}.json.gz"
+        self.replay.save(name, ContentFile(data), save=False)
+        self.save(update_fields=["replay"])
+        if attempt is not None:
+            attempt.replay.name = self.replay.name
+            attempt.save(update_fields=["replay"])
+
+    def load_replay(self) -> dict[str, Any] | None:
+        if not self.replay:
+            return None
+        with self.replay.open("rb") as f:
+            return json.loads(gzip.decompress(f.read()))
+
+
+def _attempt_replay_to(attempt: MatchAttempt, filename: str) -> str:
+    return replay_upload_to(attempt.match, filename)
+
+
+class MatchAttempt(models.Model):
+    """One try at playing a match: which worker played it, when, and how it ended. The judges
+    see every one; a finished one keeps its result and replay after a re-run replaces it."""
+
+    class Outcome(models.TextChoices):
+        RUNNING = "running", "Being played"
+        FINISHED = "finished", "Finished"
+        LOST = "lost", "Lost: its worker stopped (killed, paused, cut off)"
+        INFRA = "infra", "Infrastructure fault (sandbox, host)"
+        STALLED = "stalled", "The platform stalled during the game"
+        ERROR = "error", "Platform error"
+        SUPERSEDED = "superseded", "Called off: a judge re-ran or cancelled the match"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField(help_text="1 for the first try, then 2, 3...")
+    worker = models.CharField(max_length=255, blank=True, help_text="The Celery worker (or command) that played it.")
+    host = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    last_seen = models.DateTimeField(help_text="Its player's latest sign of life.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=12, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="The result it recorded: reason and seats.")
+    progress = models.JSONField(
+        null=True, blank=True, help_text="A race's latest moment while it runs: each entrant's deck, round, moves."
+    )
+    replay = models.FileField(upload_to=_attempt_replay_to, max_length=300, blank=True)
+
+    class Meta:
+        db_table = "contests_matchattempt"  # made as a contests model; moved here, its table kept
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="attempt_number_unique")]
+        indexes = [models.Index(fields=["outcome", "last_seen"], name="attempt_watch")]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of match {self.match_id}"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(help_text="0 for the seat that moves first.")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="seats")
+    submission = models.ForeignKey("contests.Submission", on_delete=models.PROTECT, related_name="seats")
+    points = models.FloatField(null=True, blank=True, help_text="What the standings count: e.g. 2/1/0 or a win.")
+    score = models.FloatField(null=True, blank=True, help_text="The game's own measure: cookies eaten, rounds.")
+    status = models.CharField(
+        max_length=32,
+        blank=True,
+        choices=SEAT_STATUS_CHOICES,
+        help_text="The seat's result, in one vocabulary for every game (games.base); blank until it is played.",
+    )
+    detail = models.CharField(max_length=64, blank=True, help_text="The result as the game names it, if otherwise.")
+    reason = models.TextField(blank=True)
+    moves = models.PositiveIntegerField(default=0)
+    cpu_seconds = models.FloatField(default=0)
+    wall_seconds = models.FloatField(default=0)
+
+    class Meta:
+        db_table = "contests_matchseat"  # made as a contests model; moved here, its table kept
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"
+
+
+class Verification(models.Model):
+    """A judge's verification of one output of an output-only contest (one batch run), as the
+    MSO judges did theirs by hand: pending until a judge accepts or rejects it with a note, or
+    credits it with its unverified (claimed) score once the winner is certain. A new result of
+    the run (a re-run) makes it pending again: a judge verified the output, not the entry."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a judge"
+        ACCEPTED = "accepted", "Verified by a judge"
+        REJECTED = "rejected", "Rejected by a judge"
+        CREDITED = "credited", "Credited with its claimed score, unverified"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="verification")
+    attempt = models.ForeignKey(
+        MatchAttempt,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The result the judge decided on.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    note = models.TextField(blank=True)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "contests_verification"  # made as a contests model; moved here, its table kept
+        permissions = [("verify_output", "Can verify, reject and credit the outputs of output-only contests")]
+
+    def __str__(self) -> str:
+        return f"verification of match {self.match_id}: {self.status}"
 
 
 class WorkerHeartbeat(models.Model):

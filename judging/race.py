@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from games.base import CRASH, TIMEOUT, Outcome, Race, RaceGame
+from games.base import CRASH, TIMEOUT, GameResult, Race, RaceGame
 from judging.referee import Referee, referee_for
 from sandbox.errors import PlatformStall, SandboxError
 from sandbox.jail import Endpoint, reserve_arena_slots
@@ -99,7 +99,7 @@ class RaceReferee(Referee):
         super().__init__(game, *args, **kwargs)
         self.extra: dict[str, Any] = {}
 
-    def run(self, stack: contextlib.ExitStack) -> Outcome:
+    def run(self, stack: contextlib.ExitStack) -> GameResult:
         game, players, params = self.game, self.players, self.params
         assert isinstance(game.interaction, Race)
         port = game.interaction.port

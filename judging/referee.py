@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game, Illegal, LineProtocol, Outcome, ProcessPerMove, TurnGame
-from judging.clocks import Clock
+from games.base import Game, GameResult, Illegal, LineProtocol, ProcessPerMove, TurnGame
+from games.clocks import Clock
 from sandbox.errors import PlatformStall
 from sandbox.jail import reserve_slots
 from sandbox.limits import Limits
@@ -55,7 +55,7 @@ class SeatTotals:
 
 @dataclass
 class MatchRecord:
-    outcome: Outcome
+    outcome: GameResult
     seats: list[SeatTotals]
     replay: dict[str, Any]
     # The platform's own times, for its metrics (judging/metrics.py): each jail's start, and
@@ -150,7 +150,7 @@ class Referee:
         """A move's cost to the platform (referee, sandbox, rules) beyond the program's own time."""
         self.timings["move_overhead_seconds"].append(max(time.perf_counter() - started - program_wall_s, 0.0))
 
-    def run(self, stack: contextlib.ExitStack) -> Outcome:
+    def run(self, stack: contextlib.ExitStack) -> GameResult:
         """Play the match (the jails opened on ``stack`` are closed after it); its outcome."""
         raise NotImplementedError
 
@@ -176,7 +176,7 @@ class Referee:
         """What the replay holds beyond the moves and frames (an output-only run's report)."""
         return {}
 
-    def replay(self, outcome: Outcome) -> dict[str, Any]:
+    def replay(self, outcome: GameResult) -> dict[str, Any]:
         game = self.game
         return {
             "schema": REPLAY_SCHEMA,
@@ -261,7 +261,7 @@ class _TurnReferee(Referee):
         self.check_stop(f"move {len(self.moves) + 1}")
         return seat
 
-    def ended(self) -> Outcome:
+    def ended(self) -> GameResult:
         """The outcome by the rules of a game that was played to its end."""
         outcome = self.game.outcome(self.state)
         assert outcome is not None
@@ -275,11 +275,11 @@ class _TurnReferee(Referee):
 
 @referee_for(ProcessPerMove)
 class ProcessPerMoveReferee(_TurnReferee):
-    def run(self, stack: contextlib.ExitStack) -> Outcome:
+    def run(self, stack: contextlib.ExitStack) -> GameResult:
         game, clock, players, totals = self.game, self.clock, self.players, self.totals
         interaction = game.interaction
         assert isinstance(interaction, ProcessPerMove)
-        outcome: Outcome | None = None
+        outcome: GameResult | None = None
         jail_limits = Limits(cpu_s=clock.cpu_for_move(0.0), memory_mb=clock.memory_mb)
         jails = self.open_jails(stack, jail_limits, writable=interaction.keep)
         while (seat := self.next_seat()) is not None:
@@ -412,13 +412,13 @@ class LineProtocolReferee(_TurnReferee):
     frozen. Forgiven, as CodeCup's judge forgave them: blank lines, spaces around a move, a
     carriage return before the newline."""
 
-    def run(self, stack: contextlib.ExitStack) -> Outcome:
+    def run(self, stack: contextlib.ExitStack) -> GameResult:
         game, clock, players, totals = self.game, self.clock, self.players, self.totals
         interaction = game.interaction
         assert isinstance(interaction, LineProtocol)
         used = [0.0 for _ in players]
         bank = [clock.overage_s or 0.0 for _ in players]
-        outcome: Outcome | None = None
+        outcome: GameResult | None = None
         budget0 = clock.answer_budget(0.0, bank[0])
         limits = Limits(cpu_s=budget0, wall_s=budget0 * 2 + 5, memory_mb=clock.memory_mb)
         jails = self.open_jails(stack, limits)

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from contests.models import Contest, Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Contest, Entry, Stage, Submission
 from judging import dispatch
+from judging.models import Match, MatchSeat
 
 Seat = tuple[Entry, Submission]
 

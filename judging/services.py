@@ -1,68 +1,74 @@
-"""Judging services: worker liveness and broker round trips."""
+"""The judges' deeds: each is one function that acts and writes the judges' log, so the
+console, the API and the admin (thin adapters all three) do and log the same action the
+same way."""
 
 from __future__ import annotations
 
-import time
-from datetime import timedelta
-
-from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
-from judging.models import Ping, WorkerHeartbeat
+from contests.models import Contest, Submission
+from contests.services import log_action
+from judging import builds, events, lifecycle
 
 
-def stale_after() -> timedelta:
-    return timedelta(seconds=4 * settings.WORKER_HEARTBEAT_SECONDS)
+def run_stage(judge, stage, reason: str = "") -> list:
+    """Schedule a stage's matches; a second run schedules nothing and is no action."""
+    made = lifecycle.run_stage(stage)
+    if made:
+        log_action(judge, stage.contest_id, "stage.run", f"stage {stage.name}", reason, matches=len(made))
+    return made
 
 
-def beat(hostname: str, *, queues: list[str], concurrency: int, pid: int, started_at, sandbox_level: str = "") -> None:
-    now = timezone.now()
-    WorkerHeartbeat.objects.update_or_create(
-        hostname=hostname,
-        defaults={
-            "sandbox_level": sandbox_level,
-            "queues": queues,
-            "concurrency": concurrency,
-            "pid": pid,
-            "started_at": started_at,
-            "last_seen": now,
-            "stopped_at": None,
-        },
-    )
+def rerun_stage(judge, stage, reason: str = "") -> int:
+    """Play every match of a stage again; how many were queued."""
+    queued = lifecycle.rerun_stage(stage)
+    log_action(judge, stage.contest_id, "stage.rerun", f"stage {stage.name}", reason, matches=queued)
+    return queued
 
 
-def worker_stopped(hostname: str) -> None:
-    WorkerHeartbeat.objects.filter(hostname=hostname).update(stopped_at=timezone.now())
+def cancel_stage(judge, stage, reason: str = "") -> dict[str, int]:
+    """Stop a stage for good; how many of its matches it stopped, by the state each was in."""
+    stopped = lifecycle.cancel_stage(stage)
+    log_action(judge, stage.contest_id, "stage.cancel", f"stage {stage.name}", reason, matches=sum(stopped.values()))
+    return stopped
 
 
-def live_workers() -> list[WorkerHeartbeat]:
-    cutoff = timezone.now() - stale_after()
-    return list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=cutoff))
+def rerun_match(judge, match, reason: str = ""):
+    """Play a match again; its earlier result counts until the new one lands."""
+    match = lifecycle.rerun_match(match)
+    log_action(judge, match.contest_id, "match.rerun", f"match {match.pk}", reason)
+    return match
 
 
-def answer_ping(ping_id: int, hostname: str) -> bool:
-    """Mark a ping answered; a second delivery of the same task changes nothing."""
-    return bool(
-        Ping.objects.filter(pk=ping_id, answered_at__isnull=True).update(
-            answered_at=timezone.now(), answered_by=hostname
-        )
-    )
+def cancel_match(judge, match, reason: str = ""):
+    """Cancel a match that is queued or being played; None (and nothing logged) if it had ended."""
+    cancelled = lifecycle.cancel_match(match)
+    if cancelled is not None:
+        log_action(judge, cancelled.contest_id, "match.cancel", f"match {cancelled.pk}", reason)
+    return cancelled
 
 
-def send_ping() -> Ping:
-    from judging.tasks import ping
+def rebuild(judge, submission: Submission, reason: str = "") -> bool:
+    """Build again a submission the platform failed (or lost); False if it was no such build."""
+    if not builds.rebuild(submission):
+        return False
+    entry = submission.entry
+    log_action(judge, entry.contest_id, "submission.rebuild", f"{entry.name} v{submission.number}", reason)
+    return True
 
-    with transaction.atomic():
-        p = Ping.objects.create()
-        ping.delay_on_commit(p.pk)
-    return p
+
+def freeze_standings(judge, contest: Contest, reason: str = "") -> None:
+    """From now on the public standings count only the games finished by now."""
+    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=timezone.now())
+    _standings_changed(judge, contest, "standings.freeze", reason)
 
 
-def wait_for_answer(ping: Ping, timeout: float) -> Ping:
-    deadline = time.monotonic() + timeout
-    while True:
-        ping.refresh_from_db()
-        if ping.answered_at or time.monotonic() >= deadline:
-            return ping
-        time.sleep(0.1)
+def publish_results(judge, contest: Contest, reason: str = "") -> None:
+    """Everyone sees every game's result; the contest page says the results are out."""
+    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
+    _standings_changed(judge, contest, "standings.publish", reason)
+
+
+def _standings_changed(judge, contest: Contest, action: str, reason: str) -> None:
+    log_action(judge, contest.pk, action, contest.title, reason)
+    events.emit("standings", contest.pk, {"stage": None})

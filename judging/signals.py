@@ -52,7 +52,7 @@ def sandbox_self_check() -> str:
 
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
-    from judging import matches, services, watchdog
+    from judging import matches, watchdog, workers
 
     hostname = sender.hostname
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
@@ -65,7 +65,7 @@ def start_heartbeat(sender, **kwargs) -> None:
         while True:
             try:
                 close_old_connections()
-                services.beat(
+                workers.beat(
                     hostname,
                     queues=queues,
                     concurrency=concurrency,
@@ -92,12 +92,12 @@ def start_heartbeat(sender, **kwargs) -> None:
 
 @worker_shutdown.connect
 def stop_heartbeat(sender, **kwargs) -> None:
-    from judging import services
+    from judging import workers
 
     _stop.set()
     try:
         close_old_connections()
-        services.worker_stopped(sender.hostname)
+        workers.worker_stopped(sender.hostname)
     except Exception:
         log.exception("could not record the stop of %s", sender.hostname)
 

@@ -15,10 +15,11 @@ from datetime import datetime
 
 from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
-from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage
+from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
 from judging import formats
+from judging.models import Match, MatchAttempt, MatchSeat
 
 __all__ = ["BYE", "Change", "Comparison", "Row", "Standings", "compare", "compute", "current_stage", "with_result"]
 
@@ -340,7 +341,7 @@ def history(
 
 def public_cutoff(contest: Contest, user) -> datetime | None:
     """When the standings a user sees stop: the freeze, for anyone but the judges."""
-    if contest.standings_frozen_at is None or user.has_perm("contests.rerun_match"):
+    if contest.standings_frozen_at is None or user.has_perm("judging.rerun_match"):
         return None
     return contest.standings_frozen_at
 

@@ -1,23 +1,33 @@
 """The system test: a few games of every new submission against a reference player, as the
 Chomp rules promise ("system tests will be played against a random-move opponent to
-determine whether the program conforms to the rules"). Passing makes the submission the
-entry's active version; failing leaves the previous one active."""
+determine whether the program conforms to the rules").
+
+An entry plays with its newest version that passed: a new version that passes becomes the
+active one; one that fails leaves the previous one active. A judge may re-run any test game:
+the version keeps playing meanwhile, and if the re-run fails it, the entry goes back to its
+newest other version that passed (its contestant reads why in the version's test log, and
+the judges' log records it)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
-from contests.models import Entry, Match, MatchSeat, Stage, Submission
+from contests.models import Entry, Stage, Submission
+from contests.services import log_action
 from games import registry
 from games.base import CRASH, FAULTS
-from judging import dispatch, events, scheduling
+from judging import dispatch, events, formats, scheduling
 from judging.formats import SECONDS, SEED, StageError, StageFormat, StageParam, register
+from judging.lifecycle import Ended
+from judging.models import Match, MatchSeat
 from judging.tournaments import stage_params, version_activated
+
+SYSTEM_TEST = "system_test"  # the kind of stage (Stage.kind)
 
 
 def system_test_stage(contest) -> Stage | None:
-    return contest.stages.filter(kind=Stage.Kind.SYSTEM_TEST).order_by("order").first()
+    return contest.stages.filter(kind=SYSTEM_TEST).order_by("order").first()
 
 
 def _opponent(stage: Stage) -> tuple[Entry, Submission] | None:
@@ -31,14 +41,26 @@ def _opponent(stage: Stage) -> tuple[Entry, Submission] | None:
     return None
 
 
+def choose_active(entry_id: int) -> Submission | None:
+    """Make the entry's newest version that passed (ready) the one that plays for it; the
+    contest's continuous stages then schedule its games. The active version, or None when no
+    version of the entry has passed."""
+    versions = Submission.objects.filter(entry_id=entry_id)
+    newest = versions.filter(status=Submission.Status.READY).order_by("-number").first()
+    current = versions.filter(is_active=True).first()
+    if current is not None and (newest is None or newest.pk != current.pk):
+        versions.filter(pk=current.pk).update(is_active=False)
+    if newest is not None and (current is None or newest.pk != current.pk):
+        versions.filter(pk=newest.pk).update(is_active=True)
+        version_activated(newest)
+    return newest
+
+
 def activate(submission: Submission) -> None:
-    """Make this version the one that plays for its entry; the contest's continuous stages
-    schedule its games."""
-    Submission.objects.filter(entry_id=submission.entry_id, is_active=True).exclude(pk=submission.pk).update(
-        is_active=False
-    )
-    Submission.objects.filter(pk=submission.pk).update(is_active=True, status=Submission.Status.READY)
-    version_activated(submission)
+    """A version that needs no system test (a reference program, a contest without one) is
+    ready: it plays for its entry unless a newer one does already."""
+    Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.READY)
+    choose_active(submission.entry_id)
 
 
 @transaction.atomic
@@ -82,14 +104,18 @@ def _warnings(match: Match, index: int) -> list[str]:
 
 
 def conclude(match: Match) -> None:
-    """After a system-test match ends (in the transaction that ended it): once all of the
-    submission's test games have, pass or fail it, with a line per game for its author."""
+    """After a system-test match ends (in the transaction that ended it, its stage's row
+    locked: the ends of two test games take turns here, so one of them sees the other ended):
+    once all of the submission's test games have, pass or fail it, with a line per game for
+    its author. A judge's re-run of a test game concludes again, from every game's newest
+    result; failing then takes the entry back to its newest other version that passed."""
     seat = match.seats.select_related("submission").filter(entry__is_reference=False).first()
     if seat is None:
         return
-    # The ends of two test games take turns here: on PostgreSQL each would otherwise see the
-    # other still running (neither committed yet) and neither would conclude.
-    submission = Submission.objects.select_for_update().get(pk=seat.submission_id)
+    submission = Submission.objects.select_related("entry").get(pk=seat.submission_id)
+    first_test = submission.status == Submission.Status.TESTING
+    if not first_test and submission.status not in (Submission.Status.READY, Submission.Status.TEST_FAILED):
+        return  # being built again meanwhile: its games are those of the new build
     seats = (
         MatchSeat.objects.filter(submission=submission, match__stage=match.stage, match__round=submission.number)
         .select_related("match__result_attempt")
@@ -114,7 +140,7 @@ def conclude(match: Match) -> None:
         )
         failed |= s.status in FAULTS
         lines += [f"  warning: {w}" for w in _warnings(m, s.index)]
-    if failed and _supplied_runme_did_not_run(submission, seats):
+    if first_test and failed and _supplied_runme_did_not_run(submission, seats):
         _rebuild_from_sources(submission, lines)
         return
     warned = sum(line.startswith("  warning: ") for line in lines)
@@ -122,16 +148,40 @@ def conclude(match: Match) -> None:
         verdict = "failed: a program must play every game by the rules"
     else:
         verdict = f"passed, with {warned} warning{'s' * (warned != 1)}" if warned else "passed"
-    log = "\n".join([*lines, f"system test {verdict}"])
-    with transaction.atomic():
-        updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(test_log=log)
-        if not updated:
-            return
-        if failed:
-            Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TEST_FAILED)
-        else:
-            activate(submission)
-        events.submission_changed(submission)
+    if not first_test:
+        lines.insert(0, "a judge re-ran this version's system test:")
+    lines.append(f"system test {verdict}")
+    was_active = submission.is_active
+    status = Submission.Status.TEST_FAILED if failed else Submission.Status.READY
+    Submission.objects.filter(pk=submission.pk).update(status=status, test_log="\n".join(lines))
+    active = choose_active(submission.entry_id)
+    if was_active and active != submission:
+        _told_back(submission, active, lines)
+    events.submission_changed(submission)
+    if active is not None and active != submission:
+        events.submission_changed(active)
+
+
+def _told_back(failed: Submission, active: Submission | None, lines: list[str]) -> None:
+    """The active version failed a re-run of its system test: the entry plays with its newest
+    other version that passed, if any. Its contestant reads it in the failed version's test
+    log; the judges' log has it too."""
+    entry = failed.entry
+    if active is not None:
+        told = f"version {failed.number} no longer plays; version {active.number}, the newest that passed, plays again"
+    else:
+        told = f"version {failed.number} no longer plays, and no other version has passed: submit a new one to play"
+    lines.append(told)
+    Submission.objects.filter(pk=failed.pk).update(test_log="\n".join(lines))
+    log_action(
+        None,
+        entry.contest_id,
+        "submission.restore",
+        f"entry {entry.name}",
+        f"version {failed.number} failed a re-run of its system test; {told}",
+        failed=failed.pk,
+        active=active.pk if active is not None else None,
+    )
 
 
 def _supplied_runme_did_not_run(submission: Submission, seats) -> bool:
@@ -172,7 +222,7 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
         events.submission_changed(submission)
 
 
-@register(Stage.Kind.SYSTEM_TEST)
+@register(SYSTEM_TEST, "System test")
 class SystemTest(StageFormat):
     """The games of each new submission against a reference program (or its run on the
     practice inputs): they start by themselves and count in no standings."""
@@ -188,20 +238,21 @@ class SystemTest(StageFormat):
         SECONDS,
     )
 
+    listed = 0
     counts_in_standings = False
     run_by_judges = False
+    ends_when_played = False  # it tests each new submission for as long as the contest takes them
 
     def start(self, stage: Stage) -> list[Match]:
         raise StageError("A system test runs by itself for each new submission; re-run one of its games instead.")
 
-    def match_ended(self, match: Match) -> None:
+    def match_ended(self, match: Match, why: Ended) -> None:
         conclude(match)
 
-    def match_queued_again(self, match: Match) -> None:
-        """A re-run test game puts its submission back under test."""
-        super().match_queued_again(match)
-        Submission.objects.filter(
-            seats__match=match,
-            entry__is_reference=False,
-            status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED],
-        ).update(status=Submission.Status.TESTING)
+    def stages_touched(self, match: Match) -> list[int]:
+        """A version that passes plays at once in the contest's running continuous stages."""
+        return list(
+            Stage.objects.filter(
+                contest_id=match.contest_id, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
+            ).values_list("pk", flat=True)
+        )

@@ -11,8 +11,7 @@ import logging
 
 from celery import shared_task
 
-from arbiter import logs
-from judging import builds, matches, services
+from judging import builds, logs, matches, workers
 from judging.matches import DB_ERRORS
 from sandbox.errors import SandboxError, SandboxUnavailable
 
@@ -26,7 +25,7 @@ def backoff(retries: int) -> int:
 
 @shared_task(name="judging.ping", bind=True)
 def ping(self, ping_id: int) -> None:
-    services.answer_ping(ping_id, self.request.hostname or "")
+    workers.answer_ping(ping_id, self.request.hostname or "")
 
 
 @shared_task(name="judging.build_submission", bind=True, max_retries=None)

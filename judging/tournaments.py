@@ -9,17 +9,28 @@ import secrets
 from collections import Counter
 from itertools import combinations
 
-from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
-from contests.models import Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
+from contests.locks import writing
+from contests.models import Entry, Stage, Submission
 from games import registry
-from games.base import BYE, RaceGame
-from judging import dispatch, formats, scheduling, standings
-from judging.formats import StageError, StageFormat, finish_when_done, register
+from games.base import BYE, BatchGame, RaceGame, TurnGame
+from judging import dispatch, formats, lifecycle, scheduling, standings
+from judging.formats import StageError, StageFormat, register
+from judging.lifecycle import Ended
+from judging.models import Match, MatchAttempt, MatchSeat
 
 log = logging.getLogger(__name__)
+
+# The kinds of stage this module registers (Stage.kind).
+ROUND_ROBIN, SWISS, LADDER, BATCH, QUALIFICATION, RACE = (
+    "round_robin",
+    "swiss",
+    "ladder",
+    "batch",
+    "qualification",
+    "race",
+)
 
 
 def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int, int]]:
@@ -103,20 +114,17 @@ def _create_match(stage: Stage, round_no: int, seed: int, params: dict, seats: l
 
 def _launch(stage: Stage, matches: list[Match]) -> list[Match]:
     """Mark the stage running and queue its new matches when the transaction commits."""
-    if stage.status == Stage.Status.PENDING:
-        stage.status = Stage.Status.RUNNING
-        stage.started_at = timezone.now()
-        stage.save(update_fields=["status", "started_at"])
+    lifecycle.start_stage(stage)
     dispatch.queue_matches([match.pk for match in matches if match.status == Match.Status.QUEUED])
     return matches
 
 
-@transaction.atomic
+@writing()
 def schedule_round_robin(stage: Stage) -> list[Match]:
     """Create the matches of a round-robin stage once; a second call creates nothing."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind != Stage.Kind.ROUND_ROBIN:
-        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a round robin")
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != ROUND_ROBIN:
+        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a round robin")
     if stage.matches.exists():
         return []
     players = contenders(stage)
@@ -131,14 +139,14 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     return _launch(stage, matches)
 
 
-@transaction.atomic
+@writing()
 def schedule_batch(stage: Stage) -> list[Match]:
     """An output-only stage: every contender's program runs once, alone, on the same inputs:
     those of the stage's ``seed`` parameter, else a fresh draw made now ("the same 198 letters
     randomized into a different order", secret until the run). A second call creates nothing."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind != Stage.Kind.BATCH:
-        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a batch run")
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != BATCH:
+        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a batch run")
     if stage.matches.exists():
         return []
     players = contenders(stage)
@@ -149,8 +157,9 @@ def schedule_batch(stage: Stage) -> list[Match]:
     return _launch(stage, [_create_match(stage, 1, seed, params, [player]) for player in players])
 
 
-@register(Stage.Kind.ROUND_ROBIN)
+@register(ROUND_ROBIN, "Round robin")
 class RoundRobin(StageFormat):
+    listed = 10
     params = (
         formats.GAMES,
         formats.TOP,
@@ -160,15 +169,22 @@ class RoundRobin(StageFormat):
         ),
     )  # fmt: skip
 
+    def fits(self, game) -> bool:
+        return isinstance(game, TurnGame)
+
     def start(self, stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)
 
 
-@register(Stage.Kind.BATCH)
+@register(BATCH, "Batch run")
 class BatchRun(StageFormat):
     """An output-only contest's run: every program once, alone, on the same inputs."""
 
+    listed = 40
     params = (formats.SECONDS, formats.SEED)
+
+    def fits(self, game) -> bool:
+        return isinstance(game, BatchGame)
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_batch(stage)
@@ -190,14 +206,14 @@ def qualifiers(stage: Stage, pairs: list[tuple[Entry, Submission]]) -> list[tupl
     return sorted(chosen, key=lambda p: p[0].pk)
 
 
-@transaction.atomic
+@writing()
 def schedule_race(stage: Stage) -> list[Match]:
     """One match of every contender at once (trial laps), or of the qualifiers (the race),
     on the decks of the stage's ``seed`` parameter, else a fresh shuffle. A second call
     creates nothing."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind not in (Stage.Kind.QUALIFICATION, Stage.Kind.RACE):
-        raise StageError(f"{stage} is a {stage.get_kind_display()} stage, not a race")
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind not in (QUALIFICATION, RACE):
+        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a race")
     if not isinstance(registry.get(stage.contest.game), RaceGame):
         raise StageError(
             f"{stage.contest.title} is not a race: its game ({stage.contest.game}) is played one match at a time"
@@ -205,7 +221,7 @@ def schedule_race(stage: Stage) -> list[Match]:
     if stage.matches.exists():
         return []
     players = contenders(stage)
-    if stage.kind == Stage.Kind.RACE and "top" not in stage.params:
+    if stage.kind == RACE and "top" not in stage.params:
         players = qualifiers(stage, players)
     if not players:
         raise StageError(f"a race needs an entry with a ready program; {stage.contest} has none")
@@ -213,26 +229,34 @@ def schedule_race(stage: Stage) -> list[Match]:
     return _launch(stage, [_create_match(stage, 1, seed, stage_params(stage), players)])
 
 
-@register(Stage.Kind.QUALIFICATION)
+@register(QUALIFICATION, "Qualification")
 class TrialLaps(StageFormat):
     """The Solitaire 500's trial laps: every entry at once, each measured on the same decks."""
 
+    listed = 50
     params = (formats.SECONDS, formats.SEED)
+
+    def fits(self, game) -> bool:
+        return isinstance(game, RaceGame)
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_race(stage)
 
 
-@register(Stage.Kind.RACE)
+@register(RACE, "Race")
 class RaceStage(StageFormat):
     """The race: the qualifiers at once; the first to win the last deck wins."""
 
+    listed = 60
     params = (
         formats.SECONDS,
         formats.SEED,
         formats.StageParam("top", "Qualifiers", "How many of the trial laps' best race (24, or a third above 72, if "
                            "empty).", 1),
     )  # fmt: skip
+
+    def fits(self, game) -> bool:
+        return isinstance(game, RaceGame)
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_race(stage)
@@ -241,7 +265,7 @@ class RaceStage(StageFormat):
 # --- The continuous stage of an open contest ------------------------------------------------
 
 
-@transaction.atomic
+@writing()
 def schedule_continuous(stage: Stage, submission: Submission | None = None) -> list[Match]:
     """The games a continuous stage still owes: every pair of current versions (the active
     submissions of the contest's active entries) plays ``games_per_pairing`` games, each side
@@ -250,8 +274,8 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
     ``games_per_pairing`` games against each other entry, or against the ``max_opponents``
     whose versions have played least in the stage (so that, over time, the counts even out).
     The standings of the stage count the games of each entry's current version."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind != Stage.Kind.LADDER:
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != LADDER:
         raise StageError(f"{stage} is not a continuous stage")
     if stage.status == Stage.Status.FINISHED:
         return []
@@ -301,11 +325,12 @@ def version_activated(submission: Submission) -> None:
         schedule_continuous(stage, submission)
 
 
-@register(Stage.Kind.LADDER)
+@register(LADDER, "Continuous (an open contest's games, as versions arrive)")
 class Continuous(StageFormat):
     """An open contest's games, scheduled as versions arrive; its standings count each
     entry's current version."""
 
+    listed = 30
     params = (
         formats.GAMES,
         formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
@@ -313,12 +338,13 @@ class Continuous(StageFormat):
     )  # fmt: skip
 
     continuous = True
+    ends_when_played = False  # it goes on while its contest is open
+
+    def fits(self, game) -> bool:
+        return isinstance(game, TurnGame)
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_continuous(stage)
-
-    def match_ended(self, match: Match) -> None:
-        pass  # it goes on while its contest is open
 
 
 # --- Swiss system ---------------------------------------------------------------------------
@@ -396,17 +422,19 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
     return match
 
 
-@transaction.atomic
+@writing()
 def schedule_swiss_round(stage: Stage) -> list[Match]:
     """Schedule the next round of a Swiss stage (parameters ``rounds``, default 24, and
     ``games_per_pairing``, default 2: each side first once), pairing by the points of this
     stage so far. With an odd number of players one sits out (see ``swiss_pairs``) and scores
     ``bye_points`` (default: what winning the pairing's games scores, as FIDE gives a full
     point). Does nothing while a round is being played or after the last one."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.kind != Stage.Kind.SWISS:
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != SWISS:
         raise StageError(f"{stage} is not a Swiss stage")
-    if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+    if stage.status != Stage.Status.PENDING and stage.status != Stage.Status.RUNNING:
+        return []  # finished, or cancelled for good
+    if stage.matches.filter(status__in=[*lifecycle.OPEN, Match.Status.FAILED]).exists():
         return []
     done_rounds = max(stage.matches.values_list("round", flat=True), default=0)
     rounds = int(stage.params.get("rounds", 24))
@@ -435,8 +463,9 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     return _launch(stage, matches)
 
 
-@register(Stage.Kind.SWISS)
+@register(SWISS, "Swiss system")
 class Swiss(StageFormat):
+    listed = 20
     params = (
         formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
         formats.GAMES,
@@ -447,19 +476,24 @@ class Swiss(StageFormat):
     def start(self, stage: Stage) -> list[Match]:
         return schedule_swiss_round(stage)
 
-    def match_ended(self, match: Match) -> None:
-        """Once a round is over, the next one, or the end of the stage."""
-        # The row lock makes the ends of the last two matches of a round take turns here, so one
-        # of them sees the other ended (PostgreSQL runs them side by side; SQLite never does).
-        stage = Stage.objects.select_for_update().get(pk=match.stage_id)
-        if stage.matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+    def fits(self, game) -> bool:
+        return isinstance(game, TurnGame)
+
+    def match_ended(self, match: Match, why: Ended) -> None:
+        """Once every game of the stage so far is over (finished, or cancelled by a judge: not
+        to be played), the next round, or the end of the stage. A failed game waits for a
+        judge, and a game queued again (a re-run) for its new result: a round is never paired
+        from results still to come. The caller holds the stage's lock, so the ends of a
+        round's last two games take turns here: one of them sees the other ended."""
+        if why == Ended.FAILED:
+            return
+        pending = [*lifecycle.OPEN, Match.Status.FAILED]
+        if match.stage.matches.filter(status__in=pending).exists():
             return
         try:
-            if schedule_swiss_round(stage):
-                return  # the next round is on
+            schedule_swiss_round(match.stage)
         except StageError as e:  # e.g. too few players left: the stage ends, the result stands
-            log.warning("stage %s: no further Swiss round: %s", stage.pk, e)
-        finish_when_done(stage)
+            log.warning("stage %s: no further Swiss round: %s", match.stage_id, e)
 
 
 def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
@@ -467,49 +501,3 @@ def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:
     seats = MatchSeat.objects.filter(match__stage=stage, match__round=1).select_related("entry", "submission")
     players = {seat.entry_id: (seat.entry, seat.submission) for seat in seats}
     return [p for p in players.values() if p[0].status == Entry.Status.ACTIVE]
-
-
-@transaction.atomic
-def create_test_game(submission: Submission, opponent: Submission | None = None, first: bool = True) -> Match:
-    """An on-demand game of a built submission (not counted in any stage) against a reference
-    program or one of the entry's own earlier versions (``opponent``; the first reference
-    ready when None): what a contestant asks for to try a version before it plays for real.
-    Refused for an entry that is withdrawn or disqualified, and past the contestant's quota."""
-    from contests import services
-
-    if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
-        raise StageError("Only a program that has been built can play a test game.")
-    entry = submission.entry
-    if entry.status != Entry.Status.ACTIVE:
-        raise StageError(f"{entry.name} is {entry.get_status_display().lower()}: it plays no test games.")
-    contest = entry.contest
-    if not entry.is_reference:
-        left, free_at = services.test_games_left(entry.user, contest)
-        if left <= 0:
-            raise StageError(
-                f"You have played your {settings.TEST_GAMES_PER_DAY} test games of the last 24 hours in "
-                f"{contest.title}; the next one is allowed at {free_at:%Y-%m-%d %H:%M} UTC."
-            )
-    game = registry.get(contest.game)
-    seats = [(entry, submission)]
-    if game.info.seats not in (0, 1):  # a one-seat game's or a race's test game is a run alone
-        choices = services.test_game_opponents(submission)
-        if opponent is not None:
-            choices = [c for c in choices if c[1].pk == opponent.pk]
-            if not choices:
-                raise StageError("The opponent must be a reference program or one of your own earlier built versions.")
-        if not choices:
-            raise StageError(f"{contest.title} has no reference program ready to play against.")
-        other = choices[0][1]
-        seats.append((other.entry, other))
-        if not first:
-            seats.reverse()
-    return scheduling.create_match(
-        contest,
-        None,
-        seats,
-        seed=random.randrange(2**62),
-        params=game.resolve_params(contest.game_params),
-        priority=Match.Priority.WAITING,
-        queue=True,
-    )

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
-from contests.models import JudgeAction, Match, MatchAttempt, MatchSeat, Stage, Verification
-from judging import events
+from contests.locks import writing
+from contests.models import JudgeAction, Stage
+from judging import events, lifecycle
+from judging.models import Match, MatchAttempt, MatchSeat, Verification
 
 Status = Verification.Status
 
@@ -129,8 +130,8 @@ def decide(match: Match, judge, status: str, note: str = "") -> Verification:
     note = (note or "").strip()
     if status == Status.REJECTED and not note:
         raise VerificationError("Say why the output is rejected; the contestant will read it.")
-    with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("result_attempt", "stage").get(pk=match.pk)
+    with writing():
+        match = lifecycle.lock_match(match.pk)
         if match.result_attempt_id is None or match.stage is None:
             raise VerificationError("This run has no output to verify yet.")
         seat = match.seats.select_related("entry").get()
@@ -161,8 +162,8 @@ def decide(match: Match, judge, status: str, note: str = "") -> Verification:
 def credit_rest(stage: Stage, judge, note: str = "") -> int:
     """Credit every claim still waiting with its unverified score; only once the winner is
     verified (a verified score above every claim still waiting), as the page reserves."""
-    with transaction.atomic():
-        Stage.objects.select_for_update().filter(pk=stage.pk).first()  # one judge's credit at a time
+    with writing():
+        lifecycle.lock_stage(stage.pk)  # one judge's credit at a time
         state = progress(stage)
         if not state.can_stop:
             raise VerificationError(

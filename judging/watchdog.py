@@ -23,10 +23,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from arbiter import queues
-from contests.models import Match, MatchAttempt, Submission
-from judging import builds, dispatch, matches
-from judging.models import Lease
+from contests.models import Submission
+from judging import builds, dispatch, matches, queues
+from judging.models import Lease, Match, MatchAttempt
 
 log = logging.getLogger(__name__)
 
@@ -95,9 +94,9 @@ def rescue_lost() -> int:
 def broker_backlog(queue: str) -> int:
     """Messages waiting in a queue of the broker (not those a worker has already taken). Not a
     passive declaration: a broker restarted without its data no longer knows the queue."""
-    from arbiter.celery import app
+    from celery import current_app  # the installation's app (arbiter/celery.py), whichever process asks
 
-    with app.connection_for_write() as conn:
+    with current_app.connection_for_write() as conn:
         return conn.default_channel.queue_declare(queue=queue).message_count
 
 

@@ -7,6 +7,8 @@ import shutil
 import pytest
 from django.core.management import call_command
 
+from judging import lifecycle
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -126,13 +128,14 @@ def _in_a_thread(work):
 
 def _build_and_test(entry_name: str) -> int:
     """What the worker does for a new submission: build it, play its system test."""
-    from contests.models import Match, Submission
+    from contests.models import Submission
     from judging import builds, matches
+    from judging.models import Match
 
     submission = Submission.objects.get(entry__name=entry_name)
     builds.build_submission(submission.pk)
     for match in Match.objects.filter(seats__submission=submission, status=Match.Status.QUEUED):
-        matches.play_match(match.pk)
+        matches.play_now(match.pk)
     return submission.pk
 
 
@@ -181,11 +184,11 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 
     def run_final():
         from contests.models import Stage
-        from judging import formats, matches
+        from judging import matches
 
         stage = Stage.objects.get(contest__slug="crossed-words", kind="batch")
-        for match in formats.run_stage(stage):
-            matches.play_match(match.pk)
+        for match in lifecycle.run_stage(stage):
+            matches.play_now(match.pk)
 
     _in_a_thread(run_final)
     page.goto(live_server.url + "/contests/crossed-words/")
@@ -206,9 +209,10 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 
 
 def test_the_standings_follow_a_finished_match_without_a_reload(page, live_server):
-    from contests.models import Contest, Match, Submission
+    from contests.models import Contest, Submission
     from contests.tests.factories import make_entry, make_match, make_submission, make_user
     from judging import events
+    from judging.models import Match
 
     page.goto(live_server.url + "/contests/chomp/standings/")
     page.wait_for_timeout(1700)  # the page has read the newest event's id
@@ -310,7 +314,7 @@ def test_a_judge_reruns_a_match_disqualifies_adds_a_stage_freezes_publishes_and_
     page.wait_for_selector("text=queued to be played again")
 
     def played_again():
-        from contests.models import Match
+        from judging.models import Match
 
         finish_on_paper(
             Match.objects.get(pk=match.pk), [(0, 2, "loss"), (1, 12, "win")], reason="seat 0 ate the poison cookie"

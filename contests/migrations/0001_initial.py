@@ -7,6 +7,11 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def replay_upload_to(match, filename):
+    """Where replays were stored when matches were contests' models (now judging's: the same)."""
+    return f"replays/{match.contest.slug}/{filename}"
+
+
 class Migration(migrations.Migration):
 
     initial = True
@@ -90,7 +95,7 @@ class Migration(migrations.Migration):
                 ('reason', models.TextField(blank=True, help_text='How the game ended, in words.')),
                 ('error', models.TextField(blank=True, help_text='Platform fault, when the match failed.')),
                 ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('replay', models.FileField(blank=True, max_length=300, upload_to=contests.models.replay_upload_to)),
+                ('replay', models.FileField(blank=True, max_length=300, upload_to=replay_upload_to)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('started_at', models.DateTimeField(blank=True, null=True)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),

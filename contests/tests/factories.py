@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from contests.models import Contest, Entry, Match, MatchAttempt, MatchSeat, Stage, Submission
+from contests.models import Contest, Entry, Stage, Submission
+from judging.models import Match, MatchAttempt, MatchSeat
 
 _n = itertools.count(1)
 
@@ -31,7 +32,7 @@ def make_contest(**kwargs) -> Contest:
 def make_stage(contest: Contest, **kwargs) -> Stage:
     kwargs.setdefault("order", contest.stages.count() + 1)
     kwargs.setdefault("name", "Round robin")
-    kwargs.setdefault("kind", Stage.Kind.ROUND_ROBIN)
+    kwargs.setdefault("kind", "round_robin")
     return Stage.objects.create(contest=contest, **kwargs)
 
 

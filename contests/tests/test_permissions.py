@@ -24,7 +24,7 @@ def test_a_judge_may_rerun_and_disqualify_but_not_manage_users():
     judge = make_user()
     judge.groups.add(Group.objects.get(name="judges"))
     assert is_judge(judge)
-    assert judge.has_perm("contests.rerun_match")
+    assert judge.has_perm("judging.rerun_match")
     assert judge.has_perm("contests.disqualify_entry")
     assert judge.has_perm("contests.view_any_source")
     assert not judge.has_perm("auth.change_user")

@@ -15,8 +15,8 @@ from typing import Any
 from games.base import (
     Column,
     GameInfo,
+    GameResult,
     Illegal,
-    Outcome,
     Param,
     ProcessPerMove,
     TurnGame,
@@ -129,23 +129,23 @@ class Chomp(TurnGame[ChompState, Move]):
             loser=seat if move == (1, 1) else None,
         )
 
-    def outcome(self, state: ChompState) -> Outcome | None:
+    def outcome(self, state: ChompState) -> GameResult | None:
         if state.loser is None:
             return None
         winner = 1 - state.loser
         return self._won_by(state, winner, "loss", f"seat {state.loser} ate the poison cookie")
 
-    def forfeit(self, state: ChompState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+    def forfeit(self, state: ChompState, seat: int, status: str, reason: str, detail: str = "") -> GameResult:
         return self._won_by(state, 1 - seat, status, reason)
 
-    def _won_by(self, state: ChompState, winner: int, loser_status: str, reason: str) -> Outcome:
+    def _won_by(self, state: ChompState, winner: int, loser_status: str, reason: str) -> GameResult:
         points = [0.0, 0.0]
         scores = [0.0, 0.0]
         statuses = [loser_status, loser_status]
         points[winner] = 1.0
         scores[winner] = float(state.eaten[winner])
         statuses[winner] = "win"
-        return Outcome(tuple(points), tuple(scores), tuple(statuses), reason)
+        return GameResult(tuple(points), tuple(scores), tuple(statuses), reason)
 
     def frame(self, state: ChompState) -> dict[str, Any]:
         return {

@@ -22,7 +22,7 @@ from games.base import (
     Column,
     Formula,
     GameInfo,
-    Outcome,
+    GameResult,
     Total,
 )
 from games.crossed_words import board, dictionary, inputs, verify
@@ -71,7 +71,7 @@ class CrossedWords(BatchGame):
 
     def judge(
         self, params: Mapping[str, int], seed: int, output: bytes | None, data: bytes | None
-    ) -> tuple[Outcome, dict[str, Any]]:
+    ) -> tuple[GameResult, dict[str, Any]]:
         """The outcome of a run that wrote ``output`` (None: no output.txt), and the report the
         judges' page and the viewer show: the verifier's verdict and a frame per line."""
         if output is None:
@@ -81,16 +81,16 @@ class CrossedWords(BatchGame):
         report = verdict.to_json()
         claimed = float(verdict.claimed or 0)
         if verdict.ok:
-            outcome = Outcome(
+            outcome = GameResult(
                 (float(verdict.verified or 0),), (claimed,), (VALID,), f"verified: {verdict.verified} points"
             )
         else:
             where = f"line {verdict.line}: " if verdict.line and not verdict.reason.startswith("line") else ""
-            outcome = Outcome((0.0,), (claimed,), (ILLEGAL,), f"{where}{verdict.reason}", ("WRONG_OUTPUT",))
+            outcome = GameResult((0.0,), (claimed,), (ILLEGAL,), f"{where}{verdict.reason}", ("WRONG_OUTPUT",))
         return outcome, report
 
-    def forfeit_run(self, status: str, reason: str, detail: str = "") -> Outcome:
-        return Outcome((0.0,), (0.0,), (status,), reason, (detail,))
+    def forfeit_run(self, status: str, reason: str, detail: str = "") -> GameResult:
+        return GameResult((0.0,), (0.0,), (status,), reason, (detail,))
 
     def frames(self, seed: int, report: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The replay's moves and frames: the empty board, then one frame a move line."""

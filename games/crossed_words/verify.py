@@ -307,7 +307,10 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Report:
+    """The verifier's report on one output: whether it replays, the score claimed and the
+    score recomputed, and where and why it went wrong."""
+
     ok: bool
     claimed: int | None  # line 1 as claimed; None if unreadable
     verified: int | None  # the replayed total when ok, else None
@@ -399,7 +402,7 @@ def _parse_move(number: int, tokens: list[str]) -> tuple[str, list[Any]]:
     return keyword, values
 
 
-def verify(output: bytes, piles: Sequence[str], words: frozenset[str]) -> Verdict:
+def verify(output: bytes, piles: Sequence[str], words: frozenset[str]) -> Report:
     """Judge ``output`` (the bytes of output.txt) against the three ``piles`` and the
     dictionary ``words`` (lower case)."""
     game = Replay(piles, words)
@@ -443,8 +446,8 @@ def verify(output: bytes, piles: Sequence[str], words: frozenset[str]) -> Verdic
                     )
     except _Fail as fail:
         reason = f"line {fail.line}: {fail.reason}" if fail.line is not None else fail.reason
-        return Verdict(False, claimed, None, fail.line, reason, tuple(steps), tuple(game.board_lines()))
-    return Verdict(
+        return Report(False, claimed, None, fail.line, reason, tuple(steps), tuple(game.board_lines()))
+    return Report(
         True,
         claimed,
         running,

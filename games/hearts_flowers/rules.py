@@ -16,7 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import Column, GameInfo, Illegal, Outcome, Param, ProcessPerMove, TurnGame, count_status, total_points
+from games.base import (
+    Column,
+    GameInfo,
+    GameResult,
+    Illegal,
+    Param,
+    ProcessPerMove,
+    TurnGame,
+    count_status,
+    total_points,
+)
 
 PIECES = ("H", "F")
 EMPTY = "."
@@ -144,18 +154,18 @@ class HeartsFlowers(TurnGame[HFState, Move]):
             result, reason = ("draw", "draw"), f"no line after {state.n * state.n * 2} moves each"
         return replace(state, board=board, turn=1 - seat, moves=moves, result=result, reason=reason)
 
-    def outcome(self, state: HFState) -> Outcome | None:
+    def outcome(self, state: HFState) -> GameResult | None:
         if state.result is None:
             return None
         points = tuple({"win": WIN, "draw": DRAW, "loss": LOSS}[s] for s in state.result)
-        return Outcome(points, points, state.result, state.reason)
+        return GameResult(points, points, state.result, state.reason)
 
-    def forfeit(self, state: HFState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+    def forfeit(self, state: HFState, seat: int, status: str, reason: str, detail: str = "") -> GameResult:
         statuses = [status, status]
         statuses[1 - seat] = "win"
         points = [LOSS, LOSS]
         points[1 - seat] = WIN
-        return Outcome(tuple(points), tuple(points), tuple(statuses), reason)
+        return GameResult(tuple(points), tuple(points), tuple(statuses), reason)
 
     def frame(self, state: HFState) -> dict[str, Any]:
         return {"board": list(state.board), "to_move": self.to_move(state), "moves": state.moves}

@@ -25,7 +25,7 @@ import io
 import time
 from dataclasses import dataclass, field
 
-from games.base import Illegal, Outcome
+from games.base import GameResult, Illegal
 from games.sudoku.rules import STATUS, Place, Sudoku, SudokuState, cell_name, peers_hold
 
 COLUMNS = ("Game", "Round", "IsSwiss", "Score1", "Status1", "Score2", "Status2", "Moves", "Solution")
@@ -116,7 +116,7 @@ def _pair(points: tuple[float, ...]) -> str:
     return "-".join(f"{p:g}" for p in points)
 
 
-def _fault(game: Sudoku, state: SudokuState, official: OfficialGame, judged: Judgement) -> Outcome | None:
+def _fault(game: Sudoku, state: SudokuState, official: OfficialGame, judged: Judgement) -> GameResult | None:
     """The outcome of the official fault of the side to move (whose move was not recorded)."""
     seat = game.to_move(state)
     assert seat is not None

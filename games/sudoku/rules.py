@@ -37,9 +37,9 @@ from games.base import (
     WIN,
     Column,
     GameInfo,
+    GameResult,
     Illegal,
     LineProtocol,
-    Outcome,
     TurnGame,
     count_status,
     total_points,
@@ -217,14 +217,14 @@ class Sudoku(TurnGame[SudokuState, Move]):
             last=text,
         )
 
-    def outcome(self, state: SudokuState) -> Outcome | None:
+    def outcome(self, state: SudokuState) -> GameResult | None:
         if state.result is None:
             return None
         return self._outcome(state.result, state.reason)
 
-    def _outcome(self, names: tuple[str, ...], reason: str) -> Outcome:
+    def _outcome(self, names: tuple[str, ...], reason: str) -> GameResult:
         points = tuple(self._points(name) for name in names)
-        return Outcome(points, points, tuple(STATUS[name] for name in names), reason, names)
+        return GameResult(points, points, tuple(STATUS[name] for name in names), reason, names)
 
     @staticmethod
     def _points(status: str) -> float:
@@ -234,7 +234,7 @@ class Sudoku(TurnGame[SudokuState, Move]):
             return 1.0
         return FAULT_POINTS[status]
 
-    def forfeit(self, state: SudokuState, seat: int, status: str, reason: str, detail: str = "") -> Outcome:
+    def forfeit(self, state: SudokuState, seat: int, status: str, reason: str, detail: str = "") -> GameResult:
         names = ["WIN", "WIN"]
         names[seat] = detail or status.upper()
         if STATUS.get(names[seat]) != status:

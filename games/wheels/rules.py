@@ -28,7 +28,7 @@ from games.base import (
     WIN,
     Column,
     GameInfo,
-    Outcome,
+    GameResult,
     Param,
     Race,
     RaceGame,
@@ -125,7 +125,7 @@ class Wheels(RaceGame):
             "SWP_USERNAME": login,
         }
 
-    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> Outcome:
+    def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> GameResult:
         first_wins = bool(params["first_wins"])
 
         def place_key(i: int) -> tuple:
@@ -167,7 +167,7 @@ class Wheels(RaceGame):
             if first_wins and winners
             else f"{len(winners)} of {len(seats)} finished"
         )
-        return Outcome(
+        return GameResult(
             points=tuple(float(len(seats) - place[i] + 1) for i in range(len(seats))),
             scores=tuple(float(s["round"]) for s in seats),
             statuses=tuple(statuses),

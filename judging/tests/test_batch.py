@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Group
 
-from contests.models import JudgeAction, Match, Stage, Submission
+from contests.models import JudgeAction, Stage, Submission
 from contests.services import JUDGES_GROUP, ensure_judges_group
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games import registry
-from judging import formats, matches, standings, verification
-from judging.clocks import Clock
+from games.clocks import Clock
+from judging import lifecycle, matches, publication, standings, verification
+from judging.models import Match
 from judging.referee import Player, play
 from judging.tests.conftest import PLAYERS, PROGRAMS, build
 
@@ -133,7 +134,7 @@ def test_no_output_file_is_refused_in_words():
 
 def _contest_with_runs(db, count=3, sources=None):
     contest = make_contest(game="crossed_words", game_params={}, clock={"seconds": 3})
-    stage = make_stage(contest, name="Final run", kind=Stage.Kind.BATCH)
+    stage = make_stage(contest, name="Final run", kind="batch")
     # Runs of a fixed number of moves: a run cut by the clock could score differently on a
     # loaded machine, and the tampered run must claim what the honest one does.
     honest = _weak_source(20)
@@ -147,11 +148,11 @@ def _contest_with_runs(db, count=3, sources=None):
 @pytest.mark.django_db
 def test_a_batch_stage_runs_every_entry_on_the_same_inputs_and_ranks_by_verified_score(db, queued):
     contest, stage = _contest_with_runs(db)
-    made = formats.run_stage(stage)
+    made = lifecycle.run_stage(stage)
     assert len(made) == 3 and len({m.seed for m in made}) == 1 and all(m.seats.count() == 1 for m in made)
-    assert formats.run_stage(stage) == []  # once only
+    assert lifecycle.run_stage(stage) == []  # once only
     for match in made:
-        assert matches.play_match(match.pk) == Match.Status.FINISHED
+        assert matches.play_now(match.pk) == Match.Status.FINISHED
     stage.refresh_from_db()
     assert stage.status == Stage.Status.FINISHED
     table = standings.compute(contest, stage)
@@ -167,8 +168,8 @@ def test_equal_scores_are_ranked_by_the_mso_formula(db, queued):
     # Two runs of the same moves (a run cut by the clock could score differently on a loaded machine).
     same = _weak_source(8)
     contest, stage = _contest_with_runs(db, sources=[same, same + b"# " + b"x" * 5000])
-    for match in formats.run_stage(stage):
-        matches.play_match(match.pk)
+    for match in lifecycle.run_stage(stage):
+        matches.play_now(match.pk)
     rows = standings.compute(contest, stage).rows
     assert rows[0].values["verified"] == rows[1].values["verified"] > 0
     # the same program but 5,000 bytes longer: its size term is larger; submitted at the same moment and run
@@ -183,8 +184,8 @@ def test_equal_scores_are_ranked_by_the_mso_formula(db, queued):
 @pytest.mark.django_db
 def test_judges_verify_from_the_highest_claim_and_may_credit_the_rest_once_the_winner_is_certain(db, queued):
     contest, stage = _contest_with_runs(db)
-    for match in formats.run_stage(stage):
-        matches.play_match(match.pk)
+    for match in lifecycle.run_stage(stage):
+        matches.play_now(match.pk)
     judge = make_user(username="judge")
     state = verification.progress(stage)
     claims = state.claims
@@ -224,8 +225,8 @@ def test_judges_verify_from_the_highest_claim_and_may_credit_the_rest_once_the_w
 @pytest.mark.django_db
 def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(db, queued):
     contest, stage = _contest_with_runs(db, count=2)
-    for match in formats.run_stage(stage):
-        matches.play_match(match.pk)
+    for match in lifecycle.run_stage(stage):
+        matches.play_now(match.pk)
     judge = make_user(username="judge")
     claims = verification.progress(stage).claims
     honest = next(c for c in claims if c.valid)
@@ -237,8 +238,8 @@ def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(d
     state = verification.progress(stage)
     assert state.can_stop and state.winner.match == honest.match and state.waiting == 0
     # a re-run's new result waits for a judge again, with the verifier's figure counting
-    matches.rerun_match(honest.match)
-    matches.play_match(honest.match.pk)
+    lifecycle.rerun_match(honest.match)
+    matches.play_now(honest.match.pk)
     state = verification.progress(stage)
     assert next(c for c in state.claims if c.match == honest.match).status == "pending"
 
@@ -246,8 +247,8 @@ def test_verification_may_stop_when_a_verified_score_beats_every_waiting_claim(d
 @pytest.mark.django_db
 def test_the_judges_pages_show_the_queue_an_output_and_the_log(client, db, queued):
     contest, stage = _contest_with_runs(db, count=2)
-    for match in formats.run_stage(stage):
-        matches.play_match(match.pk)
+    for match in lifecycle.run_stage(stage):
+        matches.play_now(match.pk)
     ensure_judges_group()
     judge = make_user(username="judge")
     judge.groups.add(Group.objects.get(name=JUDGES_GROUP))
@@ -294,17 +295,16 @@ def test_contestants_download_the_practice_inputs_as_the_program_finds_them(clie
 
 @pytest.mark.django_db
 def test_another_contestant_sees_a_run_s_score_but_not_its_game_while_the_contest_is_open(client, db, queued):
-    from contests import services
 
     contest, stage = _contest_with_runs(db, count=1)
-    (match,) = formats.run_stage(stage)
-    matches.play_match(match.pk)
+    (match,) = lifecycle.run_stage(stage)
+    matches.play_now(match.pk)
     match.refresh_from_db()
     owner = match.seats.get().entry.user
     other = make_user(username="rival")
-    mine = services.replay_for(owner, match)
+    mine = publication.replay_for(owner, match)
     assert mine["output"] and mine["printed"] and mine["moves"] and mine["verification"]["steps"]
-    theirs = services.replay_for(other, match)
+    theirs = publication.replay_for(other, match)
     report = mine["verification"]
     assert theirs["verification"] == {"ok": True, "claimed": report["claimed"], "verified": report["verified"]}
     assert "output" not in theirs and "printed" not in theirs and theirs["moves"] == [] and len(theirs["frames"]) == 1

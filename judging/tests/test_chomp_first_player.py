@@ -5,7 +5,7 @@ up to 6 x 6 through the rules engine alone)."""
 import pytest
 
 from games import registry
-from judging.clocks import Clock
+from games.clocks import Clock
 from judging.referee import Player, play
 
 chomp = registry.get("chomp")

@@ -11,23 +11,24 @@ import pytest
 from celery.exceptions import Retry
 from django.db import OperationalError, connection
 
-from contests.models import Match, MatchAttempt, Stage, Submission
+from contests.models import Submission
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
-from games.base import Outcome
-from judging import matches, system_test, tasks
+from games.base import GameResult
+from judging import lifecycle, matches, system_test, tasks
+from judging.models import Match, MatchAttempt
 from judging.referee import MatchRecord, SeatTotals
 from sandbox.errors import SandboxUnavailable
 
 
 def _record(points: tuple[float, float], statuses: tuple[str, str]) -> MatchRecord:
-    outcome = Outcome(points, points, statuses, "seat 1 ate the poison cookie")
+    outcome = GameResult(points, points, statuses, "seat 1 ate the poison cookie")
     return MatchRecord(outcome, [SeatTotals(3, 0.01, 0.02), SeatTotals(3, 0.01, 0.02)], {"moves": []})
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_test_games_that_end_together_conclude_the_system_test(monkeypatch):
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    stage = make_stage(contest, kind="system_test")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="testing")
     games = [make_match(contest, seats, stage=stage, round=mine.number) for seats in ([mine, ref], [ref, mine])]
@@ -81,7 +82,7 @@ def test_a_heartbeat_keeps_its_attempt_alive_and_sees_it_called_off(queued):
             time.sleep(0.02)
         assert MatchAttempt.objects.get(pk=attempt.pk).last_seen > first_seen
         assert not heartbeat.lost.is_set()
-        matches.rerun_match(match)
+        lifecycle.rerun_match(match)
         assert heartbeat.lost.wait(10)  # the referee stops at its next move
 
 

@@ -5,9 +5,11 @@ from collections import Counter
 
 import pytest
 
-from contests.models import Entry, Match, Stage, Submission
+from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission, make_user
-from judging import formats, standings, system_test, tournaments
+from judging import lifecycle, standings, system_test, tournaments
+from judging.lifecycle import Ended
+from judging.models import Match
 from judging.tournaments import swiss_pairs
 
 pytestmark = pytest.mark.django_db
@@ -27,18 +29,18 @@ def _play_swiss_round(stage, strength):
         seats = list(match.seats.select_related("entry").order_by("index"))
         best = max(seats, key=lambda s: strength[s.entry.name]).index
         finish_on_paper(match, [(2, 2, "win") if s.index == best else (1, 1, "loss") for s in seats])
-    formats.match_ended(match)
+    lifecycle.match_ended(match, Ended.FINISHED)
 
 
 def test_with_an_odd_number_every_player_sits_out_once_scores_it_and_plays_every_other_round(queued):
     contest = make_contest(game="sudoku", game_params={})
-    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 5, "games_per_pairing": 2})
-    final = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, params={"top": 5, "games_per_pairing": 2})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 5, "games_per_pairing": 2})
+    final = make_stage(contest, kind="round_robin", params={"top": 5, "games_per_pairing": 2})
     names = [f"E{i}" for i in range(5)]
     for name in names:
         make_submission(make_entry(contest, name=name), is_active=True, status="ready")
     strength = {name: i for i, name in enumerate(names)}  # E4 beats everyone, E0 no one
-    formats.run_stage(swiss)
+    lifecycle.run_stage(swiss)
     for _ in range(5):
         _play_swiss_round(swiss, strength)
     swiss.refresh_from_db()
@@ -58,29 +60,29 @@ def test_with_an_odd_number_every_player_sits_out_once_scores_it_and_plays_every
         games = Match.objects.filter(stage=swiss, seats__entry__name=name).exclude(seats__status="bye").count()
         assert table[name].games == games == 8  # 4 rounds of 2 games; the bye is no game
     assert table["E4"].values["points"] == 8 * 2 + 4 and table["E0"].values["points"] == 8 * 1 + 4
-    final_matches = formats.run_stage(final)
+    final_matches = lifecycle.run_stage(final)
     finalists = {s.entry.name for m in final_matches for s in m.seats.all()}
     assert finalists == set(names)  # the player who sat out round 1 was not dropped
 
 
 def test_the_bye_points_are_a_stage_parameter(queued):
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 1, "games_per_pairing": 2, "bye_points": 0})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 1, "games_per_pairing": 2, "bye_points": 0})
     for name in "ABC":
         make_submission(make_entry(contest, name=name), is_active=True, status="ready")
-    matches = formats.run_stage(swiss)
+    matches = lifecycle.run_stage(swiss)
     assert len(queued) == 2 and len(matches) == 3  # the bye is born finished: nothing to play
     assert Match.objects.get(stage=swiss, seats__status="bye").seats.get().points == 0
 
 
 def test_only_entries_ranked_in_the_earlier_stages_proceed_as_a_contestants_best(queued):
     contest = make_contest(game="hearts_flowers", game_params={"n": 4}, max_entries_per_user=3)
-    first = make_stage(contest, order=1, kind=Stage.Kind.ROUND_ROBIN, params={"games_per_pairing": 1})
-    second = make_stage(contest, order=2, kind=Stage.Kind.ROUND_ROBIN, params={"best_of_each_contestant": True})
+    first = make_stage(contest, order=1, kind="round_robin", params={"games_per_pairing": 1})
+    second = make_stage(contest, order=2, kind="round_robin", params={"best_of_each_contestant": True})
     alice, bob = make_user(), make_user()
     a1 = make_submission(make_entry(contest, user=alice, name="A1"), is_active=True, status="ready")
     b1 = make_submission(make_entry(contest, user=bob, name="B1"), is_active=True, status="ready")
-    (match,) = formats.run_stage(first)
+    (match,) = lifecycle.run_stage(first)
     finish_on_paper(match, [(2, 2, "win"), (0, 0, "loss")])
     late = make_submission(make_entry(contest, user=alice, name="A2 (late)"), is_active=True, status="ready")
     proceeding = {entry.name for entry, _ in tournaments.contenders(second)}
@@ -98,8 +100,8 @@ def _version(entry, number=None):
 
 def test_a_continuous_stage_plays_each_new_version_against_the_others(queued):
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    ladder = make_stage(contest, kind=Stage.Kind.LADDER, params={"games_per_pairing": 2})
-    assert formats.run_stage(ladder) == [] and Stage.objects.get(pk=ladder.pk).status == "running"
+    ladder = make_stage(contest, kind="ladder", params={"games_per_pairing": 2})
+    assert lifecycle.run_stage(ladder) == [] and Stage.objects.get(pk=ladder.pk).status == "running"
     a = _version(make_entry(contest, name="A"))
     assert Match.objects.filter(stage=ladder).count() == 0  # nobody to play yet
     assert [row.entry.name for row in standings.compute(contest, ladder).rows] == ["A"]  # listed at once
@@ -127,8 +129,8 @@ def test_a_continuous_stage_plays_each_new_version_against_the_others(queued):
 
 def test_a_continuous_stage_can_bound_the_games_of_a_new_version(queued):
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    ladder = make_stage(contest, kind=Stage.Kind.LADDER, params={"games_per_pairing": 2, "max_opponents": 2})
-    formats.run_stage(ladder)
+    ladder = make_stage(contest, kind="ladder", params={"games_per_pairing": 2, "max_opponents": 2})
+    lifecycle.run_stage(ladder)
     for name in "ABCDE":
         _version(make_entry(contest, name=name))
     games = Counter()
@@ -142,8 +144,8 @@ def test_a_continuous_stage_can_bound_the_games_of_a_new_version(queued):
 
 def test_a_continuous_stage_leaves_out_entries_that_left(queued):
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    ladder = make_stage(contest, kind=Stage.Kind.LADDER)
-    formats.run_stage(ladder)
+    ladder = make_stage(contest, kind="ladder")
+    lifecycle.run_stage(ladder)
     gone = _version(make_entry(contest, name="Gone"))
     Entry.objects.filter(pk=gone.entry_id).update(status=Entry.Status.WITHDRAWN)
     _version(make_entry(contest, name="Here"))

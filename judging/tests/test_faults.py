@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage, Submission
 from contests.services import submit
 from judging import builds, formats
+from judging import lifecycle
 
 slug = {slug!r}
 user, _ = User.objects.get_or_create(username="organiser")
@@ -31,7 +32,7 @@ for n in range({entries}):
     entry = Entry.objects.create(contest=contest, user=user, name=f"Slow {{n}}")
     submission = submit(entry, filename="slow.py", data=source)
     builds.build_submission(submission.pk)
-matches = formats.run_stage(stage)
+matches = lifecycle.run_stage(stage)
 print(json.dumps({{"stage": stage.pk, "matches": [m.pk for m in matches]}}))
 """
 

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from games import registry
-from judging.clocks import Clock
+from games.clocks import Clock
 from judging.referee import Player, play
 from sandbox.programs import build_program
 

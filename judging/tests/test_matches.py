@@ -2,6 +2,7 @@
 results recorded once, re-runs and cancellations, the spool."""
 
 import json
+import re
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
@@ -11,7 +12,8 @@ from django.core.management import CommandError, call_command
 from django.db import OperationalError
 from django.utils import timezone
 
-from contests.models import Match, MatchAttempt, Stage
+from contests.locks import writing
+from contests.models import JudgeAction, Stage
 from contests.tests.factories import (
     finish_on_paper,
     make_contest,
@@ -20,8 +22,10 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
 )
-from judging import matches, standings, watchdog
-from judging.models import Event
+from games.base import GameResult
+from judging import lifecycle, matches, standings, watchdog
+from judging.lifecycle import Ended
+from judging.models import Event, Match, MatchAttempt
 from judging.tests.conftest import PLAYERS, PROGRAMS
 from sandbox.errors import PlatformStall, SandboxError
 
@@ -31,7 +35,7 @@ Outcome = MatchAttempt.Outcome
 
 def _chomp_match(stage=None, **kwargs):
     contest = stage.contest if stage else make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    stage = stage or make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+    stage = stage or make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
     subs = [
         make_submission(make_entry(contest, name=name), source=path.read_bytes(), filename=path.name, language=lang)
         for name, path, lang in [
@@ -55,7 +59,7 @@ def _running(match, seconds_ago=0.0, **kwargs):
 
 def test_a_match_is_played_recorded_and_its_stage_finished():
     match = _chomp_match()
-    assert matches.play_match(match.pk) == Match.Status.FINISHED
+    assert matches.play_now(match.pk) == Match.Status.FINISHED
     match.refresh_from_db()
     assert match.status == "finished" and match.reason and match.faults == 0
     (attempt,) = match.attempts.all()
@@ -73,11 +77,11 @@ def test_a_match_is_played_recorded_and_its_stage_finished():
 
 def test_a_second_delivery_of_a_finished_match_changes_nothing():
     match = _chomp_match()
-    matches.play_match(match.pk)
+    matches.play_now(match.pk)
     match.refresh_from_db()
     before = list(match.seats.values_list("points", "score", "moves"))
     replay = match.load_replay()
-    assert matches.play_match(match.pk) is None
+    assert matches.play_now(match.pk) is None
     assert matches.play_next("w2") is None  # a token with nothing queued plays nothing
     match.refresh_from_db()
     assert list(match.seats.values_list("points", "score", "moves")) == before
@@ -87,7 +91,7 @@ def test_a_second_delivery_of_a_finished_match_changes_nothing():
 
 def test_a_token_plays_the_most_urgent_queued_match():
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+    stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
     tournament = _chomp_match(stage)
     waiting = _chomp_match(stage, priority=Match.Priority.WAITING)
     rescued = _chomp_match(stage, priority=Match.Priority.RESCUE)
@@ -145,7 +149,7 @@ def test_a_platform_fault_is_an_attempt_retried_never_a_result(monkeypatch, queu
         raise fault
 
     monkeypatch.setattr(matches, "play", broken)
-    assert matches.play_match(match.pk) == Match.Status.QUEUED
+    assert matches.play_now(match.pk) == Match.Status.QUEUED
     match.refresh_from_db()
     (attempt,) = match.attempts.all()
     assert attempt.outcome == outcome and str(fault) in attempt.error
@@ -187,7 +191,7 @@ def test_a_worker_paused_during_a_move_stalls_the_attempt_and_the_match_is_playe
     from sandbox.interactive import Session
 
     contest = make_contest(game="sudoku", game_params={}, clock={"time_limit": 2, "measure": "wall"})
-    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, status=Stage.Status.RUNNING)
+    stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
     subs = [
         make_submission(make_entry(contest, name=name), source=source, filename=f"{name}.py")
         for name, source in [("slow", SLOW_FIRST), ("claims", CLAIMS)]
@@ -203,16 +207,17 @@ def test_a_worker_paused_during_a_move_stalls_the_attempt_and_the_match_is_playe
         return sent
 
     monkeypatch.setattr(Session, "send_line", send_line)
-    assert matches.play_match(match.pk) == Match.Status.QUEUED
+    assert matches.play_now(match.pk) == Match.Status.QUEUED
     pausers[0].wait()
     match.refresh_from_db()
     (attempt,) = match.attempts.all()
     assert attempt.outcome == Outcome.STALLED, (attempt.outcome, attempt.error, attempt.result)
-    assert attempt.error.startswith("move 1: the platform stalled for 2.5 s")
+    stalled = re.match(r"move 1: the platform stalled for (\d+\.\d) s", attempt.error)
+    assert stalled and float(stalled[1]) >= 2.5, attempt.error  # the pause, or longer on a loaded machine
     assert (match.priority, match.faults) == (Match.Priority.RESCUE, 1)
     assert match.seats.filter(points__isnull=False).count() == 0  # nothing charged to a program
     assert queued == [("play_match", match.pk)]
-    assert matches.play_match(match.pk) == Match.Status.FINISHED  # played again, unpaused
+    assert matches.play_now(match.pk) == Match.Status.FINISHED  # played again, unpaused
     match.refresh_from_db()
     assert [a.outcome for a in match.attempts.all()] == ["stalled", "finished"]
     assert list(match.seats.order_by("index").values_list("detail", flat=True)) == ["WIN", "NO_UNIQUE_CLAIM"]
@@ -221,29 +226,45 @@ def test_a_worker_paused_during_a_move_stalls_the_attempt_and_the_match_is_playe
 def test_a_match_is_not_tried_forever(monkeypatch, queued):
     match = _chomp_match()
     monkeypatch.setattr(matches, "play", lambda *a, **k: (_ for _ in ()).throw(SandboxError("no jail")))
-    for _ in range(matches.MAX_FAULTS):
-        matches.play_match(match.pk)
+    for _ in range(lifecycle.MAX_FAULTS):
+        matches.play_now(match.pk)
     match.refresh_from_db()
     assert match.status == "failed" and "3 times in a row" in match.error and "no jail" in match.error
-    assert match.attempts.count() == matches.MAX_FAULTS
-    assert Stage.objects.get(pk=match.stage_id).status == "finished"  # its stage goes on
+    assert match.attempts.count() == lifecycle.MAX_FAULTS
+    assert Stage.objects.get(pk=match.stage_id).status == "running"  # it waits for a judge
     assert Event.objects.filter(kind="match", data__match=match.pk, data__status="failed").exists()
-    matches.rerun_match(match)  # so a judge can re-run it
+    lifecycle.rerun_match(match)  # so a judge can re-run it
     match.refresh_from_db()
     assert (match.status, match.faults) == ("queued", 0)
+    assert lifecycle.cancel_match(match).status == "cancelled"  # or not play it at all
+    assert Stage.objects.get(pk=match.stage_id).status == "finished"
 
 
-def test_a_failed_last_match_finishes_its_round_robin_and_a_swiss_round_goes_on(queued):
+def test_a_failed_match_can_be_cancelled_and_its_stage_then_ends(queued):
+    match = _chomp_match()
+    lifecycle.fail_match(match.pk, "SandboxError: no jail")
+    assert Stage.objects.get(pk=match.stage_id).status == "running"
+    assert lifecycle.cancel_match(match).status == "cancelled"
+    assert Stage.objects.get(pk=match.stage_id).status == "finished"
+    assert lifecycle.cancel_match(match) is None  # once
+
+
+def test_a_swiss_round_waits_for_a_judge_when_a_game_failed(queued):
+    """A round is paired from finished games only: a failed one holds the next round back
+    until a judge re-runs it (its result then counts) or cancels it (it is not played)."""
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
-    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 2, "games_per_pairing": 1})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 2, "games_per_pairing": 1})
     for name in "ABCD":
         make_submission(make_entry(contest, name=name), is_active=True, status="ready")
-    from judging import formats
 
-    first_round = formats.run_stage(swiss)
+    first_round = lifecycle.run_stage(swiss)
     finish_on_paper(first_round[0], [(1, 5, "win"), (0, 0, "loss")])
-    matches.fail_match(first_round[1].pk, "SandboxError: no jail")
-    assert swiss.matches.filter(round=2).count() == 2  # the next round was paired
+    with writing():
+        lifecycle.match_ended(first_round[0], Ended.FINISHED)
+    lifecycle.fail_match(first_round[1].pk, "SandboxError: no jail")
+    assert not swiss.matches.filter(round=2).exists()  # not from a round with a failed game
+    lifecycle.cancel_match(first_round[1])
+    assert swiss.matches.filter(round=2).count() == 2  # the judge decided: it is not played
 
 
 def test_a_late_result_of_a_called_off_attempt_is_not_counted(monkeypatch, queued):
@@ -252,7 +273,7 @@ def test_a_late_result_of_a_called_off_attempt_is_not_counted(monkeypatch, queue
     from judging.referee import play as real_play
 
     record = real_play(*_play_args(match))
-    matches.rerun_match(match)  # a judge re-runs it while attempt 1 is being played
+    lifecycle.rerun_match(match)  # a judge re-runs it while attempt 1 is being played
     assert matches.write_result(attempt.pk, record) is False
     attempt.refresh_from_db()
     match.refresh_from_db()
@@ -261,7 +282,7 @@ def test_a_late_result_of_a_called_off_attempt_is_not_counted(monkeypatch, queue
 
 def _play_args(match):
     from games import registry
-    from judging.clocks import Clock
+    from games.clocks import Clock
 
     game = registry.get("chomp")
     players = [matches._player(seat) for seat in match.seats.select_related("entry", "submission").order_by("index")]
@@ -270,18 +291,18 @@ def _play_args(match):
 
 def test_a_rerun_keeps_the_earlier_result_counted_until_the_new_one_replaces_it(queued):
     match = _chomp_match()
-    matches.play_match(match.pk)
+    matches.play_now(match.pk)
     match.refresh_from_db()
     first = match.result_attempt
     winner = match.seats.get(status="win").entry
-    matches.rerun_match(match)
+    lifecycle.rerun_match(match)
     match.refresh_from_db()
     stage = Stage.objects.get(pk=match.stage_id)
     assert match.status == "queued" and match.priority == Match.Priority.WAITING
     assert stage.status == "running"  # a stage being re-run is not shown as finished
     table = standings.compute(match.contest)
     assert next(r for r in table.rows if r.entry == winner).values["wins"] == 1  # the earlier result still counts
-    matches.play_match(match.pk)
+    matches.play_now(match.pk)
     match.refresh_from_db()
     assert match.result_attempt.number == 2 and match.attempts.count() == 2
     first.refresh_from_db()
@@ -294,7 +315,7 @@ def test_a_rerun_keeps_the_earlier_result_counted_until_the_new_one_replaces_it(
 def test_rerunning_a_running_match_calls_its_attempt_off(queued):
     match = _chomp_match()
     attempt = _running(match)
-    matches.rerun_match(match)
+    lifecycle.rerun_match(match)
     attempt.refresh_from_db()
     match.refresh_from_db()
     assert attempt.outcome == Outcome.SUPERSEDED and "re-run" in attempt.error
@@ -303,16 +324,16 @@ def test_rerunning_a_running_match_calls_its_attempt_off(queued):
 
 def test_cancelling(queued):
     queued_match = _chomp_match()
-    assert matches.cancel_match(queued_match).status == "cancelled"
+    assert lifecycle.cancel_match(queued_match).status == "cancelled"
     running = _chomp_match(queued_match.stage)
     attempt = _running(running)
-    assert matches.cancel_match(running).status == "cancelled"
+    assert lifecycle.cancel_match(running).status == "cancelled"
     assert MatchAttempt.objects.get(pk=attempt.pk).outcome == Outcome.SUPERSEDED
-    assert matches.cancel_match(running) is None  # already ended
+    assert lifecycle.cancel_match(running) is None  # already ended
     played = _chomp_match(queued_match.stage)
-    matches.play_match(played.pk)
-    matches.rerun_match(played)
-    back = matches.cancel_match(played)  # the re-run is called off: the earlier result stands
+    matches.play_now(played.pk)
+    lifecycle.rerun_match(played)
+    back = lifecycle.cancel_match(played)  # the re-run is called off: the earlier result stands
     assert back.status == "finished" and back.result_attempt.number == 1
     assert Stage.objects.get(pk=played.stage_id).status == "finished"
 
@@ -481,7 +502,7 @@ def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, detail, p
     from judging import system_test
 
     contest = make_contest(game="sudoku", game_params={})
-    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    stage = make_stage(contest, kind="system_test")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="testing")
     match = make_match(contest, [mine, ref], stage=stage, round=mine.number, status=Match.Status.FINISHED)
@@ -499,7 +520,7 @@ def test_a_chomp_system_test_passes_with_the_referees_warnings_written_back():
     from judging import system_test
 
     contest = make_contest(game="chomp")
-    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    stage = make_stage(contest, kind="system_test")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="testing")
     match = make_match(contest, [mine, ref], stage=stage, round=mine.number, status=Match.Status.FINISHED)
@@ -520,17 +541,58 @@ def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
     from judging import system_test
 
     contest = make_contest(game="chomp")
-    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    stage = make_stage(contest, kind="system_test")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), status="test_failed", test_log="game 1: crash")
     match = make_match(contest, [mine, ref], stage=stage, status="finished", round=mine.number)
-    matches.rerun_match(match)
+    lifecycle.rerun_match(match)
     mine.refresh_from_db()
-    assert mine.status == "testing" and queued == [("play_match", match.pk)]
+    assert mine.status == "test_failed" and queued == [("play_match", match.pk)]  # as it was, until judged again
     finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
     system_test.conclude(Match.objects.get(pk=match.pk))
     mine.refresh_from_db()
     assert mine.status == "ready" and mine.is_active and mine.test_log.endswith("system test passed")
+    assert mine.test_log.startswith("a judge re-ran this version's system test:")
+
+
+def test_a_version_that_fails_a_rerun_of_its_system_test_gives_way_to_the_last_that_passed(queued):
+    """The entry keeps playing: the newest other version that passed plays again, its
+    contestant reads why, the judges' log has it, and a ladder schedules its games."""
+    from judging import system_test
+
+    contest = make_contest(game="chomp")
+    stage = make_stage(contest, kind="system_test")
+    ladder = make_stage(contest, kind="ladder", status="running", order=2)
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    entry = make_entry(contest)
+    v1 = make_submission(entry, status="ready", test_log="system test passed")
+    v2 = make_submission(entry, status="ready", is_active=True, test_log="system test passed")
+    match = make_match(contest, [v2, ref], stage=stage, status="finished", round=v2.number)
+    lifecycle.rerun_match(match)
+    v2.refresh_from_db()
+    assert (v2.status, v2.is_active) == ("ready", True)  # it plays on while its game is played again
+    attempt = matches.claim("w1", match_id=match.pk)
+    from judging.referee import MatchRecord, SeatTotals
+
+    crashed = GameResult((0.0, 1.0), (0.0, 0.0), ("crash", "win"), "seat 0 crashed", ("", ""))
+    assert matches.write_result(attempt.pk, MatchRecord(crashed, [SeatTotals(), SeatTotals()], {"moves": []}))
+    v1.refresh_from_db()
+    v2.refresh_from_db()
+    assert (v2.status, v2.is_active) == ("test_failed", False)
+    assert (v1.status, v1.is_active) == ("ready", True)
+    assert "version 1, the newest that passed, plays again" in v2.test_log
+    action = JudgeAction.objects.get(contest=contest, action="submission.restore")
+    assert action.judge is None and "version 2 failed a re-run of its system test" in action.reason
+    assert ladder.matches.filter(seats__submission=v1).exists()  # it plays in the ladder again at once
+    # The only version that passed failing its re-run leaves nothing to play, and says so.
+    match1 = make_match(contest, [v1, ref], stage=stage, status="finished", round=v1.number)
+    lifecycle.rerun_match(match1)
+    attempt = matches.claim("w1", match_id=match1.pk)
+    assert matches.write_result(attempt.pk, MatchRecord(crashed, [SeatTotals(), SeatTotals()], {"moves": []}))
+    v1.refresh_from_db()
+    assert not entry.submissions.filter(is_active=True).exists()
+    assert "no other version has passed: submit a new one to play" in v1.test_log
+    assert system_test.choose_active(entry.pk) is None
 
 
 def test_a_host_whose_jail_fails_its_self_check_takes_no_match(monkeypatch):

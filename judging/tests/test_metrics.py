@@ -11,11 +11,9 @@ import logging
 import pytest
 from django.contrib.auth.models import Group
 
-from arbiter import logs
-from contests.models import Match, MatchAttempt
 from contests.tests.factories import make_contest, make_user
-from judging import matches, metrics
-from judging.models import Latency, WorkerHeartbeat
+from judging import lifecycle, logs, matches, metrics
+from judging.models import Latency, Match, MatchAttempt, WorkerHeartbeat
 from judging.tests.test_matches import _chomp_match
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +39,7 @@ def test_observations_fill_each_hosts_buckets_and_add_up_over_hosts():
 
 def test_a_match_played_records_its_jails_and_moves(db):
     match = _chomp_match()
-    assert matches.play_match(match.pk) == Match.Status.FINISHED
+    assert matches.play_now(match.pk) == Match.Status.FINISHED
     moves = sum(match.seats.values_list("moves", flat=True))
     metrics.flush()  # a worker process writes what it measured every few seconds
     overall = metrics.snapshot().overall
@@ -122,11 +120,9 @@ def test_the_oldest_wait_counts_from_the_last_queueing_not_the_making(queued):
 
     from django.utils import timezone
 
-    from judging import matches
-
     old = _chomp_match(status=Match.Status.FINISHED)
     Match.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=30))
-    matches.rerun_match(Match.objects.get(pk=old.pk))  # a judge re-runs a month-old match
+    lifecycle.rerun_match(Match.objects.get(pk=old.pk))  # a judge re-runs a month-old match
     (queue,) = [q for q in metrics.snapshot().queues if q.name == "matches"]
     assert queue.length == 1 and queue.age(timezone.now()) < 60
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from contests.models import Match, MatchAttempt, Stage, Submission
+from contests.models import Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games import registry
 from games.base import CRASH, EXIT, LOSS, WIN
-from judging import formats, matches, standings
-from judging.clocks import Clock
+from games.clocks import Clock
+from judging import formats, lifecycle, matches, standings
+from judging.models import Match, MatchAttempt
 from judging.race import login_names
 from judging.referee import Player, play
 from judging.tests.conftest import PLAYERS
@@ -101,19 +102,19 @@ def test_trial_laps_then_the_race_of_the_qualifiers_as_stages():
             status=Submission.Status.READY,
             is_active=True,
         )
-    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 2}, order=1)
-    race = make_stage(contest, kind=Stage.Kind.RACE, name="Race", params={"decks": 1, "top": 1}, order=2)
-    (match,) = formats.run_stage(trial)
+    trial = make_stage(contest, kind="qualification", name="Trial laps", params={"decks": 2}, order=1)
+    race = make_stage(contest, kind="race", name="Race", params={"decks": 1, "top": 1}, order=2)
+    (match,) = lifecycle.run_stage(trial)
     assert match.seats.count() == 2
-    matches.play_match(match.pk)
+    matches.play_now(match.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     attempt = MatchAttempt.objects.get(match=match)
     assert attempt.progress is None or attempt.progress["entrants"]  # the live page's last moment
     table = standings.compute(contest, trial)
     assert [row.entry.name for row in table.rows] == ["Planner", "Pace car"]
-    assert formats.run_stage(trial) == []  # once
-    (final,) = formats.run_stage(race)
+    assert lifecycle.run_stage(trial) == []  # once
+    (final,) = lifecycle.run_stage(race)
     assert [s.entry.name for s in final.seats.all()] == ["Planner"]  # the top 1 of the trial laps
 
 
@@ -129,9 +130,9 @@ def test_a_race_replay_shows_server_logs_to_their_owner_and_judges_only_while_op
         status=Submission.Status.READY,
         is_active=True,
     )
-    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 1})
-    (match,) = formats.run_stage(trial)
-    matches.play_match(match.pk)
+    trial = make_stage(contest, kind="qualification", name="Trial laps", params={"decks": 1})
+    (match,) = lifecycle.run_stage(trial)
+    matches.play_now(match.pk)
     url = f"/matches/{match.pk}/replay.json"
     client.force_login(owner)
     mine = client.get(url).json()
@@ -149,8 +150,8 @@ def test_the_match_page_of_a_running_race_shows_each_entrant_live(client):
     entries = [make_entry(contest, make_user(), name=name) for name in ("Pace car (Perl)", "Planner")]
     for entry in entries:
         make_submission(entry, b"", filename="main.py", status=Submission.Status.READY, is_active=True)
-    trial = make_stage(contest, kind=Stage.Kind.QUALIFICATION, name="Trial laps", params={"decks": 3})
-    (match,) = formats.run_stage(trial)
+    trial = make_stage(contest, kind="qualification", name="Trial laps", params={"decks": 3})
+    (match,) = lifecycle.run_stage(trial)
     attempt = matches.claim("test-worker", match.pk)
     assert attempt is not None
     snapshot = GAME.server({"decks": 3, "delays": 0, "first_wins": 0}, 1, {"pace-car-perl": "x", "planner": "y"}, 1)
@@ -216,10 +217,10 @@ def test_the_arenas_cpu_is_shared_evenly_and_each_entrants_is_recorded(program):
 @pytest.mark.django_db
 def test_a_race_stage_of_a_game_that_is_no_race_is_refused_in_words():
     contest = make_contest(game="crossed_words", game_params={}, title="Crossed Words")
-    for kind in (Stage.Kind.QUALIFICATION, Stage.Kind.RACE):
+    for kind in ("qualification", "race"):
         stage = make_stage(contest, kind=kind, name=str(kind))
         with pytest.raises(formats.StageError, match=r"Crossed Words is not a race: its game \(crossed_words\)"):
-            formats.run_stage(stage)
+            lifecycle.run_stage(stage)
         assert not stage.matches.exists()
 
 
@@ -228,7 +229,7 @@ def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
     from judging import system_test
 
     contest = make_contest(slug="wheels", game="wheels", game_params={})
-    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, name="System test", params={"decks": 1, "seconds": 60})
+    make_stage(contest, kind="system_test", name="System test", params={"decks": 1, "seconds": 60})
     reference = make_entry(contest, make_user(), name="Pace car", is_reference=True)
     make_submission(reference, (PLAYERS / PACE).read_bytes(), filename="pacecar.pl", language="perl",
                     status=Submission.Status.READY, is_active=True)  # fmt: skip
@@ -238,7 +239,7 @@ def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
     (match,) = Match.objects.filter(seats__submission=submission)
     assert [s.entry.name for s in match.seats.all()] == ["Mine"]  # alone: no opponent in a race
     assert match.params["decks"] == 1
-    matches.play_match(match.pk)
+    matches.play_now(match.pk)
     submission.refresh_from_db()
     assert submission.status == Submission.Status.READY and submission.is_active, submission.test_log
     assert "finished" in submission.test_log

@@ -5,9 +5,10 @@ saying so; the games are played for real, in the sandbox, without a broker."""
 
 import pytest
 
-from contests.models import Match, Stage, Submission
+from contests.models import Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
 from judging import builds, matches, system_test
+from judging.models import Match
 from judging.tests.conftest import PLAYERS
 from sandbox.tests.test_rebuild import SEGFAULT, WRONG_FORMAT, entry
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def _contest():
     contest = make_contest(game="hearts_flowers", game_params={"n": 3})
-    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, params={"games": 2})
+    make_stage(contest, kind="system_test", params={"games": 2})
     path = PLAYERS / "hearts_flowers/players/random_player.py"
     ref = make_submission(
         make_entry(contest, name="Random", is_reference=True),
@@ -36,7 +37,7 @@ def _archive(contest, data):
 
 def _play_test_games(sub):
     for match in Match.objects.filter(seats__submission=sub, status=Match.Status.QUEUED).order_by("pk"):
-        assert matches.play_match(match.pk) == Match.Status.FINISHED
+        assert matches.play_now(match.pk) == Match.Status.FINISHED
     sub.refresh_from_db()
     return sub
 
@@ -81,7 +82,7 @@ def test_a_rebuild_that_fails_is_a_build_failure_with_both_logs(queued):
 def _concluded(game, language, moves=0, rebuilt=False):
     """A system test whose first game ended with the submission's crash after ``moves`` moves made, on paper."""
     contest = make_contest(game=game)
-    stage = make_stage(contest, kind=Stage.Kind.SYSTEM_TEST)
+    stage = make_stage(contest, kind="system_test")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
     mine = make_submission(make_entry(contest), language=language, status="testing", rebuilt_from_sources=rebuilt)
     match = make_match(contest, [mine, ref], stage=stage, round=mine.number)

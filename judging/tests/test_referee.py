@@ -3,8 +3,8 @@
 import pytest
 
 from games import registry
+from games.clocks import Clock, ClockError
 from judging import referee
-from judging.clocks import Clock, ClockError
 from judging.referee import Player
 
 chomp = registry.get("chomp")
@@ -192,7 +192,7 @@ def test_flowers_reads_the_board_with_the_pieces_swapped(program):
 
 @pytest.mark.parametrize("clock", [{"cpu_per_move_s": -1}, {"cpu_per_move_s": "fast"}, {"tempo": 3}])
 def test_bad_clock_settings_are_refused(clock):
-    from judging.clocks import ClockError
+    from games.clocks import ClockError
 
     with pytest.raises(ClockError):
         Clock.from_json(clock)

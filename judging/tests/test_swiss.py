@@ -3,9 +3,11 @@ of them in a double round robin."""
 
 import pytest
 
-from contests.models import Match, Stage
+from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
-from judging import formats, standings, tournaments
+from judging import lifecycle, standings, tournaments
+from judging.lifecycle import Ended
+from judging.models import Match
 from judging.tournaments import swiss_pairs
 
 
@@ -48,20 +50,20 @@ def _finish_round(stage, winner_of):
             seat.points, seat.score, seat.status = (2, 2, "win") if won else (1, 1, "loss")
             seat.save()
         finish_on_paper(match)
-    formats.match_ended(match)
+    lifecycle.match_ended(match, Ended.FINISHED)
 
 
 @pytest.mark.django_db
 def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     contest = make_contest(game="sudoku", game_params={})
-    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 3, "games_per_pairing": 2})
-    final = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, params={"top": 2, "games_per_pairing": 2})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 3, "games_per_pairing": 2})
+    final = make_stage(contest, kind="round_robin", params={"top": 2, "games_per_pairing": 2})
     entries = [
         make_submission(make_entry(contest, name=f"E{i}"), is_active=True, status="ready").entry for i in range(6)
     ]
     strength = {e.pk: i for i, e in enumerate(entries)}  # E5 beats everyone, E0 no one
 
-    first = formats.run_stage(swiss)
+    first = lifecycle.run_stage(swiss)
     assert len(first) == 6 and {m.round for m in first} == {1}  # 3 pairings x 2 games
     for round_no in (1, 2, 3):
         assert swiss.matches.filter(round=round_no).count() == 6
@@ -80,19 +82,19 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     # earlier entry goes on.
     assert table.rows[1].rank == table.rows[2].rank == 2
     assert [e.name for e, _ in tournaments.contenders(final)] == ["E3", "E5"]
-    final_matches = formats.run_stage(final)
+    final_matches = lifecycle.run_stage(final)
     assert len(final_matches) == 2
 
 
 @pytest.mark.django_db
 def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(queued):
     contest = make_contest(game="sudoku", game_params={})
-    swiss = make_stage(contest, kind=Stage.Kind.SWISS, params={"rounds": 3, "games_per_pairing": 1})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 3, "games_per_pairing": 1})
     entries = [make_submission(make_entry(contest, name=f"E{i}"), is_active=True, status="ready").entry for i in (0, 1)]
-    (match,) = formats.run_stage(swiss)
+    (match,) = lifecycle.run_stage(swiss)
     entries[1].status = "disqualified"  # during the round: no second round can be paired
     entries[1].save()
     finish_on_paper(match)
-    formats.match_ended(match)  # as the worker calls it, in the transaction that records the match
+    lifecycle.match_ended(match, Ended.FINISHED)  # as the worker calls it, in the transaction that records the match
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1

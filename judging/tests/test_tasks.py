@@ -3,9 +3,8 @@
 import pytest
 from django.conf import settings
 
-from arbiter import queues
 from arbiter.celery import app
-from judging import services
+from judging import queues, workers
 from judging.models import Ping
 
 
@@ -25,7 +24,7 @@ def test_ping_is_enqueued_only_when_the_transaction_commits(django_capture_on_co
     sent = []
     monkeypatch.setattr("judging.tasks.ping.apply_async", lambda args=None, kwargs=None, **kw: sent.append(args))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        ping = services.send_ping()
+        ping = workers.send_ping()
         assert sent == []
     assert len(callbacks) == 1
     callbacks[0]()
@@ -35,8 +34,8 @@ def test_ping_is_enqueued_only_when_the_transaction_commits(django_capture_on_co
 @pytest.mark.django_db
 def test_a_redelivered_ping_counts_once():
     ping = Ping.objects.create()
-    assert services.answer_ping(ping.pk, "w1@host") is True
-    assert services.answer_ping(ping.pk, "w2@host") is False
+    assert workers.answer_ping(ping.pk, "w1@host") is True
+    assert workers.answer_ping(ping.pk, "w2@host") is False
     ping.refresh_from_db()
     assert ping.answered_by == "w1@host"
 

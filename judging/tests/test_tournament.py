@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from contests.models import Entry, Match, Stage, Submission
+from contests.models import Entry, Stage, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
 from judging import standings, tournaments
+from judging.models import Match
 from judging.tests.conftest import PLAYERS, PROGRAMS
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
@@ -31,7 +32,7 @@ def enter(contest, name, path: Path, reference=False):
 
 def test_a_round_robin_of_four_programs_in_three_languages(worker):
     contest = make_contest(game="chomp", game_params={"rows": 2, "cols": 3})
-    stage = make_stage(contest, kind=Stage.Kind.ROUND_ROBIN, params={"games_per_pairing": 2})
+    stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 2})
     subs = [
         enter(contest, "Perfect", PLAYERS / "chomp/players/perfect.py"),
         enter(contest, "Last", PROGRAMS / "chomp_last.c"),
@@ -65,7 +66,7 @@ def test_a_round_robin_of_four_programs_in_three_languages(worker):
 
 def test_a_submission_is_built_system_tested_and_made_active(worker):
     contest = make_contest(game="chomp", game_params={"rows": 5, "cols": 6})
-    make_stage(contest, kind=Stage.Kind.SYSTEM_TEST, params={"games": 2, "rows": 3, "cols": 4})
+    make_stage(contest, kind="system_test", params={"games": 2, "rows": 3, "cols": 4})
     enter(contest, "Random", PLAYERS / "chomp/players/random_player.c", reference=True)
     wait_for(lambda: Submission.objects.filter(entry__is_reference=True, status="ready").exists(), worker=worker)
 

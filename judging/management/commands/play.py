@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import registry
 from games.base import ParamError
-from judging.clocks import Clock, ClockError
+from games.clocks import Clock, ClockError
 from judging.referee import Player, play
 from sandbox.errors import Interrupted, SandboxError
 from sandbox.interrupt import clear_stop, request_stop

@@ -1,0 +1,69 @@
+"""Row locks, taken in one order by every writer of the database.
+
+A writer takes row locks in this order, and only this order: contestant, contest,
+stage, match, attempt, submission. Two writers that lock the same rows can then never wait
+on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
+lock goes through ``lock`` inside ``writing()``, which checks the order and raises
+``LockOrderError`` on a lock taken after one that comes later (a row already held may be
+locked again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
+from django.db import transaction
+from django.db.models import Model, QuerySet
+
+ORDER = ("contestant", "contest", "stage", "match", "attempt", "submission")
+
+
+class LockOrderError(RuntimeError):
+    """A writer locked rows against the one order (a bug: it could deadlock with another)."""
+
+
+_held: contextvars.ContextVar[list[tuple[int, int]] | None] = contextvars.ContextVar("arbiter_locks", default=None)
+
+
+@contextlib.contextmanager
+def writing() -> Iterator[None]:
+    """A writer's transaction: atomic, with every lock it takes checked against ``ORDER``. A
+    writer called inside another's transaction shares its locks (they are held till the end)."""
+    if _held.get() is not None:
+        with transaction.atomic():
+            yield
+        return
+    token = _held.set([])
+    try:
+        with transaction.atomic():
+            yield
+    finally:
+        _held.reset(token)
+
+
+def lock(kind: str, rows: QuerySet) -> list[Model]:
+    """Lock ``rows`` (of the kind named, in ``ORDER``) for the rest of the writer's transaction,
+    in primary-key order, and return them."""
+    held = _held.get()
+    if held is None:
+        raise LockOrderError(f"{kind} rows locked outside a writer's transaction (contests.locks.writing)")
+    rank = ORDER.index(kind)
+    found = list(rows.select_for_update(of=("self",)).order_by("pk"))
+    new = [row.pk for row in found if (rank, row.pk) not in held]
+    later = [r for r, _ in held if r > rank]
+    if new and later:
+        raise LockOrderError(
+            f"{kind} locked after {ORDER[max(later)]}: every writer locks in the order {', '.join(ORDER)}"
+        )
+    held.extend((rank, pk) for pk in new)
+    return found
+
+
+def lock_one(kind: str, rows: QuerySet) -> Model:
+    """The one row of ``rows``, locked (DoesNotExist if there is none)."""
+    found = lock(kind, rows)
+    if not found:
+        raise rows.model.DoesNotExist(f"no such {kind}")
+    return found[0]

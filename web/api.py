@@ -1,0 +1,611 @@
+"""The REST API: each view translates HTTP to the same service calls the pages make."""
+
+from __future__ import annotations
+
+import math
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, parser_classes, permission_classes
+from rest_framework.exceptions import APIException, NotAuthenticated
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from contests import services
+from contests.models import Contest, Entry, Stage, Submission
+from games import registry
+from judging import formats, publication, scheduling, testgames
+from judging import services as judges
+from judging import standings as standings_service
+from judging.models import Match, MatchSeat
+from web import serializers as s
+from web.api_support import body_object, idempotent, refused
+from web.converters import parse_id
+from web.uploads import limit_uploads, upload_refusal
+
+
+def paged(serializer_class) -> serializers.Serializer:
+    """The schema of a page of a list, as PageNumberPagination answers it."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    return inline_serializer(
+        f"Paginated{name}List",
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )
+
+
+def _contest(request, slug: str) -> Contest:
+    return get_object_or_404(services.visible_contests(request.user), slug=slug)
+
+
+def _paginate(request, queryset, serializer_class):
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def _stages(contest: Contest):
+    return contest.stages.annotate(
+        matches_played=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
+        matches_total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
+    ).order_by("order")
+
+
+# --- Contests --------------------------------------------------------------------------------
+
+
+@extend_schema(responses=s.MeSerializer, summary="Who the token or session belongs to", operation_id="me")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def me(request):
+    return Response({"username": request.user.username, "is_judge": services.is_judge(request.user)})
+
+
+@extend_schema(responses=paged(s.ContestSerializer), summary="Contests", operation_id="contests_list")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def contest_list(request):
+    return _paginate(request, services.visible_contests(request.user), s.ContestSerializer)
+
+
+@extend_schema(
+    responses=s.ContestDetailSerializer,
+    summary="A contest: rules, parameters, time limits, stages, policy",
+    operation_id="contests_detail",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def contest_detail(request, slug: str):
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.game in registry.GAMES else None
+    data = s.ContestDetailSerializer(contest).data
+    data["clock"] = {**(game.default_clock if game else {}), **contest.clock}
+    data["stages"] = s.StageSerializer(_stages(contest), many=True).data
+    data["policy"] = {
+        "languages": services.offered_languages(contest),
+        "max_source_bytes": contest.max_source_bytes,
+        "max_executable_bytes": contest.max_executable_bytes,
+        "max_submissions_per_day": contest.max_submissions_per_day,
+        "max_submissions_per_week": contest.max_submissions_per_week,
+        "max_entries_per_user": contest.max_entries_per_user,
+        "entry_form": contest.entry_form,
+    }
+    return Response(data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "stage",
+            int,
+            description="A stage id; by default the contest's current stage (the latest under way or over).",
+        )
+    ],
+    responses=s.StandingsSerializer,
+    summary="Standings with every tie-break column",
+    operation_id="standings",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def standings(request, slug: str):
+    contest = _contest(request, slug)
+    if request.query_params.get("stage"):
+        stage_id = parse_id(request.query_params["stage"])
+        if stage_id is None:
+            raise serializers.ValidationError({"stage": ["A stage id is a number."]})
+        stage = get_object_or_404(contest.stages, pk=stage_id)
+    else:  # the contest's current stage
+        stage = standings_service.current_stage(contest)
+    if not contest.is_hosted:
+        return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
+    table = standings_service.compute(contest, stage, until=standings_service.public_cutoff(contest, request.user))
+    return Response(
+        {
+            "contest": contest.slug,
+            "stage": stage.pk if stage else None,
+            "matches_played": table.finished,
+            "matches_total": table.total,
+            "columns": [
+                {"key": c.key, "label": c.label, "higher_is_better": c.higher_is_better} for c in table.columns
+            ],
+            "rows": s.StandingRowSerializer(table.rows, many=True).data,
+        }
+    )
+
+
+# --- Entries and submissions ------------------------------------------------------------------
+
+
+def _refused(e: services.Refused) -> Response:
+    """The service's refusal: 429 with Retry-After for a used-up submission limit, 409 for an
+    entry that no longer takes the change, else 400."""
+    if isinstance(e, services.SubmissionLimit):
+        response = refused(str(e), status.HTTP_429_TOO_MANY_REQUESTS, code="limit_reached")
+        response["Retry-After"] = str(max(1, math.ceil((e.next_allowed_at - timezone.now()).total_seconds())))
+        return response
+    if isinstance(e, services.EntryClosed):
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return refused(str(e))
+
+
+def _program(request, *, required: bool) -> dict | None:
+    """The program a POST carries: a ``source`` file (multipart), or ``source`` text with its
+    ``filename`` (JSON); and the ``language``, else by the file's extension."""
+    body = body_object(request)
+    too_large = upload_refusal(request)
+    if too_large:
+        raise UploadTooLarge(too_large)
+    upload = request.FILES.get("source")
+    if upload is not None:
+        filename, data = upload.name, upload.read()
+    elif body.get("source") is None and not required:
+        return None
+    else:
+        source = body.get("source")
+        if not isinstance(source, str):
+            raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
+        filename = body.get("filename") or ""
+        if not isinstance(filename, str) or not filename:
+            raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
+        data = source.encode()
+    language = body.get("language") or None
+    if language is not None and not isinstance(language, str):
+        raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
+    return {"filename": filename, "data": data, "language": language}
+
+
+class UploadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Send a retry with the same key to get the first answer back.",
+)
+
+
+def _contest_upload_limit(request, slug: str) -> tuple[int, str]:
+    contest = Contest.objects.filter(slug=slug).first()
+    return services.upload_limit(contest) if contest else (0, "No such contest.")
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=paged(s.EntrySerializer),
+    summary="My entries in a contest",
+    operation_id="entries_list_mine",
+)
+@extend_schema(
+    methods=["POST"],
+    request={"multipart/form-data": s.EntryEnterSerializer, "application/json": s.EntryEnterSerializer},
+    responses={201: s.EntryCreatedSerializer},
+    parameters=[IDEMPOTENCY_KEY],
+    summary="Enter a contest, with the first program or without",
+    description="With a program (as for a submission), the entry and its first submission are made together, "
+    "or neither is: a refused program leaves no entry behind.",
+    operation_id="entries_create",
+)
+@limit_uploads(_contest_upload_limit)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@parser_classes([MultiPartParser, FormParser, JSONParser])
+@idempotent
+def my_entries(request, slug: str):
+    contest = _contest(request, slug)
+    if request.method == "GET":
+        return _paginate(request, contest.entries.filter(user=request.user).order_by("pk"), s.EntrySerializer)
+    body = s.EntryCreateSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    program = _program(request, required=False)
+    name, form = body.validated_data["name"], body.validated_data["form"]
+    try:
+        if program is None:
+            entry, submission = services.create_entry(contest, request.user, name, form), None
+        else:
+            submission = services.enter(contest, request.user, name, form, **program)
+            entry = submission.entry
+    except services.Refused as e:
+        return _refused(e)
+    data = s.EntrySerializer(entry).data
+    data["submission"] = s.SubmissionSerializer(submission).data if submission else None
+    return Response(data, status=status.HTTP_201_CREATED)
+
+
+def _own_entry(request, entry_id: int) -> Entry:
+    entry = get_object_or_404(Entry.objects.select_related("contest"), pk=entry_id)
+    _contest(request, entry.contest.slug)
+    if not services.can_see_private(request.user, entry):
+        raise PermissionDenied("This is another contestant's entry.")
+    return entry
+
+
+def _owned_entry(request, entry_id: int, action: str) -> Entry:
+    entry = _own_entry(request, entry_id)
+    if entry.user_id != request.user.pk:
+        raise PermissionDenied(f"Only the entry's owner {action}.")
+    return entry
+
+
+def _upload_limit(request, entry_id: int) -> tuple[int, str]:
+    entry = Entry.objects.select_related("contest").filter(pk=entry_id).first()
+    return services.upload_limit(entry.contest) if entry else (0, "No such entry.")
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=paged(s.SubmissionSerializer),
+    summary="An entry's submissions",
+    operation_id="submissions_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request={"multipart/form-data": s.SubmissionCreateSerializer, "application/json": s.SubmissionCreateSerializer},
+    responses={201: s.SubmissionSerializer},
+    parameters=[IDEMPOTENCY_KEY],
+    summary="Submit a new version (a file, or the source text as JSON)",
+    operation_id="submissions_create",
+)
+@limit_uploads(_upload_limit)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@parser_classes([MultiPartParser, FormParser, JSONParser])
+@idempotent
+def entry_submissions(request, entry_id: int):
+    entry = _own_entry(request, entry_id)
+    if request.method == "GET":
+        return _paginate(request, entry.submissions.order_by("-number"), s.SubmissionSerializer)
+    if entry.user_id != request.user.pk:
+        raise PermissionDenied("Only the entry's owner submits to it.")
+    program = _program(request, required=True)
+    try:
+        submission = services.submit(entry, **program)
+    except services.Refused as e:
+        return _refused(e)
+    return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=s.EntryRenameSerializer,
+    responses=s.EntrySerializer,
+    summary="Rename my entry (unique among my entries in the contest)",
+    operation_id="entries_rename",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_rename(request, pk: int):
+    entry = _owned_entry(request, pk, "renames it")
+    body = s.EntryRenameSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.rename_entry(entry, body.validated_data["name"])
+    except services.Refused as e:
+        return _refused(e)
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
+    request=None,
+    responses=s.EntrySerializer,
+    summary="Withdraw my entry, for good",
+    description="It takes no more submissions, plays in no new stage, leaves the standings and no longer "
+    "counts against the contest's entries per contestant. A withdrawn entry does not come back.",
+    operation_id="entries_withdraw",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_withdraw(request, pk: int):
+    entry = _owned_entry(request, pk, "withdraws it")
+    try:
+        entry = services.withdraw(entry)
+    except services.Refused as e:
+        return _refused(e)
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
+    responses=s.SubmissionDetailSerializer,
+    summary="A submission: status, build log, system-test games",
+    operation_id="submissions_detail",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def submission_detail(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    _own_entry(request, submission.entry_id)
+    return Response(s.SubmissionDetailSerializer(submission).data)
+
+
+@extend_schema(
+    request=s.TestGameSerializer,
+    responses={201: s.MatchSerializer},
+    summary="Play a test game against a reference program",
+    operation_id="test_games_create",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def test_game(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    entry = _own_entry(request, submission.entry_id)
+    body = s.TestGameSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    opponent = None
+    if "opponent" in body.validated_data:  # a reference program, by its entry
+        reference = entry.contest.entries.filter(
+            pk=min(max(body.validated_data["opponent"], 0), 2**62), is_reference=True
+        ).first()
+        opponent = scheduling.ready_submission(reference) if reference is not None else None
+        if opponent is None:
+            return refused("The opponent must be one of the contest's reference programs.")
+    elif "opponent_submission" in body.validated_data:  # a reference's version or one of my own
+        opponent = Submission.objects.filter(pk=min(max(body.validated_data["opponent_submission"], 0), 2**62)).first()
+        if opponent is None:
+            return refused("The opponent must be a reference program or one of your own earlier built versions.")
+    try:
+        match = testgames.create_test_game(submission, opponent, first=body.validated_data["first"])
+    except formats.StageError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+# --- Matches ----------------------------------------------------------------------------------
+
+
+def _id_param(params, name: str) -> int | None:
+    """An id given as a query parameter; None if not given, a 400 if not a number."""
+    if not params.get(name):
+        return None
+    value = parse_id(params[name])
+    if value is None:
+        raise serializers.ValidationError({name: [f"A {name} id is a number."]})
+    return value
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("contest", str, description="A contest's slug."),
+        OpenApiParameter("stage", int),
+        OpenApiParameter("entry", int),
+        OpenApiParameter("mine", bool, description="Only games of my entries."),
+        OpenApiParameter("status", str, enum=[c for c, _ in Match.Status.choices]),
+    ],
+    responses=paged(s.MatchSerializer),
+    summary="Matches, newest first",
+    operation_id="matches_list",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_list(request):
+    matches = publication.visible_matches(
+        request.user, Match.objects.filter(contest__in=services.visible_contests(request.user))
+    )
+    q = request.query_params
+    if q.get("contest"):
+        matches = matches.filter(contest__slug=q["contest"])
+    # A seat condition is an EXISTS, not a join: a match is listed once without a DISTINCT,
+    # which would make the page's COUNT sort every match.
+    seats = MatchSeat.objects.filter(match=OuterRef("pk"))
+    if (stage_id := _id_param(q, "stage")) is not None:
+        matches = matches.filter(stage_id=stage_id)
+    if (entry_id := _id_param(q, "entry")) is not None:
+        matches = matches.filter(Exists(seats.filter(entry_id=entry_id)))
+    if q.get("mine") in ("1", "true", "yes"):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Log in (or send a token) to list your own games.")
+        matches = matches.filter(Exists(seats.filter(entry__user=request.user)))
+    if q.get("status"):
+        if q["status"] not in Match.Status.values:
+            raise serializers.ValidationError({"status": [f"One of: {', '.join(Match.Status.values)}."]})
+        matches = matches.filter(status=q["status"])
+    matches = (
+        matches.select_related("contest")
+        .prefetch_related(Prefetch("seats", MatchSeat.objects.select_related("entry").order_by("index")))
+        .order_by("-pk")
+    )
+    return _paginate(request, matches, s.MatchSerializer)
+
+
+def _match(request, pk: int) -> Match:
+    match = get_object_or_404(
+        publication.visible_matches(request.user, Match.objects.all()).select_related("contest"), pk=pk
+    )
+    _contest(request, match.contest.slug)
+    return match
+
+
+@extend_schema(responses=s.MatchSerializer, summary="A match and its seats", operation_id="matches_detail")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_detail(request, pk: int):
+    return Response(s.MatchSerializer(_match(request, pk)).data)
+
+
+@extend_schema(
+    responses=inline_serializer(
+        "Replay", {"game": serializers.CharField(), "moves": serializers.ListField(), "frames": serializers.ListField()}
+    ),
+    summary="The replay: every move with its times; stderr only of my own programs",
+    operation_id="matches_replay",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_replay(request, pk: int):
+    replay = publication.replay_for(request.user, _match(request, pk))
+    if replay is None:
+        raise Http404("This match has no replay yet.")
+    return Response(replay)
+
+
+# --- Judges -----------------------------------------------------------------------------------
+
+
+def _require(request, perm: str) -> None:
+    if not request.user.has_perm(perm):
+        raise PermissionDenied("Only the contest's judges may do this.")
+
+
+@extend_schema(
+    request=None,
+    responses={202: s.MatchSerializer(many=True)},
+    summary="Judges: run a stage (schedule its matches)",
+    operation_id="stages_run",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_run(request, pk: int):
+    _require(request, "judging.rerun_match")
+    stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
+    try:
+        matches = judges.run_stage(request.user, stage)
+    except formats.StageError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(matches, many=True).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=None,
+    responses={202: inline_serializer("StageRerun", {"queued": serializers.IntegerField()})},
+    summary="Judges: play every match of a stage again",
+    operation_id="stages_rerun",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_rerun(request, pk: int):
+    _require(request, "judging.rerun_match")
+    stage = get_object_or_404(Stage, pk=pk)
+    queued = judges.rerun_stage(request.user, stage)
+    return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=None,
+    responses={202: s.MatchSerializer},
+    summary="Judges: play a match again (one being played is called off); its earlier result counts until then",
+    operation_id="matches_rerun",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_rerun(request, pk: int):
+    _require(request, "judging.rerun_match")
+    match = judges.rerun_match(request.user, get_object_or_404(Match, pk=pk))
+    return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=None,
+    responses={200: s.MatchSerializer},
+    summary="Judges: cancel a match that is queued or being played",
+    operation_id="matches_cancel",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_cancel(request, pk: int):
+    _require(request, "judging.rerun_match")
+    match = judges.cancel_match(request.user, get_object_or_404(Match, pk=pk))
+    if match is None:
+        return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
+    return Response(s.MatchSerializer(match).data)
+
+
+@extend_schema(
+    responses=s.AttemptSerializer(many=True),
+    summary="Judges: every attempt at a match, with its worker, times, and result or fault",
+    operation_id="matches_attempts",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def match_attempts(request, pk: int):
+    _require(request, "judging.rerun_match")
+    match = get_object_or_404(Match, pk=pk)
+    return Response(s.AttemptSerializer(match.attempts.select_related("match").order_by("number"), many=True).data)
+
+
+@extend_schema(
+    request=None,
+    responses={202: s.SubmissionSerializer},
+    summary="Judges: build again a submission the platform failed to build",
+    operation_id="submissions_rebuild",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def submission_rebuild(request, pk: int):
+    _require(request, "judging.rerun_match")
+    submission = get_object_or_404(Submission, pk=pk)
+    if not judges.rebuild(request.user, submission):
+        return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
+    submission.refresh_from_db()
+    return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses=s.EntrySerializer,
+    summary="Judges: disqualify an entry, with a reason",
+    operation_id="entries_disqualify",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_disqualify(request, pk: int):
+    _require(request, "contests.disqualify_entry")
+    body = s.ReasonSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.disqualify(
+            request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", "")
+        )
+    except services.Refused as e:
+        return refused(str(e))
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses=s.EntrySerializer,
+    summary="Judges: reinstate a disqualified entry",
+    operation_id="entries_reinstate",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_reinstate(request, pk: int):
+    _require(request, "contests.disqualify_entry")
+    body = s.ReasonSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        entry = services.reinstate(request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+    except services.Refused as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(s.EntrySerializer(entry).data)

@@ -1,0 +1,202 @@
+"""What every API view shares: token authentication, the error body, rate limits and
+Idempotency-Key. The views themselves live in each app's api.py."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import exception_handler
+
+from accounts.models import ApiToken, IdempotentRequest
+from web.errors import error_body
+
+
+class TokenRateThrottle(SimpleRateThrottle):
+    """A budget of requests per token (or per signed-in user, or per address)."""
+
+    scope = "api"
+
+    def get_cache_key(self, request, view):
+        if isinstance(request.auth, ApiToken):
+            ident = f"token-{request.auth.pk}"
+        elif request.user and request.user.is_authenticated:
+            ident = f"user-{request.user.pk}"
+        else:
+            ident = self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def request_too_big_message() -> str:
+    return (
+        f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes, the most read into "
+        "memory; send a program this large as a file (multipart/form-data)."
+    )
+
+
+def body_object(request) -> Mapping[str, Any]:
+    """The request's body as fields by name (a JSON object or a form), else a 400."""
+    data = request.data
+    if not isinstance(data, Mapping):
+        kind = "null" if data is None else type(data).__name__
+        raise exceptions.ValidationError({"non_field_errors": [f"Send a JSON object (or a form), not {kind}."]})
+    return data
+
+
+def handle_exception(exc, context):
+    """Every error answers {"error": {"status", "code", "message", "fields"?}}."""
+    if isinstance(exc, RequestDataTooBig):  # a JSON body over DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body(413, "too_large", request_too_big_message()), status=413)
+    if isinstance(exc, SuspiciousOperation):  # too many fields or files, and the like
+        return Response(error_body(400, "bad_request", "The request is malformed."), status=400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    detail = response.data
+    fields = None
+    if isinstance(exc, exceptions.ValidationError):
+        fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        first = next(iter(fields.values()), ["Invalid input."])
+        message = str(first[0] if isinstance(first, list) and first else first)
+        code = "invalid"
+    else:
+        message = str(detail.get("detail", detail)) if isinstance(detail, dict) else str(detail)
+        code = getattr(exc, "default_code", "error")
+        if isinstance(detail, dict) and hasattr(detail.get("detail"), "code"):
+            code = detail["detail"].code
+    response.data = error_body(response.status_code, code, message, fields)
+    return response
+
+
+@csrf_exempt
+def not_found(request, *args, **kwargs):
+    from django.http import JsonResponse
+
+    return JsonResponse(error_body(404, "not_found", "There is no such address in the API."), status=404)
+
+
+def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: str = "refused") -> Response:
+    """A request the platform's policy refuses (the same message the pages show)."""
+    return Response(error_body(status_code, code, message), status=status_code)
+
+
+def idempotent(view):
+    """For POST views: a retried request with the same ``Idempotency-Key`` gets the first
+    answer again instead of doing the work twice; the same key with another body is a 422."""
+
+    def wrapper(request, *args, **kwargs):
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if not key or not request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if len(key) > 200:
+            return Response(error_body(400, "invalid", "Idempotency-Key is longer than 200 characters."), status=400)
+        fingerprint = hashlib.sha256(
+            request.method.encode() + request.get_full_path().encode() + _body_bytes(request)
+        ).hexdigest()
+        previous = IdempotentRequest.objects.filter(user=request.user, key=key).first()
+        if previous is not None:
+            if previous.fingerprint != fingerprint:
+                return Response(
+                    error_body(422, "idempotency_key_reused", "This Idempotency-Key was used for another request."),
+                    status=422,
+                )
+            return Response(previous.body, status=previous.status, headers={"Idempotent-Replayed": "true"})
+        with transaction.atomic():
+            response = view(request, *args, **kwargs)
+            if response.status_code < 500:
+                try:
+                    with transaction.atomic():
+                        IdempotentRequest.objects.create(
+                            user=request.user, key=key, fingerprint=fingerprint, status=response.status_code,
+                            body=json.loads(json.dumps(response.data, default=str)),
+                        )  # fmt: skip
+                except IntegrityError:  # the same key raced in from another request: undo ours
+                    transaction.set_rollback(True)
+                    first = IdempotentRequest.objects.get(user=request.user, key=key)
+                    return Response(first.body, status=first.status, headers={"Idempotent-Replayed": "true"})
+        return response
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+def _body_bytes(request) -> bytes:
+    """The request's content, files by their hash, in a stable order."""
+    items = []
+    data = request.data
+    for name in sorted(data.keys()) if hasattr(data, "keys") else []:
+        values = data.getlist(name) if hasattr(data, "getlist") else [data[name]]
+        for value in values:
+            if isinstance(value, UploadedFile):
+                value.seek(0)
+                items.append((name, hashlib.sha256(value.read()).hexdigest()))
+                value.seek(0)
+            else:
+                items.append((name, json.dumps(value, sort_keys=True, default=str)))
+    return json.dumps(items).encode()
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["status", "code", "message"],
+            "properties": {
+                "status": {"type": "integer"},
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "fields": {"type": "object", "additionalProperties": True},
+            },
+        }
+    },
+}
+ERROR_STATUSES = {
+    "400": "The request is malformed or refused by the contest's policy",
+    "401": "No valid credentials",
+    "403": "Not allowed to you",
+    "404": "No such object, or not visible to you",
+    "405": "Method not allowed",
+    "406": "No acceptable representation",
+    "409": "Conflicts with the object's state",
+    "411": "A request body without a Content-Length (chunked)",
+    "413": "The request or its file is larger than the limit the message names",
+    "415": "Unsupported media type",
+    "422": "Idempotency-Key reused for another request",
+    "429": "Rate limit reached",
+    "500": "The server failed",
+}
+
+
+def add_error_responses(result, generator, request, public):
+    """drf-spectacular post-processing hook: every operation may answer with the one error body."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.setdefault("responses", {})
+            for code, description in ERROR_STATUSES.items():
+                responses.setdefault(
+                    code,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                )
+    return result

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from contests.models import Contest, Entry, Stage, Submission
+from contests.services import ensure_judges_group
+from judging import lifecycle
+from judging.models import Match
+from web.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
+
+log = logging.getLogger(__name__)
+ORGANISER = "arbiter"  # owns the reference programs; cannot log in
+
+
+@transaction.atomic
+def load_demo(queue_builds: bool = True) -> list[str]:
+    """Create what is missing of the demo data and return a line per object created.
+
+    Existing rows are never modified, so a second run changes nothing and a judge's edits
+    to a demo contest survive a restart. The reference programs it enters are queued for the
+    workers to build (once the transaction commits), unless ``queue_builds`` is off because
+    ``play_demo`` builds them in this process.
+    """
+    created: list[str] = []
+    judges = ensure_judges_group()
+    for spec in DEMO_USERS:
+        if User.objects.filter(username=spec.username).exists():
+            continue
+        user = User(username=spec.username, is_superuser=spec.is_superuser, is_staff=spec.is_superuser or spec.is_judge)
+        user.set_password(spec.password)
+        user.save()
+        if spec.is_judge:
+            user.groups.add(judges)
+        created.append(f"user {spec.username}")
+    organiser, made = User.objects.get_or_create(username=ORGANISER, defaults={"first_name": "Arbiter organisers"})
+    if made:
+        organiser.set_unusable_password()
+        organiser.save()
+    for spec in DEMO_CONTESTS:
+        contest, made = Contest.objects.get_or_create(
+            slug=spec.slug,
+            defaults={
+                "title": spec.title,
+                "summary": spec.summary,
+                "game": spec.game,
+                "game_params": spec.game_params,
+                "clock": spec.clock,
+                "rules": spec.rules,
+                "entry_form": spec.entry_form,
+                "language_table": spec.language_table,
+                "max_source_bytes": spec.max_source_bytes,
+                "source_counts": spec.source_counts,
+                "max_executable_bytes": spec.max_executable_bytes,
+                "max_submissions_per_week": spec.max_submissions_per_week,
+                "max_entries_per_user": spec.max_entries_per_user,
+            },
+        )
+        if not made:
+            continue
+        created.append(f"contest {spec.slug}")
+        for order, (name, kind, params) in enumerate(spec.stages, start=1):
+            stage = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
+            if kind == "ladder" and contest.is_hosted:  # open contests play as versions arrive
+                lifecycle.run_stage(stage)
+        for submission in _enter_references(contest, spec, organiser):
+            if queue_builds:
+                from judging import dispatch
+
+                dispatch.queue_build(submission.pk)
+                created.append(f"queued the build of {submission.entry.name} for {spec.slug}")
+    return created
+
+
+def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> list[Submission]:
+    import hashlib
+
+    from django.core.files.base import ContentFile
+
+    from sandbox.languages import TABLES, language_for
+
+    entered = []
+    for name, path in spec.references:
+        data = (Path(settings.BASE_DIR) / path).read_bytes()
+        entry = Entry.objects.create(contest=contest, user=organiser, name=name, is_reference=True)
+        submission = Submission(
+            entry=entry,
+            number=1,
+            language=language_for(path, data, TABLES[contest.language_table].commands).name,
+            filename=Path(path).name,
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+        )
+        submission.source.save(submission.filename, ContentFile(data), save=False)
+        submission.save()
+        entered.append(submission)
+    return entered
+
+
+def play_demo() -> list[str]:
+    """Build the demo's reference programs and play the games of its continuous stages here
+    and now, with the real sandbox, so that a newcomer sees standings and replays at once.
+    Only games not yet played are played, so a second run changes nothing. The round robins
+    and finals wait for a judge to run them."""
+    from judging import builds, matches, tournaments
+
+    done = []
+    for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
+        try:
+            builds.build_submission(submission.pk)
+        except Exception as e:  # the site still starts; the worker retries the build
+            log.warning("demo: could not build %s: %s", submission.entry.name, e)
+            continue
+        done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
+    for spec in DEMO_CONTESTS:
+        for stage in Stage.objects.filter(contest__slug=spec.slug, kind="ladder", status=Stage.Status.RUNNING):
+            tournaments.schedule_continuous(stage)  # what the versions active now still owe
+            waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
+            if not waiting:
+                continue
+            for pk in waiting:
+                try:
+                    matches.play_now(pk)
+                except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
+                    log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
+            finished = stage.matches.filter(status=Match.Status.FINISHED).count()
+            done.append(f"played {stage}: {finished} games")
+        run_now = ["batch", "qualification", "race"]
+        pending = Stage.objects.filter(contest__slug=spec.slug, kind__in=run_now, status=Stage.Status.PENDING)
+        for stage in pending.order_by("order"):
+            # an output-only contest's final run, for the judges to verify; a race's trial laps, then its race
+            done += _run_batch(stage)
+    return done
+
+
+def _run_batch(stage: Stage) -> list[str]:
+    from judging import formats, matches
+
+    try:
+        made = lifecycle.run_stage(stage)
+    except formats.StageError as e:
+        log.warning("demo: %s not run: %s", stage, e)
+        return []
+    for match in made:
+        try:
+            matches.play_now(match.pk)
+        except Exception as e:  # the worker tries again
+            log.warning("demo: match %s of %s not played here: %s", match.pk, stage, e)
+    finished = stage.matches.filter(status=Match.Status.FINISHED).count()
+    return [f"played {stage}: {finished} games"]  # verified by the verifier; the judges' own verification waits

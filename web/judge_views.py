@@ -1,0 +1,315 @@
+"""The judges' pages of a contest: verifying the outputs of an output-only stage, in the
+MSO page's order, and the log of every judge action. Each view translates HTTP to a service
+call (judging.verification) and renders the answer."""
+
+from __future__ import annotations
+
+import csv
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count, Min, Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from contests import services
+from contests.models import Contest, Entry, Stage, Submission
+from judging import formats, lifecycle, metrics, queues, verification
+from judging import matches as judging_matches
+from judging import services as judges
+from judging.matches import stale_after
+from judging.models import Match, MatchAttempt, WorkerHeartbeat
+from web.converters import parse_id
+from web.stage_form import StageForm, kinds_for
+from web.views import _contest
+
+
+def _judge(request, slug: str, perm: str = "judging.verify_output") -> Contest | HttpResponse:
+    if not request.user.has_perm(perm):
+        raise PermissionDenied("Only the contest's judges may see this page.")
+    return _contest(request, slug)
+
+
+def _batch_stages(contest: Contest):
+    return contest.stages.filter(kind="batch").order_by("order")
+
+
+@login_required
+@require_GET
+def verification_queue(request, slug: str):
+    contest = _judge(request, slug)
+    if isinstance(contest, HttpResponse):
+        return contest
+    stages = list(_batch_stages(contest))
+    stage = None
+    if request.GET.get("stage"):
+        stage = next((s for s in stages if s.pk == parse_id(request.GET["stage"])), None)
+    stage = stage or next((s for s in reversed(stages) if s.status != Stage.Status.PENDING), None)
+    state = verification.progress(stage) if stage else None
+    return render(
+        request,
+        "contests/verification.html",
+        {"contest": contest, "stages": stages, "stage": stage, "state": state},
+    )
+
+
+def _claim(contest: Contest, match_id: int) -> verification.Claim:
+    match = get_object_or_404(Match, pk=match_id, contest=contest, stage__kind="batch")
+    found = next((c for c in verification.claims(match.stage) if c.match.pk == match.pk), None)
+    if found is None:
+        raise verification.VerificationError("This run has no output to verify yet.")
+    return found
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def verify_output(request, slug: str, match_id: int):
+    contest = _judge(request, slug)
+    if isinstance(contest, HttpResponse):
+        return contest
+    try:
+        claim = _claim(contest, match_id)
+    except verification.VerificationError as e:
+        messages.error(request, str(e))
+        return redirect("contests:verification", slug=contest.slug)
+    if request.method == "POST":
+        decision = request.POST.get("decision", "")
+        try:
+            verification.decide(claim.match, request.user, decision, request.POST.get("note", ""))
+        except verification.VerificationError as e:
+            messages.error(request, str(e))
+            return redirect("contests:verify-output", slug=contest.slug, match_id=claim.match.pk)
+        messages.success(request, f"{claim.seat.entry.name}'s output is {decision}.")
+        return redirect(f"{_queue_url(contest)}?stage={claim.match.stage_id}")
+    replay = claim.match.load_replay() or {}
+    return render(
+        request,
+        "contests/verify_output.html",
+        {
+            "contest": contest,
+            "claim": claim,
+            "match": claim.match,
+            "report": replay.get("verification") or {},
+            "output": replay.get("output", ""),
+            "printed": replay.get("printed", ""),
+        },
+    )
+
+
+def _queue_url(contest: Contest) -> str:
+    from django.urls import reverse
+
+    return reverse("contests:verification", args=[contest.slug])
+
+
+@login_required
+@require_http_methods(["POST"])
+def credit_rest(request, slug: str, stage_id: int):
+    contest = _judge(request, slug)
+    if isinstance(contest, HttpResponse):
+        return contest
+    stage = get_object_or_404(_batch_stages(contest), pk=stage_id)
+    try:
+        count = verification.credit_rest(stage, request.user, request.POST.get("note", ""))
+    except verification.VerificationError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{count} output{'s' if count != 1 else ''} credited with the score claimed.")
+    return redirect(f"{_queue_url(contest)}?stage={stage.pk}")
+
+
+@login_required
+@require_GET
+def judges_log(request, slug: str):
+    contest = _judge(request, slug, perm="contests.view_judgeaction")
+    if isinstance(contest, HttpResponse):
+        return contest
+    actions = contest.judge_actions.select_related("judge")
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{contest.slug}-judges-log.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["when (UTC)", "judge", "action", "target", "reason", "data"])
+        for a in actions.iterator():
+            writer.writerow(
+                [a.at.isoformat(), a.judge.username if a.judge else "", a.action, a.target, a.reason, a.data]
+            )
+        return response
+    page = Paginator(actions, 100).get_page(request.GET.get("page"))
+    return render(request, "contests/judges_log.html", {"contest": contest, "page": page})
+
+
+# --- The console --------------------------------------------------------------------------
+
+
+CONSOLE_LIST = 20  # the newest failed matches, unbuilt submissions and judges' actions shown
+
+
+def _console_state(contest: Contest) -> dict:
+    """What a judge watches: each stage's progress and queue, the workers alive, the matches
+    being played (and those whose player has gone silent), the entries."""
+    now = timezone.now()
+    stages = list(
+        contest.stages.annotate(
+            total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
+            finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
+            queued=Count("matches", filter=Q(matches__status=Match.Status.QUEUED)),
+            running=Count("matches", filter=Q(matches__status=Match.Status.RUNNING)),
+            failed=Count("matches", filter=Q(matches__status=Match.Status.FAILED)),
+            oldest_queued=Min("matches__queued_at", filter=Q(matches__status=Match.Status.QUEUED)),
+        ).order_by("order")
+    )
+    for stage in stages:
+        stage.waited = now - stage.oldest_queued if stage.oldest_queued else None
+        stage.by_judges = formats.of(stage.kind).run_by_judges
+    attempts = list(
+        MatchAttempt.objects.filter(match__contest=contest, outcome=MatchAttempt.Outcome.RUNNING)
+        .select_related("match__stage")
+        .order_by("started_at")
+    )
+    for attempt in attempts:
+        attempt.silent = now - attempt.last_seen
+        attempt.stuck = attempt.silent > stale_after()
+    alive_since = now - stale_after()
+    workers = list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since))
+    # A worker whose sandbox failed its self-check serves nothing, whatever its queues.
+    playing = ("full", "degraded") if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX else ("full",)
+    served = {queue for worker in workers if worker.sandbox_level in playing for queue in worker.queues}
+    plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
+    unserved = [queue for queue in (queues.BUILDS, plays) if queue not in served]
+    failed = (
+        contest.matches.filter(status=Match.Status.FAILED)
+        .select_related("stage")
+        .prefetch_related("seats__entry")
+        .order_by("-finished_at")[:CONSOLE_LIST]
+    )
+    unbuilt = (
+        Submission.objects.filter(entry__contest=contest, status=Submission.Status.PLATFORM_FAULT)
+        .select_related("entry")
+        .order_by("-created_at")[:CONSOLE_LIST]
+    )
+    return {
+        "stages": stages,
+        "attempts": attempts,
+        "failed": list(failed),
+        "unbuilt": list(unbuilt),
+        "actions": list(contest.judge_actions.select_related("judge")[:CONSOLE_LIST]),
+        "workers": workers,
+        "unserved": unserved if workers else [],
+        "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
+        "disqualified": Entry.Status.DISQUALIFIED,
+        "max_faults": lifecycle.MAX_FAULTS,
+        "platform": metrics.snapshot(),
+    }
+
+
+@login_required
+@require_GET
+def console(request, slug: str):
+    contest = _judge(request, slug, "judging.rerun_match")
+    context = {"contest": contest, **_console_state(contest)}
+    context["batch"] = _batch_stages(contest).exists()
+    return render(request, "contests/console.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def console_action(request, slug: str):
+    """A judge's action from the console: run, re-run or cancel a stage, re-run a failed match,
+    build again what the platform failed to build, freeze or publish the standings, disqualify
+    or reinstate an entry (with the reason the contestant reads); each logged with who and when."""
+    contest = _judge(request, slug, "judging.rerun_match")
+    action = request.POST.get("action", "")
+    reason = request.POST.get("reason", "").strip()
+    try:
+        if action in ("run_stage", "rerun_stage", "cancel_stage"):
+            stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
+            if action == "run_stage":
+                made = judges.run_stage(request.user, stage, reason)
+                messages.success(
+                    request,
+                    f"{stage.name}: {len(made)} matches scheduled." if made else f"{stage.name} was already scheduled.",
+                )
+            elif action == "cancel_stage":
+                stopped = judges.cancel_stage(request.user, stage, reason)
+                messages.success(request, f"{stage.name} is cancelled: {stopped_in_words(stopped)}.")
+            else:
+                queued = judges.rerun_stage(request.user, stage, reason)
+                messages.success(request, f"{stage.name}: {queued} matches to be played again.")
+        elif action in ("rerun_match", "cancel_match", "rebuild"):
+            if action in ("rerun_match", "cancel_match"):
+                match = get_object_or_404(contest.matches, pk=parse_id(request.POST.get("match", "")) or 0)
+                if action == "rerun_match":
+                    judges.rerun_match(request.user, match, reason)
+                    messages.success(request, f"Match {match.pk} is queued to be played again.")
+                elif judges.cancel_match(request.user, match, reason) is None:
+                    messages.error(request, f"Match {match.pk} had already ended.")
+                else:
+                    messages.success(request, f"Match {match.pk} is cancelled.")
+            else:
+                pk = parse_id(request.POST.get("submission", "")) or 0
+                submission = get_object_or_404(Submission.objects.filter(entry__contest=contest), pk=pk)
+                if judges.rebuild(request.user, submission, reason):
+                    messages.success(request, f"{submission} is queued to be built again.")
+                else:
+                    messages.error(request, "Only a build the platform failed (or lost) can be retried.")
+        elif action == "freeze":
+            judges.freeze_standings(request.user, contest, reason)
+            messages.success(
+                request, "The public standings are frozen: games finished from now on count once published."
+            )
+        elif action == "publish":
+            judges.publish_results(request.user, contest, reason)
+            messages.success(request, "The results are published: everyone sees every game's result.")
+        elif action in ("disqualify", "reinstate"):
+            if not request.user.has_perm("contests.disqualify_entry"):
+                raise PermissionDenied("Only the contest's judges may do this.")
+            entry = get_object_or_404(contest.entries, pk=parse_id(request.POST.get("entry", "")) or 0)
+            if action == "disqualify":
+                entry = services.disqualify(request.user, entry, reason)
+            else:
+                entry = services.reinstate(request.user, entry, reason)
+            state = "disqualified" if entry.status == Entry.Status.DISQUALIFIED else "reinstated"
+            messages.success(request, f"{entry.name} is {state}.")
+        else:
+            messages.error(request, "Unknown action.")
+    except (formats.StageError, services.Refused) as e:
+        messages.error(request, str(e))
+    return redirect("contests:console", slug=contest.slug)
+
+
+def stopped_in_words(stopped: dict[str, int]) -> str:
+    """'3 matches stopped (2 queued, 1 being played)', or 'no match was left to play'."""
+    total = sum(stopped.values())
+    if not total:
+        return "no match was left to play"
+    words = {"queued": "queued", "running": "being played", "failed": "failed"}
+    parts = [f"{n} {words[status]}" for status, n in stopped.items() if n]
+    return f"{total} match{'es' * (total != 1)} stopped ({', '.join(parts)})"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def add_stage(request, slug: str):
+    """A new stage from a form: its kind first, then its parameters, each named and checked."""
+    contest = _judge(request, slug, "judging.rerun_match")
+    if not contest.is_hosted:
+        raise PermissionDenied("Its game is not hosted here: it has no stages to run.")
+    kinds = kinds_for(contest)
+    kind = request.POST.get("kind") or request.GET.get("kind")
+    form = None
+    if kind in dict(kinds):
+        form = StageForm(contest, kind, request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            stage = form.save()
+            services.log_action(
+                request.user, contest.pk, "stage.add", f"stage {stage.name}", kind=stage.kind, params=stage.params
+            )
+            messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
+            return redirect("contests:console", slug=contest.slug)
+    return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})

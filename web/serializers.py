@@ -1,0 +1,250 @@
+"""What the API says about contests, entries, submissions, matches and standings."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from contests.models import Contest, Entry, Stage, Submission
+from judging.models import Match, MatchAttempt, MatchSeat
+
+
+class StageSerializer(serializers.ModelSerializer):
+    matches_played = serializers.IntegerField(read_only=True)
+    matches_total = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "order",
+            "name",
+            "kind",
+            "params",
+            "status",
+            "started_at",
+            "finished_at",
+            "matches_played",
+            "matches_total",
+        ]
+
+
+class ContestSerializer(serializers.ModelSerializer):
+    is_open = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Contest
+        fields = ["slug", "title", "summary", "game", "is_open", "opens_at", "closes_at"]
+
+    def get_is_open(self, contest: Contest) -> bool:
+        return contest.is_open()
+
+
+class PolicySerializer(serializers.Serializer):
+    languages = serializers.DictField(child=serializers.CharField(), help_text="Language key to name.")
+    max_source_bytes = serializers.IntegerField()
+    max_executable_bytes = serializers.IntegerField(allow_null=True)
+    max_submissions_per_day = serializers.IntegerField(allow_null=True)
+    max_submissions_per_week = serializers.IntegerField(allow_null=True)
+    max_entries_per_user = serializers.IntegerField()
+    entry_form = serializers.ListField(child=serializers.DictField())
+
+
+class ContestDetailSerializer(ContestSerializer):
+    stages = StageSerializer(many=True, read_only=True)
+    policy = PolicySerializer(read_only=True)
+    clock = serializers.DictField(help_text="Time limits: the game's defaults with the contest's own on top.")
+
+    class Meta(ContestSerializer.Meta):
+        fields = [*ContestSerializer.Meta.fields, "rules", "game_params", "clock", "stages", "policy"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entry
+        fields = ["id", "contest", "name", "form_data", "is_reference", "status", "status_reason", "created_at"]
+        read_only_fields = fields
+
+    contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    form = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Answers to the contest's entry form (in a multipart form: fields form.NAME).",
+    )
+
+
+class EntryRenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    contest = serializers.CharField(source="entry.contest.slug", read_only=True)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "id", "entry", "contest", "number", "language", "filename", "sha256", "size", "status", "is_active",
+            "toolchain", "created_at", "built_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class EntryCreatedSerializer(EntrySerializer):
+    submission = SubmissionSerializer(
+        read_only=True, allow_null=True, help_text="The first submission, when the program came along."
+    )
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "submission"]
+        read_only_fields = fields
+
+
+class SubmissionDetailSerializer(SubmissionSerializer):
+    matches = serializers.SerializerMethodField(help_text="Ids of the games it has played, newest first.")
+
+    class Meta(SubmissionSerializer.Meta):
+        fields = [*SubmissionSerializer.Meta.fields, "build_log", "test_log", "matches"]
+        read_only_fields = fields
+
+    def get_matches(self, submission: Submission) -> list[int]:
+        return list(
+            Match.objects.filter(seats__submission=submission).order_by("-pk").values_list("pk", flat=True)[:100]
+        )
+
+
+class SubmissionCreateSerializer(serializers.Serializer):
+    """Multipart with a ``source`` file, or JSON with ``filename`` and the ``source`` text."""
+
+    source = serializers.JSONField(help_text="The program: a file (multipart) or its text (JSON).")
+    filename = serializers.CharField(
+        required=False, max_length=200, help_text="Needed with JSON; the file's name otherwise."
+    )
+    language = serializers.CharField(
+        required=False, allow_blank=True, max_length=20, help_text="By the file's extension when left out."
+    )
+
+
+class EntryEnterSerializer(EntryCreateSerializer):
+    """The schema of entering: the entry, and optionally its first program as for a submission
+    (the view reads the program; only the entry goes through ``EntryCreateSerializer``)."""
+
+    source = serializers.JSONField(
+        required=False, help_text="The first program: a file (multipart) or its text (JSON)."
+    )
+    filename = serializers.CharField(required=False, max_length=200, help_text="Needed with the source as JSON text.")
+    language = serializers.CharField(
+        required=False, allow_blank=True, max_length=20, help_text="By the file's extension when left out."
+    )
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    entry_name = serializers.CharField(source="entry.name", read_only=True)
+
+    class Meta:
+        model = MatchSeat
+        fields = [
+            "index",
+            "entry",
+            "entry_name",
+            "submission",
+            "points",
+            "score",
+            "status",
+            "detail",
+            "reason",
+            "moves",
+            "cpu_seconds",
+            "wall_seconds",
+        ]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "contest",
+            "stage",
+            "round",
+            "status",
+            "seed",
+            "params",
+            "reason",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "seats",
+        ]
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    """One try at a match, for the judges: who played it, when, how it ended, what it found."""
+
+    is_current = serializers.SerializerMethodField(help_text="Its result is the one the standings count.")
+
+    class Meta:
+        model = MatchAttempt
+        fields = [
+            "number",
+            "worker",
+            "host",
+            "pid",
+            "started_at",
+            "last_seen",
+            "finished_at",
+            "outcome",
+            "error",
+            "result",
+            "is_current",
+        ]
+
+    def get_is_current(self, attempt: MatchAttempt) -> bool:
+        return attempt.match.result_attempt_id == attempt.pk
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry.pk")
+    name = serializers.CharField(source="entry.name")
+    games = serializers.IntegerField()
+    values = serializers.DictField(child=serializers.FloatField(), help_text="Every ranking column, by key.")
+
+
+class StandingColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    higher_is_better = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    contest = serializers.CharField()
+    stage = serializers.IntegerField(allow_null=True)
+    matches_played = serializers.IntegerField()
+    matches_total = serializers.IntegerField()
+    columns = StandingColumnSerializer(many=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class TestGameSerializer(serializers.Serializer):
+    opponent = serializers.IntegerField(
+        required=False, help_text="Id of a reference entry; the first one ready if neither this nor the next is given."
+    )
+    opponent_submission = serializers.IntegerField(
+        required=False, help_text="Id of a reference's ready version or of one of your own earlier built versions."
+    )
+    first = serializers.BooleanField(required=False, default=True, help_text="Whether your program moves first.")
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    is_judge = serializers.BooleanField()

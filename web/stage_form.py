@@ -1,0 +1,74 @@
+"""The judges' form for a new stage: its kind, then each parameter of that kind and of the
+game named, bounded and explained (no raw JSON), checked before the stage is made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from contests.models import Contest, Stage
+from games import registry
+from judging import formats
+
+
+def kinds_for(contest: Contest) -> list[tuple[str, str]]:
+    """The kinds of stage a contest's game can be run in (each registered format says)."""
+    return formats.choices(registry.get(contest.game))
+
+
+class StageForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="As contestants read it: Final, Trial laps, Round 2.")
+    order = forms.IntegerField(min_value=1, max_value=1000, help_text="Its place among the contest's stages.")
+
+    def __init__(self, contest: Contest, kind: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.contest, self.kind = contest, kind
+        self.fields["order"].initial = (
+            contest.stages.order_by("-order").values_list("order", flat=True).first() or 0
+        ) + 1
+        self.stage_params = list(formats.of(kind).params)
+        for p in self.stage_params:
+            if p.boolean:
+                field: forms.Field = forms.BooleanField(required=False)
+            elif p.text:
+                field = forms.CharField(required=False, max_length=100)
+            else:
+                field = forms.IntegerField(required=False, min_value=p.minimum, max_value=p.maximum)
+            field.label, field.help_text, field.initial = p.label, p.help, p.default
+            self.fields[f"stage_{p.name}"] = field
+        self.game_params = list(registry.get(contest.game).info.params)
+        for p in self.game_params:
+            self.fields[f"game_{p.name}"] = forms.IntegerField(
+                required=False,
+                min_value=p.minimum,
+                max_value=p.maximum,
+                label=f"{p.name} (game)",
+                help_text=f"{p.help} Between {p.minimum} and {p.maximum}; the contest's "
+                f"({contest.game_params.get(p.name, p.default)}) if empty.",
+            )
+
+    def params(self) -> dict[str, Any]:
+        """The stage's parameters: those given, the others left to their defaults."""
+        params: dict[str, Any] = {}
+        for p in self.stage_params:
+            value = self.cleaned_data.get(f"stage_{p.name}")
+            if p.boolean:
+                if value:
+                    params[p.name] = True
+            elif value not in (None, ""):
+                params[p.name] = value
+        for p in self.game_params:
+            value = self.cleaned_data.get(f"game_{p.name}")
+            if value is not None:
+                params[p.name] = value
+        return params
+
+    def save(self) -> Stage:
+        return Stage.objects.create(
+            contest=self.contest,
+            kind=self.kind,
+            name=self.cleaned_data["name"],
+            order=self.cleaned_data["order"],
+            params=self.params(),
+        )

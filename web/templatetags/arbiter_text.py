@@ -1,0 +1,59 @@
+import re
+from datetime import UTC
+
+from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from web.text import render_markdown
+
+register = template.Library()
+SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+@register.filter(name="markdown")
+def markdown_filter(text: str):
+    """Judges' Markdown (a contest's rules) as sanitised HTML."""
+    return render_markdown(text)
+
+
+@register.filter(name="stage_kind")
+def stage_kind(kind: str) -> str:
+    """A kind of stage as judges and contestants read it (its format's label)."""
+    from judging import formats
+
+    return formats.label(kind)
+
+
+@register.filter(name="named_seats")
+def named_seats(reason: str, seats) -> str:
+    """A game's reason with each "seat N" given its entry's name ("seat 1 ate the poison
+    cookie" -> "Random (C) ate the poison cookie")."""
+    names = {seat.index: seat.entry.name for seat in seats}
+    return SEAT.sub(lambda m: names.get(int(m.group(1)), m.group(0)), reason or "")
+
+
+# How a page without scripts shows a moment (in UTC); static/js/time.js shows it in the
+# visitor's own time zone in the same form.
+WHEN_FORMATS = {"": "j M Y H:i", "seconds": "j M Y H:i:s", "date": "j M Y", "time": "H:i:s"}
+
+
+@register.filter(name="when")
+def when(moment, style: str = ""):
+    """A moment as a <time> element the visitor's browser shows in their own time zone:
+    ``{{ at|when }}``, ``{{ at|when:"time" }}`` (time of day), ``"date"``, ``"seconds"``,
+    ``"countdown"`` (the date and time, and how long is left). Empty for no moment."""
+    if not moment:
+        return ""
+    countdown = style == "countdown"
+    style = "" if countdown else style
+    moment = timezone.localtime(moment, UTC) if timezone.is_aware(moment) else moment
+    return format_html(
+        '<time datetime="{}"{}{}>{} UTC</time>',
+        moment.isoformat(),
+        format_html(' data-format="{}"', style) if style else "",
+        mark_safe(" data-countdown") if countdown else "",
+        date_format(moment, WHEN_FORMATS.get(style, WHEN_FORMATS[""])),
+    )

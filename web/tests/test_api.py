@@ -1,0 +1,358 @@
+"""The REST API: behaviour and permissions of each endpoint, errors in one shape."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from accounts.models import ApiToken
+from contests.models import Entry, JudgeAction, Submission
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from judging.models import Event
+
+pytestmark = pytest.mark.django_db
+C_SOURCE = b"int main(void) { return 0; }\n"
+
+
+def api(user=None):
+    client = APIClient()
+    if user is not None:
+        _, key = ApiToken.issue(user, "test")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return client
+
+
+def judge():
+    user = make_user()
+    user.groups.add(Group.objects.get(name="judges"))
+    return user
+
+
+def test_contests_list_and_detail_for_anyone():
+    make_contest(slug="chomp", title="Chomp", clock={"wall_per_move_s": 60}, max_submissions_per_week=2)
+    make_contest(slug="hidden", is_public=False)
+    listing = api().get("/api/contests/").json()
+    assert [c["slug"] for c in listing["results"]] == ["chomp"] and listing["count"] == 1
+    detail = api().get("/api/contests/chomp/").json()
+    assert detail["game"] == "chomp" and detail["game_params"] == {"rows": 4, "cols": 5}
+    assert detail["clock"] == {"cpu_average_per_move_s": 30, "wall_per_move_s": 60}  # the game's, then the contest's
+    assert detail["policy"]["max_submissions_per_week"] == 2 and "c" in detail["policy"]["languages"]
+    assert api().get("/api/contests/hidden/").status_code == 404
+    assert api(judge()).get("/api/contests/hidden/").status_code == 200
+
+
+def test_errors_have_one_shape():
+    body = api().get("/api/contests/nope/").json()
+    assert body == {"error": {"status": 404, "code": "not_found", "message": "No Contest matches the given query."}}
+    body = APIClient(HTTP_AUTHORIZATION="Bearer arb_0123456789abcdef").get("/api/me/").json()
+    assert body["error"]["status"] == 401 and "unknown or revoked" in body["error"]["message"]
+    body = api().get("/api/me/").json()
+    assert body["error"]["status"] in (401, 403)
+    body = api().get("/api/matches/?stage=x").json()
+    assert body["error"]["code"] == "invalid" and body["error"]["fields"] == {"stage": ["A stage id is a number."]}
+    body = api().get("/api/matches/?entry=²").json()  # a digit to str.isdigit, not to int()
+    assert body["error"]["code"] == "invalid" and body["error"]["fields"] == {"entry": ["A entry id is a number."]}
+
+
+def test_enter_and_submit_by_file_and_by_json(queued):
+    make_contest(slug="chomp", max_entries_per_user=1)
+    user = make_user("ann")
+    client = api(user)
+    entry = client.post("/api/contests/chomp/entries/", {"name": "Muncher"}, format="json")
+    assert entry.status_code == 201 and entry.json()["name"] == "Muncher"
+    again = client.post("/api/contests/chomp/entries/", {"name": "Other"}, format="json").json()
+    assert again["error"]["code"] == "refused" and again["error"]["message"].endswith("allows 1 entry per contestant.")
+    entry_id = entry.json()["id"]
+    by_file = client.post(
+        f"/api/entries/{entry_id}/submissions/", {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart"
+    )
+    assert by_file.status_code == 201 and by_file.json()["language"] == "c" and by_file.json()["status"] == "queued"
+    by_json = client.post(
+        f"/api/entries/{entry_id}/submissions/", {"filename": "m.py", "source": "print(1)\n"}, format="json"
+    )
+    assert by_json.status_code == 201 and by_json.json()["number"] == 2 and by_json.json()["language"] == "python3"
+    assert [k for k, _ in queued] == ["build_submission", "build_submission"]
+    listing = client.get(f"/api/entries/{entry_id}/submissions/").json()
+    assert [s["number"] for s in listing["results"]] == [2, 1]
+    detail = client.get(f"/api/submissions/{by_file.json()['id']}/").json()
+    assert detail["build_log"] == "" and detail["matches"] == []
+
+
+@pytest.mark.parametrize(
+    ("payload", "fmt", "message"),
+    [
+        ({"filename": "m.c", "source": ""}, "json", "The file is empty."),
+        ({"filename": "notes.txt", "source": "hi"}, "json", "Cannot tell the language of notes.txt"),
+        ({"filename": "m.c", "source": "x", "language": "cobol"}, "json", "cobol is not accepted here"),
+        ({"source": "int main;"}, "json", "say the file's name"),
+        ({"filename": "m.c"}, "json", "Send the program as a file"),
+        ({"filename": "m.c", "source": "/*" + "x" * 200 + "*/"}, "json", "accepts at most 100"),
+    ],
+)
+def test_a_refused_submission_says_why_like_the_page(queued, payload, fmt, message):
+    entry = make_entry(make_contest(max_source_bytes=100))
+    response = api(entry.user).post(f"/api/entries/{entry.pk}/submissions/", payload, format=fmt)
+    assert response.status_code == 400
+    assert message in response.json()["error"]["message"]
+    assert not Submission.objects.exists() and queued == []
+
+
+def test_an_idempotency_key_makes_a_retry_safe(queued):
+    entry = make_entry(make_contest())
+    client = api(entry.user)
+    url = f"/api/entries/{entry.pk}/submissions/"
+    first = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k1"
+    )
+    retry = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k1"
+    )
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json() and retry["Idempotent-Replayed"] == "true"
+    assert Submission.objects.count() == 1 and len(queued) == 1
+    other = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE + b"\n")}, format="multipart", HTTP_IDEMPOTENCY_KEY="k1"
+    )
+    assert other.status_code == 422 and other.json()["error"]["code"] == "idempotency_key_reused"
+    fresh = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k2"
+    )
+    assert fresh.status_code == 201 and Submission.objects.count() == 2
+
+
+def test_another_contestants_entry_source_and_stderr_stay_private(queued):
+    contest = make_contest()
+    mine = make_submission(make_entry(contest), build_log="secret build log")
+    stranger = api(make_user())
+    assert stranger.get(f"/api/submissions/{mine.pk}/").status_code == 403
+    assert stranger.get(f"/api/entries/{mine.entry_id}/submissions/").status_code == 403
+    assert (
+        stranger.post(
+            f"/api/entries/{mine.entry_id}/submissions/", {"filename": "a.c", "source": "x"}, format="json"
+        ).status_code
+        == 403
+    )
+    assert api(mine.entry.user).get(f"/api/submissions/{mine.pk}/").json()["build_log"] == "secret build log"
+    assert api(judge()).get(f"/api/submissions/{mine.pk}/").status_code == 200
+    theirs = make_submission(make_entry(contest))
+    match = make_match(contest, [mine, theirs], status="finished")
+    match.save_replay(
+        {"game": "chomp", "moves": [{"n": 1, "seat": 0, "stderr": "mine"}, {"n": 2, "seat": 1, "stderr": "theirs"}]}
+    )
+    replay = api(mine.entry.user).get(f"/api/matches/{match.pk}/replay/").json()
+    assert [m.get("stderr") for m in replay["moves"]] == ["mine", None]
+
+
+def test_matches_filter_and_standings_with_every_column():
+    contest = make_contest(slug="chomp")
+    stage = make_stage(contest)
+    a, b = make_submission(make_entry(contest, name="A")), make_submission(make_entry(contest, name="B"))
+    match = make_match(contest, [a, b], stage=stage, status="finished")
+    for seat, (points, score, st, moves) in zip(
+        match.seats.order_by("index"), [(1, 7, "win", 3), (0, 0, "loss", 3)], strict=True
+    ):
+        seat.points, seat.score, seat.status, seat.moves = points, score, st, moves
+        seat.save()
+    make_match(make_contest(), [make_submission(make_entry(make_contest()))])
+    listing = api().get("/api/matches/", {"contest": "chomp"}).json()
+    assert [m["id"] for m in listing["results"]] == [match.pk]
+    assert listing["results"][0]["seats"][0]["entry_name"] == "A"
+    assert api().get("/api/matches/", {"entry": b.entry_id}).json()["count"] == 1
+    assert api(a.entry.user).get("/api/matches/", {"mine": "1"}).json()["count"] == 1
+    assert api().get("/api/matches/", {"mine": "1"}).status_code in (401, 403)
+    table = api().get("/api/contests/chomp/standings/", {"stage": stage.pk}).json()
+    assert [c["key"] for c in table["columns"]] == ["wins", "score", "chomps"]
+    assert table["rows"][0] == {
+        "rank": 1,
+        "entry": a.entry_id,
+        "name": "A",
+        "games": 1,
+        "values": {"wins": 1.0, "score": 7.0, "chomps": 3.0},
+    }
+    assert (table["matches_played"], table["matches_total"]) == (1, 1)
+
+
+def test_judges_run_rerun_disqualify_and_reinstate(queued):
+    contest = make_contest()
+    stage = make_stage(contest, params={"games_per_pairing": 2})
+    subs = [make_submission(make_entry(contest), is_active=True, status="ready") for _ in range(2)]
+    contestant = api(subs[0].entry.user)
+    assert contestant.post(f"/api/stages/{stage.pk}/run/").status_code == 403
+    the_judge = judge()
+    boss = api(the_judge)
+    ran = boss.post(f"/api/stages/{stage.pk}/run/")
+    assert ran.status_code == 202 and len(ran.json()) == 2
+    assert boss.post(f"/api/stages/{stage.pk}/run/").status_code == 202  # scheduled once: nothing more
+    match_id = ran.json()[0]["id"]
+    assert boss.post(f"/api/matches/{match_id}/rerun/").status_code == 202
+    assert contestant.post(f"/api/stages/{stage.pk}/rerun/").status_code == 403
+    assert boss.post(f"/api/stages/{stage.pk}/rerun/").json() == {"queued": 2}
+    entry = subs[1].entry
+    assert contestant.post(f"/api/entries/{entry.pk}/disqualify/", {"reason": "x"}, format="json").status_code == 403
+    no_reason = boss.post(f"/api/entries/{entry.pk}/disqualify/", {}, format="json")
+    assert no_reason.status_code == 400 and "Say why" in no_reason.json()["error"]["message"]
+    out = boss.post(
+        f"/api/entries/{entry.pk}/disqualify/", {"reason": "shared code with another entry"}, format="json"
+    ).json()
+    assert out["status"] == "disqualified" and out["status_reason"] == "shared code with another entry"
+    assert Entry.objects.get(pk=entry.pk).status == "disqualified"
+    back = boss.post(f"/api/entries/{entry.pk}/reinstate/", {"reason": "cleared"}, format="json").json()
+    assert back["status"] == "active"
+    assert boss.post(f"/api/entries/{entry.pk}/reinstate/", {}, format="json").status_code == 409
+    # every action that did something is in the judges' log, with who and why; refusals are not
+    log = list(JudgeAction.objects.filter(contest=contest).order_by("at", "pk"))
+    assert [(a.action, a.reason) for a in log] == [
+        ("stage.run", ""),
+        ("match.rerun", ""),
+        ("stage.rerun", ""),
+        ("entry.disqualify", "shared code with another entry"),
+        ("entry.reinstate", "cleared"),
+    ]
+    assert {a.judge for a in log} == {the_judge} and log[0].data == {"matches": 2}
+
+
+def test_a_test_game_against_a_reference_program(queued):
+    contest = make_contest()
+    make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    mine = make_submission(make_entry(contest), is_active=True, status="ready")
+    response = api(mine.entry.user).post(f"/api/submissions/{mine.pk}/test-games/", {"first": False}, format="json")
+    assert response.status_code == 201
+    seats = response.json()["seats"]
+    assert [s["entry_name"] for s in seats] == ["Random", mine.entry.name]
+    assert queued == [("play_match", response.json()["id"])]
+    unbuilt = make_submission(mine.entry)
+    assert api(mine.entry.user).post(f"/api/submissions/{unbuilt.pk}/test-games/", {}, format="json").status_code == 409
+
+
+def test_events_stream_my_submissions_and_public_matches(settings):
+    settings.EVENTS_STREAM_SECONDS = 0.3
+    contest = make_contest(slug="chomp")
+    ann, bob = make_user(), make_user()
+    Event.objects.create(kind="submission", contest=contest, user=ann, data={"submission": 1, "status": "ready"})
+    Event.objects.create(kind="submission", contest=contest, user=bob, data={"submission": 2, "status": "ready"})
+    Event.objects.create(kind="match", contest=contest, data={"match": 5})
+    response = api(ann).get("/api/events/", {"after": 0}, HTTP_ACCEPT="text/event-stream")
+    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
+    text = b"".join(response.streaming_content).decode()
+    events = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
+    assert events == [
+        {"submission": 1, "status": "ready", "contest": "chomp", "at": events[0]["at"]},
+        {"match": 5, "contest": "chomp", "at": events[1]["at"]},
+    ]
+    assert "event: submission" in text and "event: match" in text
+
+
+def test_the_events_head_is_the_newest_event_a_user_may_see():
+    ann, bob = make_user(), make_user()
+    contest, other = make_contest(slug="chomp"), make_contest(slug="other")
+    hidden = make_contest(slug="hidden", is_public=False)
+    first = Event.objects.create(kind="match", contest=contest, data={"match": 5})
+    mine = Event.objects.create(kind="submission", contest=contest, user=ann, data={"submission": 1})
+    Event.objects.create(kind="submission", contest=contest, user=bob, data={"submission": 2})
+    elsewhere = Event.objects.create(kind="match", contest=other, data={"match": 6})
+    Event.objects.create(kind="match", contest=hidden, data={"match": 7})
+    assert api(ann).get("/api/events/head/", {"contest": "chomp"}).json() == {"id": mine.pk}
+    assert api().get("/api/events/head/", {"contest": "chomp"}).json() == {"id": first.pk}
+    assert api().get("/api/events/head/").json() == {"id": elsewhere.pk}
+    assert api().get("/api/events/head/", {"contest": "nope"}).json() == {"id": 0}
+
+
+@pytest.mark.parametrize("after", ["²", "x", "-1"])
+def test_events_with_a_malformed_last_event_id_start_from_the_beginning(settings, after):
+    settings.EVENTS_STREAM_SECONDS = 0.1
+    contest = make_contest(slug="chomp")
+    Event.objects.create(kind="match", contest=contest, data={"match": 5})
+    response = api().get("/api/events/", HTTP_LAST_EVENT_ID=after)
+    assert response.status_code == 200
+    assert '"match": 5' in b"".join(response.streaming_content).decode()
+
+
+def test_rate_limits_are_per_token(monkeypatch):
+    from django.core.cache import cache
+
+    from web.api_support import TokenRateThrottle
+
+    cache.clear()
+    monkeypatch.setattr(TokenRateThrottle, "THROTTLE_RATES", {"api": "3/min"})
+    make_contest()
+    client = api(make_user())
+    codes = [client.get("/api/contests/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert client.get("/api/contests/").json()["error"]["code"] == "throttled"
+    assert api(make_user()).get("/api/contests/").status_code == 200  # another token, its own budget
+    cache.clear()
+
+
+def test_the_schema_and_its_documentation_are_served(client):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200 and b"/api/entries/{entry_id}/submissions/" in schema.content
+    assert client.get("/api/docs/").status_code == 200
+
+
+def test_the_schema_is_valid_openapi_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
+    assert "/api/stages/{id}/rerun/" in (tmp_path / "schema.yml").read_text()
+
+
+def test_enter_with_a_program_in_one_request_and_a_refused_one_creates_nothing(queued):
+    make_contest(slug="chomp", entry_form=[{"name": "country", "label": "Country", "required": True}])
+    client = api(make_user())
+    url = "/api/contests/chomp/entries/"
+    refused = client.post(
+        url, {"name": "Muncher", "form.country": "NL", "source": SimpleUploadedFile("notes.txt", b"hi")},
+        format="multipart",
+    )  # fmt: skip
+    assert refused.status_code == 400 and "Cannot tell the language" in refused.json()["error"]["message"]
+    as_text = client.post(url, {"name": "Muncher", "form": {"country": "NL"}, "source": "int main;"}, format="json")
+    assert as_text.status_code == 400 and "say the file's name" in as_text.json()["error"]["message"]
+    assert not Entry.objects.exists() and queued == []
+    entered = client.post(
+        url, {"name": "Muncher", "form.country": "NL", "source": SimpleUploadedFile("m.c", C_SOURCE)},
+        format="multipart",
+    )  # fmt: skip
+    assert entered.status_code == 201, entered.json()
+    body = entered.json()
+    assert body["name"] == "Muncher" and body["form_data"] == {"country": "NL"}
+    assert body["submission"]["number"] == 1 and body["submission"]["language"] == "c"
+    assert queued == [("build_submission", body["submission"]["id"])]
+    plain = api(make_user()).post(url, {"name": "Plain", "form": {"country": "BE"}}, format="json")
+    assert plain.status_code == 201 and plain.json()["submission"] is None
+
+
+def test_a_refusal_by_a_limit_is_a_429_that_says_when(queued):
+    entry = make_entry(make_contest(max_submissions_per_week=1))
+    client = api(entry.user)
+    url = f"/api/entries/{entry.pk}/submissions/"
+    assert client.post(url, {"filename": "m.c", "source": "int main;"}, format="json").status_code == 201
+    response = client.post(url, {"filename": "m.c", "source": "int main;"}, format="json")
+    assert response.status_code == 429 and response.json()["error"]["code"] == "limit_reached"
+    assert "your next submission is allowed at " in response.json()["error"]["message"]
+    assert 7 * 86400 - 60 < int(response["Retry-After"]) <= 7 * 86400
+
+
+def test_the_owner_withdraws_and_renames_an_entry(queued):
+    contest = make_contest(slug="chomp", max_entries_per_user=1)
+    entry = make_entry(contest, name="Muncher")
+    owner = api(entry.user)
+    for client in (api(make_user()), api(judge())):  # nobody but the owner, not even a judge
+        assert client.post(f"/api/entries/{entry.pk}/rename/", {"name": "X"}, format="json").status_code == 403
+        assert client.post(f"/api/entries/{entry.pk}/withdraw/").status_code == 403
+    assert api().post(f"/api/entries/{entry.pk}/withdraw/").status_code in (401, 403)
+    assert api(entry.user).post("/api/entries/999999/withdraw/").status_code == 404
+    renamed = owner.post(f"/api/entries/{entry.pk}/rename/", {"name": "Cruncher"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Cruncher"
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", {}, format="json").status_code == 400
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", [], format="json").status_code == 400
+    withdrawn = owner.post(f"/api/entries/{entry.pk}/withdraw/")
+    assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
+    again = owner.post(f"/api/entries/{entry.pk}/withdraw/")
+    assert again.status_code == 409 and "already withdrawn" in again.json()["error"]["message"]
+    assert owner.post(f"/api/entries/{entry.pk}/rename/", {"name": "Y"}, format="json").status_code == 409
+    fresh = owner.post("/api/contests/chomp/entries/", {"name": "Second"}, format="json")
+    assert fresh.status_code == 201  # a withdrawn entry does not count against the one allowed
+    listing = owner.get("/api/contests/chomp/entries/").json()["results"]
+    assert [(e["name"], e["status"]) for e in listing] == [("Cruncher", "withdrawn"), ("Second", "active")]

@@ -1,0 +1,117 @@
+"""The `arbiter` command-line client against a live test server with a real worker."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from accounts.models import ApiToken
+from contests.models import Entry, Submission
+from contests.services import submit
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from judging.tests.test_tournament import wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+ARBITER = Path(sys.executable).parent / "arbiter"
+
+
+def run(live_server, token, *args, expect=0):
+    result = subprocess.run(
+        [str(ARBITER), "--url", live_server.url, "--token", token, *args],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == expect, result.stdout + result.stderr
+    return result
+
+
+def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_server, tmp_path, settings):
+    settings.EVENTS_STREAM_SECONDS = 3  # the live server's event streams end before the test does
+    contest = make_contest(slug="chomp", game_params={"rows": 4, "cols": 5})
+    make_stage(contest, kind="system_test", params={"games": 2})
+    reference = make_entry(contest, name="Random", is_reference=True)
+    player = ROOT / "games/chomp/players/random_player.c"
+    submit(reference, filename=player.name, data=player.read_bytes())
+    wait_for(lambda: Submission.objects.filter(entry=reference, status="ready").exists(), worker=worker)
+    _, token = ApiToken.issue(make_user("carol"), "cli")
+
+    listing = json.loads(run(live_server, token, "contests", "--json").stdout)
+    assert [c["slug"] for c in listing] == ["chomp"]
+
+    program = tmp_path / "mine.c"
+    program.write_text((ROOT / "judging/tests/programs/chomp_last.c").read_text())
+    done = json.loads(run(live_server, token, "submit", "chomp", str(program), "--wait", "--json").stdout)
+    assert done["status"] == "ready" and done["is_active"], done
+    assert done["test_log"].endswith("system test passed")
+
+    status = run(live_server, token, "status").stdout
+    assert "chomp" in status and "carol" in status and "v1 ready" in status
+    table = json.loads(run(live_server, token, "standings", "chomp", "--json").stdout)
+    assert table["columns"][0]["key"] == "wins"
+    mine = json.loads(run(live_server, token, "matches", "chomp", "--mine", "--json").stdout)
+    assert len(mine) == 2 and all(m["status"] == "finished" for m in mine)
+    replay = run(live_server, token, "replay", str(mine[0]["id"])).stdout
+    assert "result:" in replay and "seat 0" in replay
+
+    empty = tmp_path / "empty.c"
+    empty.write_text("")
+    refused = run(live_server, token, "submit", "chomp", str(empty), expect=1)
+    assert refused.stderr.strip() == "arbiter: The file is empty."
+    _, newcomer = ApiToken.issue(make_user("dave"), "cli")
+    refused = run(live_server, newcomer, "submit", "chomp", str(empty), expect=1)
+    assert refused.stderr.strip() == "arbiter: The file is empty."
+    assert not Entry.objects.filter(user__username="dave").exists()  # no entry without its program
+    unknown = run(live_server, token, "submit", "nope", str(program), expect=1)
+    assert "no contest 'nope'" in unknown.stderr
+    bad = run(live_server, "arb_0000000000000000000000", "contests", expect=1)
+    assert "refused the token" in bad.stderr
+
+
+def test_play_runs_a_local_game_without_a_server(tmp_path):
+    result = subprocess.run(
+        [str(ARBITER), "play", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert [s["status"] for s in summary["seats"]] == ["loss", "win"]
+
+
+def test_play_runs_an_output_only_program_on_the_practice_inputs_and_prints_its_verdict():
+    result = subprocess.run(
+        [str(ARBITER), "play", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["verdict"] == "valid" and summary["verified"] == summary["claimed"] > 0
+    assert summary["wrong_line"] is None and summary["seats"][0]["status"] == "valid"
+    assert 0 < summary["time_s"] < 3 and summary["program_bytes"] > 0
+
+
+def test_a_url_that_is_not_an_arbiter_site_is_said_so():
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<html>a blog</html>")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        result = subprocess.run([str(ARBITER), "--url", url, "contests"], capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"arbiter: {url} did not answer as an Arbiter site does; is ARBITER_URL right?"

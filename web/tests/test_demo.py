@@ -1,0 +1,92 @@
+import pytest
+from django.contrib.auth.models import User
+from django.core import serializers
+from django.core.management import call_command
+
+from contests.models import Contest, Stage
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot() -> str:
+    rows = [*User.objects.order_by("pk"), *Contest.objects.order_by("pk"), *Stage.objects.order_by("pk")]
+    return serializers.serialize("json", rows)
+
+
+def test_load_demo_creates_the_five_contests_and_the_logins(client):
+    call_command("load_demo", verbosity=0)
+    assert set(Contest.objects.values_list("game", flat=True)) == {
+        "chomp",
+        "hearts_flowers",
+        "sudoku",
+        "wheels",
+        "crossed_words",
+    }
+    assert Contest.objects.get(slug="chomp").game_params == {"rows": 7, "cols": 9}  # not square
+    assert Contest.objects.get(slug="hearts-and-flowers").game_params == {"n": 5}
+    assert Contest.objects.get(slug="codecup-sudoku").clock["time_limit"] == 30
+    for username, password in [("admin", "arbiter-admin"), ("judge", "arbiter-judge"), ("alice", "arbiter-alice")]:
+        assert client.login(username=username, password=password), username
+    assert User.objects.get(username="judge").groups.filter(name="judges").exists()
+    assert User.objects.get(username="admin").is_superuser
+
+
+def test_load_demo_a_second_time_changes_nothing(capsys):
+    call_command("load_demo")
+    before = _snapshot()
+    capsys.readouterr()
+    call_command("load_demo")
+    assert _snapshot() == before
+    assert "nothing changed" in capsys.readouterr().out
+
+
+def test_load_demo_leaves_a_judges_edit_alone():
+    call_command("load_demo", verbosity=0)
+    Contest.objects.filter(slug="chomp").update(title="Chomp, edited")
+    call_command("load_demo", verbosity=0)
+    assert Contest.objects.get(slug="chomp").title == "Chomp, edited"
+
+
+def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
+    """Without a compiler the demo's builds fail: make run must still start the site."""
+    from contests.models import Submission
+    from judging.models import Match
+    from web.demo.load import load_demo, play_demo
+
+    load_demo()
+
+    def no_compiler(pk):
+        raise RuntimeError("no C compiler")
+
+    monkeypatch.setattr("judging.builds.build_submission", no_compiler)
+    assert play_demo() == []  # nothing built, nothing played, no exception
+    Submission.objects.filter(entry__is_reference=True).update(status="ready", is_active=True)
+    monkeypatch.setattr("judging.matches.play_now", no_compiler)
+    lines = play_demo()
+    assert lines and all(line.endswith(": 0 games") for line in lines)
+    assert Match.objects.filter(status="queued").exists()  # left for the worker
+
+
+def test_load_demo_queues_the_builds_of_the_reference_programs_for_the_workers(queued, capsys):
+    """What docker/compose.yml runs: without --play the workers build them, or no system test
+    would have an opponent."""
+    from contests.models import Submission
+
+    call_command("load_demo")
+    references = Submission.objects.filter(entry__is_reference=True)
+    assert references.count() >= 5
+    assert sorted(queued) == sorted(("build_submission", pk) for pk in references.values_list("pk", flat=True))
+    assert "queued the build of" in capsys.readouterr().out
+    queued.clear()
+    call_command("load_demo", verbosity=0)
+    assert queued == []  # a second run queues nothing more
+
+
+def test_load_demo_play_builds_the_reference_programs_here(monkeypatch, queued):
+    from contests.models import Submission
+
+    built = []
+    monkeypatch.setattr("judging.builds.build_submission", built.append)
+    call_command("load_demo", "--play", verbosity=0)
+    assert queued == []  # not for a worker: built in this process
+    assert sorted(built) == sorted(Submission.objects.filter(entry__is_reference=True).values_list("pk", flat=True))

@@ -1,0 +1,475 @@
+"""Contest pages: each view translates HTTP to a service call and renders the answer."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from contests import services
+from contests.models import Contest, Entry, Stage, Submission
+from games import registry
+from games.base import BatchGame, RaceGame
+from games.clocks import Clock
+from judging import formats, publication, scheduling, testgames
+from judging import services as judges
+from judging import standings as standings_service
+from judging.models import Match, MatchSeat
+from judging.race import login_names
+from web.converters import parse_id
+from web.forms import SubmissionForm
+from web.uploads import limit_uploads, upload_refusal
+
+
+def _contest(request, slug: str) -> Contest:
+    contest = services.visible_contests(request.user).filter(slug=slug).first()
+    if contest is None:
+        raise Http404("No such contest.")
+    return contest
+
+
+@require_GET
+def contest_detail(request, slug: str):
+    contest = _contest(request, slug)
+    stages = list(contest.stages.all())
+    for stage in stages:
+        total = stage.matches.exclude(status=Match.Status.CANCELLED).count()
+        stage.progress = (stage.matches.filter(status=Match.Status.FINISHED).count(), total)
+    entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
+    mine = (
+        contest.entries.filter(user=request.user).prefetch_related("submissions")
+        if request.user.is_authenticated
+        else []
+    )
+    references = [
+        (entry, scheduling.ready_submission(entry) or entry.submissions.order_by("-number").first())
+        for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
+    ]
+    context = {
+        "references": [(entry, sub) for entry, sub in references if sub is not None],
+        "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
+        "kit": contest.is_hosted and isinstance(registry.get(contest.game), RaceGame),
+        "contest": contest,
+        "stages": stages,
+        "entries": entries,
+        "mine": mine,
+        "languages": services.language_table(contest),
+    }
+    if request.user.is_authenticated and contest.is_open():
+        languages = services.offered_languages(contest)
+        context["form"] = SubmissionForm(contest=contest, languages=languages, new_entry=False)
+        if services.may_enter(contest, request.user):
+            context["entry_form"] = SubmissionForm(contest=contest, languages=languages, new_entry=True)
+    return render(request, "contests/detail.html", context)
+
+
+def _upload_limit(request, slug: str, entry_id: int | None = None) -> tuple[int, str]:
+    contest = Contest.objects.filter(slug=slug).first()
+    return services.upload_limit(contest) if contest else (0, "No such contest.")
+
+
+@limit_uploads(_upload_limit)
+@login_required
+@require_http_methods(["POST"])
+def submit(request, slug: str, entry_id: int | None = None):
+    """A new entry with its first program, or (with ``entry_id``) a new version."""
+    contest = _contest(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, contest=contest, user=request.user) if entry_id else None
+    too_large = upload_refusal(request)
+    if too_large:
+        messages.error(request, too_large)
+        return redirect(contest)
+    form = SubmissionForm(
+        request.POST,
+        request.FILES,
+        contest=contest,
+        languages=services.offered_languages(contest),
+        new_entry=entry is None,
+    )
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else field
+            messages.error(request, f"{label}: {' '.join(errors)}")
+        return redirect(contest)
+    upload = form.cleaned_data["source"]
+    program = {"filename": upload.name, "data": upload.read(), "language": form.cleaned_data["language"] or None}
+    try:
+        if entry is None:
+            submission = services.enter(
+                contest, request.user, form.cleaned_data["name"], form.entry_form_data(), **program
+            )
+        else:
+            submission = services.submit(entry, **program)
+    except services.Refused as e:
+        messages.error(request, str(e))
+        return redirect(contest)
+    messages.success(
+        request,
+        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}; it is being built.",
+    )
+    return redirect("contests:submission", pk=submission.pk)
+
+
+def _my_entry(request, slug: str, entry_id: int) -> Entry:
+    return get_object_or_404(
+        Entry.objects.select_related("contest"), pk=entry_id, contest=_contest(request, slug), user=request.user
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def entry_rename(request, slug: str, entry_id: int):
+    entry = _my_entry(request, slug, entry_id)
+    old = entry.name
+    try:
+        entry = services.rename_entry(entry, request.POST.get("name", ""))
+    except services.Refused as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{old} is now called {entry.name}.")
+    return redirect(entry.contest)
+
+
+@login_required
+@require_http_methods(["POST"])
+def entry_withdraw(request, slug: str, entry_id: int):
+    entry = _my_entry(request, slug, entry_id)
+    try:
+        services.withdraw(entry)
+    except services.Refused as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{entry.name} is withdrawn: it plays no more games and leaves the standings.")
+    return redirect(entry.contest)
+
+
+@login_required
+@require_GET
+def submission_detail(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        raise PermissionDenied("This is another contestant's submission.")
+    matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
+    matches = matches.distinct().select_related("stage")[:50]
+    contest = submission.entry.contest
+    context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
+    game = registry.get(contest.game) if contest.is_hosted else None
+    if game is not None and game.info.seats not in (0, 1):  # a run alone has no opponent to choose
+        context["opponents"] = testgames.test_game_opponents(submission)
+    if not submission.entry.is_reference and submission.entry.user_id == request.user.pk:
+        context["test_games_left"], context["test_games_free_at"] = testgames.test_games_left(request.user, contest)
+    context["test_games_quota"] = settings.TEST_GAMES_PER_DAY
+    context["playable"] = submission.entry.status == Entry.Status.ACTIVE
+    context["faults"] = _fault_digest(submission)
+    context["timeline"] = _timeline(submission)
+    return render(request, "contests/submission.html", context)
+
+
+def _timeline(submission: Submission) -> list[tuple[str, object]]:
+    """The version's way so far: sent, then each status it took and when (its events)."""
+    from judging.models import Event
+
+    steps: list[tuple[str, object]] = [("sent", submission.created_at)]
+    labels = dict(Submission.Status.choices)
+    changes = Event.objects.filter(kind=Event.Kind.SUBMISSION, data__submission=submission.pk).order_by("pk")
+    for created_at, data in changes.values_list("created_at", "data"):
+        label = labels.get(data.get("status"), data.get("status"))
+        if label and label != steps[-1][0]:
+            steps.append((label, created_at))
+    return steps
+
+
+def _fault_digest(submission: Submission) -> dict:
+    """What went wrong for this version since it was sent: its games lost by its own fault
+    (illegal, timeout, crash, exit), counted by kind, and the latest few."""
+    from django.db.models import Count
+
+    from games.base import FAULTS
+
+    seats = MatchSeat.objects.filter(submission=submission, status__in=FAULTS, match__status=Match.Status.FINISHED)
+    counts = dict(seats.values_list("status").annotate(n=Count("pk")).order_by())
+    latest = list(seats.select_related("match__stage").order_by("-match__finished_at")[:5])
+    games = MatchSeat.objects.filter(submission=submission, match__status=Match.Status.FINISHED).count()
+    return {"counts": sorted(counts.items()), "latest": latest, "total": sum(counts.values()), "games": games}
+
+
+@require_GET
+def submission_source(request, pk: int):
+    """A version's source, to read on the page or (``?download=1``) as its file: its author's
+    and the judges' only."""
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied("This is another contestant's submission.")
+    with submission.source.open("rb") as f:
+        data = f.read()
+    if request.GET.get("download"):
+        response = HttpResponse(data, content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{Path(submission.filename).name}"'
+        return response
+    text = data.decode("utf-8", errors="replace") if b"\0" not in data[:8192] else None
+    return render(request, "contests/source.html", {"submission": submission, "text": text, "size": len(data)})
+
+
+@require_GET
+def entry_detail(request, slug: str, entry_id: int):
+    """One entry: its versions (their details for its author and the judges), its results in
+    each stage, its games."""
+    contest = _contest(request, slug)
+    entry = get_object_or_404(contest.entries.select_related("user"), pk=entry_id)
+    private = services.can_see_private(request.user, entry)
+    versions = list(entry.submissions.order_by("-number"))
+    results = []
+    for stage in contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING):
+        cutoff = standings_service.public_cutoff(contest, request.user)
+        table = standings_service.compute(contest, stage, until=cutoff) if contest.is_hosted else None
+        row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
+        if row is not None:
+            cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
+            opponents = standings_service.head_to_head(contest, stage, entry, table.rows, until=cutoff)
+            results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
+    games = (
+        publication.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
+        .select_related("stage")
+        .prefetch_related("seats__entry")
+        .distinct()
+        .order_by("-pk")
+    )
+    context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
+    context["games"] = Paginator(games, 50).get_page(request.GET.get("page"))
+    return render(request, "contests/entry.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def test_game(request, pk: int):
+    """Play the submission against the contest's reference program, now, outside any stage."""
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    if not services.can_see_private(request.user, submission.entry):
+        raise PermissionDenied("This is another contestant's submission.")
+    opponent = None
+    if request.POST.get("opponent"):
+        opponent = Submission.objects.filter(pk=parse_id(request.POST["opponent"]) or 0).first()
+        if opponent is None:
+            messages.error(request, "Choose an opponent from the list.")
+            return redirect("contests:submission", pk=pk)
+    try:
+        match = testgames.create_test_game(submission, opponent, first=request.POST.get("first", "1") == "1")
+    except formats.StageError as e:
+        messages.error(request, str(e))
+        return redirect("contests:submission", pk=pk)
+    messages.success(request, "The test game is queued; this page shows it when it has been played.")
+    return redirect("contests:match", pk=match.pk)
+
+
+@require_GET
+def standings(request, slug: str):
+    """A stage's standings: the one asked for, else the contest's current one."""
+    contest = _contest(request, slug)
+    if request.GET.get("stage"):
+        stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
+    else:
+        stage = standings_service.current_stage(contest)
+    stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
+    context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
+    if contest.is_hosted:
+        context["cutoff"] = standings_service.public_cutoff(contest, request.user)
+        context["table"] = standings_service.compute(contest, stage, until=context["cutoff"])
+        context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, context["cutoff"])
+    return render(request, "contests/standings.html", context)
+
+
+@require_GET
+def standings_history(request, slug: str):
+    """The points of a stage's ten best entries over its games, for the standings' chart."""
+    contest = _contest(request, slug)
+    if not contest.is_hosted:
+        raise Http404("Its game is not hosted here.")
+    stage = None
+    if request.GET.get("stage"):
+        stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
+    else:
+        stage = standings_service.current_stage(contest)
+    cutoff = standings_service.public_cutoff(contest, request.user)
+    rows = standings_service.compute(contest, stage, until=cutoff).rows
+    return JsonResponse({"lines": standings_service.history(contest, stage, rows, until=cutoff)})
+
+
+MATCHES_PER_PAGE = 100
+
+
+@require_GET
+def match_list(request, slug: str):
+    contest = _contest(request, slug)
+    matches = publication.visible_matches(request.user, contest.matches.all())
+    matches = matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
+    if request.GET.get("stage"):
+        matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
+    if request.GET.get("entry"):
+        matches = matches.filter(seats__entry_id=parse_id(request.GET["entry"]) or 0)
+    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "contests/matches.html",
+        {"contest": contest, "matches": page.object_list, "page": page, "query": query.urlencode()},
+    )
+
+
+def _match(request, pk: int) -> Match:
+    """A match the user may see: a hidden contest's are hidden, and a test game is its
+    players' and the judges' (404 for anyone else, as if it did not exist)."""
+    match = get_object_or_404(
+        publication.visible_matches(request.user, Match.objects.all()).select_related("contest", "stage"), pk=pk
+    )
+    _contest(request, match.contest.slug)
+    return match
+
+
+@require_GET
+def match_detail(request, pk: int):
+    match = _match(request, pk)
+    seats = match.seats.select_related("entry").order_by("index")
+    context = {"match": match, "contest": match.contest, "seats": seats, "live": _live_race(match, seats)}
+    if request.user.has_perm("judging.rerun_match"):  # judges see every attempt and its result
+        context["attempts"] = list(match.attempts.order_by("number"))
+        names = {seat.index: seat.entry.name for seat in seats}
+        for attempt in context["attempts"]:
+            attempt.seat_results = [
+                {**seat, "name": names.get(seat["index"], "?")} for seat in (attempt.result or {}).get("seats", [])
+            ]
+        context["change"] = _rerun_change(match, context["attempts"])
+    return render(request, "contests/match.html", context)
+
+
+def _live_race(match: Match, seats) -> list[dict] | None:
+    """A race being run: each entrant's progress a moment ago (the referee keeps it on the
+    attempt every second), by entry name."""
+    if match.status != Match.Status.RUNNING:
+        return None
+    attempt = match.attempts.filter(outcome="running", progress__isnull=False).order_by("-number").first()
+    if attempt is None:
+        return None
+    names = dict(
+        zip(login_names([seat.entry.name for seat in seats]), (seat.entry.name for seat in seats), strict=True)
+    )
+    decks = (match.params or {}).get("decks", 1)
+    return [
+        {
+            **e,
+            "entry": names.get(e.get("name"), e.get("name")),
+            "decks": decks,
+            "started": attempt.progress.get("started"),
+        }
+        for e in attempt.progress.get("entrants", [])
+    ]
+
+
+def _rerun_change(match: Match, attempts: list) -> dict | None:
+    """How the counted result moved the standings against the result it replaced: the entries
+    whose place or totals differ, each with both. None before a second result exists."""
+    results = [a for a in attempts if a.result and a.outcome == "finished"]
+    newer = next((a for a in results if a.pk == match.result_attempt_id), None)
+    earlier = [a for a in results if newer is not None and a.number < newer.number]
+    if not earlier:
+        return None
+    comparison = standings_service.compare(match, earlier[-1], newer)
+    if comparison is None:  # a test game is in no standings
+        return None
+    columns = comparison.after.columns
+    rows = []
+    for change in comparison.changes:
+        before = change.before.cells if change.before else None
+        after = change.after.cells if change.after else None
+        ranks = (change.before.rank if change.before else None, change.after.rank if change.after else None)
+        if before != after or ranks[0] != ranks[1]:
+            cells = [(before[i] if before else None, after[i] if after else None) for i in range(len(columns))]
+            rows.append({"entry": change.entry, "ranks": ranks, "cells": cells, "up": change.places_up})
+    return {
+        "earlier": earlier[-1],
+        "newer": newer,
+        "columns": columns,
+        "rows": rows,
+        "same": len(comparison.changes) - len(rows),
+    }
+
+
+@login_required
+@require_http_methods(["POST"])
+def match_action(request, pk: int, action: str):
+    """A judge's re-run or cancellation of a match, from its page."""
+    if not request.user.has_perm("judging.rerun_match"):
+        raise PermissionDenied("Only the contest's judges may do this.")
+    match = _match(request, pk)
+    if action == "rerun":
+        judges.rerun_match(request.user, match, request.POST.get("reason", ""))
+        messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
+    elif judges.cancel_match(request.user, match, request.POST.get("reason", "")) is None:
+        messages.error(request, "Only a match that is queued or being played can be cancelled.")
+    else:
+        messages.success(request, "The match is cancelled.")
+    return redirect("contests:match", pk=match.pk)
+
+
+@require_GET
+def match_replay(request, pk: int):
+    replay = publication.replay_for(request.user, _match(request, pk))
+    if replay is None:
+        raise Http404("This match has no replay yet.")
+    return JsonResponse(replay)
+
+
+@require_GET
+def race_kit(request, slug: str):
+    """A race's kit for home: the game server and the reference clients, as a zip."""
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.is_hosted else None
+    files = game.kit() if isinstance(game, RaceGame) else {}
+    if not files:
+        raise Http404("This contest has no game server to download.")
+    return _zip_download(f"{contest.slug}-kit.zip", {f"{contest.slug}/{name}": data for name, data in files.items()})
+
+
+def _zip_download(filename: str, files: dict[str, str | bytes]) -> HttpResponse:
+    """A zip of ``files`` (name in the archive: content), sorted by name, as a download."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in sorted(files.items()):
+            archive.writestr(name, content)
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def practice_inputs(request, slug: str):
+    """An output-only contest's practice inputs, every file a run finds in its folder, as a
+    zip: the page's "Download, extract ... and use one input file of your choice"."""
+    contest = _contest(request, slug)
+    game = registry.get(contest.game) if contest.is_hosted else None
+    if not isinstance(game, BatchGame):
+        raise Http404("This contest has no input files to practise on.")
+    seconds = Clock.from_json({**game.default_clock, **contest.clock}).seconds or 300
+    data = None
+    if contest.game_data:
+        with contest.game_data.open("rb") as f:
+            data = f.read()
+    with tempfile.TemporaryDirectory(prefix="arbiter-practice-") as folder:
+        game.write_inputs(
+            Path(folder), game.resolve_params(contest.game_params), game.practice_seed, int(seconds), data
+        )
+        files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in Path(folder).rglob("*") if p.is_file()}
+    return _zip_download(f"{contest.slug}-practice.zip", files)
