@@ -101,10 +101,15 @@ class Match(models.Model):
             attempt.save(update_fields=["replay"])
 
     def load_replay(self) -> dict[str, Any] | None:
-        if not self.replay:
-            return None
-        with self.replay.open("rb") as f:
-            return json.loads(gzip.decompress(f.read()))
+        return read_replay(self.replay)
+
+
+def read_replay(field) -> dict[str, Any] | None:
+    """A stored replay (a match's or an attempt's file field), or None if there is none."""
+    if not field:
+        return None
+    with field.open("rb") as f:
+        return json.loads(gzip.decompress(f.read()))
 
 
 def _attempt_replay_to(attempt: MatchAttempt, filename: str) -> str:
@@ -212,6 +217,40 @@ class Verification(models.Model):
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {self.status}"
+
+
+class FrozenSeat(models.Model):
+    """One seat's counted result at the moment its contest's standings were frozen: what the
+    public sees of that match, and what its public standings add up, until the judges publish
+    the results (``judging.publication``). Its fields are a seat's, so the standings read a
+    snapshot and the live record the same way."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    attempt = models.ForeignKey(
+        MatchAttempt, on_delete=models.CASCADE, related_name="+", help_text="The attempt whose result it was."
+    )
+    finished_at = models.DateTimeField(help_text="When that result was recorded.")
+    index = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
+    current_version = models.BooleanField(help_text="Its submission was its entry's active version at the freeze.")
+    points = models.FloatField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=32, blank=True, choices=SEAT_STATUS_CHOICES)
+    detail = models.CharField(max_length=64, blank=True)
+    reason = models.TextField(blank=True)
+    moves = models.PositiveIntegerField(default=0)
+    cpu_seconds = models.FloatField(default=0)
+    wall_seconds = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="frozen_seat_unique")]
+        indexes = [models.Index(fields=["contest", "entry"], name="frozen_seat_entry")]
+
+    def __str__(self) -> str:
+        return f"frozen seat {self.index} of match {self.match_id}"
 
 
 class WorkerHeartbeat(models.Model):

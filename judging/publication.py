@@ -1,17 +1,189 @@
-"""What a visitor may see of the judging: which matches, and which part of a replay.
+"""What a visitor may see of the judging: which matches, which results, which part of a replay.
 
 Test games are their players' and the judges'; another contestant's stderr and output are
 never shown; an output-only run's solution stays its author's while the contest is open.
+
+A freeze is a snapshot: ``freeze`` copies the counted result of every stage's match (its
+seats, as ``FrozenSeat`` rows) at that moment, and until ``publish`` every public surface
+shows the snapshot: the standings, the crosstable, the chart and an entry's results are
+computed from it (``standings.FROZEN``); a game played after the freeze (or played again:
+a re-run) shows its snapshot's result if it had one, else is "played, result hidden", on its
+page, in the lists and in the API, and its replay waits too. Who sees the live record: the
+judges (``judging.rerun_match``) everywhere, and a match's own contestants on that match's
+page, in lists and in its replay; everyone sees the live progress (games played, queued).
+A disqualification or withdrawal takes an entry out of the public table at once: the
+snapshot hides results, not the judges' decisions about entries. Publishing drops the
+snapshot: everyone sees the live record.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
+from contests.locks import lock_one, writing
+from contests.models import Contest
 from contests.services import can_see_private
-from judging.models import MatchSeat
+from judging import events, formats
+from judging.models import FrozenSeat, Match, MatchSeat, read_replay
+from judging.standings import FROZEN, LIVE, Record
+
+
+class Refused(Exception):
+    """Not now; the message says why, for the judge."""
+
+
+# --- The snapshot ---------------------------------------------------------------------------
+
+
+def freeze(contest: Contest) -> int:
+    """Freeze the public standings now: a snapshot of every stage's match's counted result.
+    How many results it holds. Refused while already frozen (publish first)."""
+    with writing():
+        contest = lock_one("contest", Contest.objects.filter(pk=contest.pk))
+        if contest.standings_frozen_at is not None:
+            raise Refused(
+                f"The standings are frozen already (since {contest.standings_frozen_at:%Y-%m-%d %H:%M} UTC); "
+                "publish the results first to freeze them again."
+            )
+        now = timezone.now()
+        seats = (
+            MatchSeat.objects.filter(match__contest=contest, match__stage__isnull=False)
+            .filter(match__result_attempt__isnull=False)
+            .values(
+                "match_id", "match__result_attempt_id", "match__finished_at", "match__result_attempt__finished_at",
+                "index", "entry_id", "submission_id", "submission__is_active", "points", "score", "status", "detail",
+                "reason", "moves", "cpu_seconds", "wall_seconds",
+            )
+        )  # fmt: skip
+        rows = (
+            FrozenSeat(
+                contest=contest,
+                match_id=s["match_id"],
+                attempt_id=s["match__result_attempt_id"],
+                finished_at=s["match__result_attempt__finished_at"] or s["match__finished_at"] or now,
+                index=s["index"],
+                entry_id=s["entry_id"],
+                submission_id=s["submission_id"],
+                current_version=s["submission__is_active"],
+                points=s["points"],
+                score=s["score"],
+                status=s["status"],
+                detail=s["detail"],
+                reason=s["reason"],
+                moves=s["moves"],
+                cpu_seconds=s["cpu_seconds"],
+                wall_seconds=s["wall_seconds"],
+            )
+            for s in seats.iterator(chunk_size=2000)
+        )
+        made = len(FrozenSeat.objects.bulk_create(rows, batch_size=1000))
+        Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=now)
+        events.emit("standings", contest.pk, {"stage": None})
+    return made
+
+
+def publish(contest: Contest) -> None:
+    """Everyone sees every game's result: the snapshot is dropped, the contest says when."""
+    with writing():
+        lock_one("contest", Contest.objects.filter(pk=contest.pk))
+        FrozenSeat.objects.filter(contest=contest).delete()
+        Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
+        events.emit("standings", contest.pk, {"stage": None})
+
+
+def sees_live(user, contest: Contest) -> bool:
+    """Whether the user sees the live standings of the contest: always, but while it is frozen
+    only the judges do."""
+    return contest.standings_frozen_at is None or user.has_perm("judging.rerun_match")
+
+
+def record_for(contest: Contest, user) -> Record:
+    """Which results the user's standings of the contest count: the live record or the snapshot."""
+    return LIVE if sees_live(user, contest) else FROZEN
+
+
+@dataclass
+class Shown:
+    """A match as one visitor sees it."""
+
+    seats: list  # its seats (MatchSeat), or their results as the snapshot holds them (FrozenSeat)
+    reason: str  # how the game ended, in words
+    hidden: bool = False  # played after the freeze: its result waits for the judges to publish
+    frozen: bool = False  # played again after the freeze: the snapshot's result is shown
+    attempt_id: int | None = None  # whose replay is shown
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def status_label(self) -> str:
+        return "Played; its result is hidden until the judges publish the results" if self.hidden else ""
+
+
+def _plays_in(user, match: Match, seats: list) -> bool:
+    return user.is_authenticated and any(seat.entry.user_id == user.pk for seat in seats)
+
+
+def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
+    """How each of ``matches`` (their seats prefetched with their entries) looks to ``user``:
+    the live result, unless their contest is frozen and the user is neither a judge nor one of
+    the match's contestants; then the snapshot's result, or none. Two queries at most."""
+    shown: dict[int, Shown] = {}
+    frozen_ids: set[int] = set()
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+        shown[match.pk] = Shown(seats, match.reason, attempt_id=match.result_attempt_id)
+        if (
+            match.stage_id is not None
+            and match.result_attempt_id is not None
+            and not sees_live(user, match.contest)
+            and not _plays_in(user, match, seats)
+        ):
+            frozen_ids.add(match.pk)
+    if not frozen_ids:
+        return shown
+    snapshot: dict[int, list[FrozenSeat]] = {}
+    for seat in FrozenSeat.objects.filter(match_id__in=frozen_ids).select_related("entry", "attempt"):
+        snapshot.setdefault(seat.match_id, []).append(seat)
+    for match in matches:
+        if match.pk not in frozen_ids:
+            continue
+        held = sorted(snapshot.get(match.pk, []), key=lambda seat: seat.index)
+        if held and held[0].attempt_id == match.result_attempt_id:
+            continue  # the result it had at the freeze: nothing new to hide
+        if held:
+            reason = (held[0].attempt.result or {}).get("reason", "")
+            shown[match.pk] = Shown(held, reason, frozen=True, attempt_id=held[0].attempt_id)
+        else:
+            shown[match.pk] = Shown([_blank(seat) for seat in shown[match.pk].seats], "", hidden=True)
+    return shown
+
+
+def shown_match(user, match: Match) -> Shown:
+    return shown_matches(user, [match])[match.pk]
+
+
+def _blank(seat: MatchSeat) -> MatchSeat:
+    """A seat with its result taken off (a copy: the row is not changed)."""
+    return MatchSeat(
+        match_id=seat.match_id, index=seat.index, entry=seat.entry, submission_id=seat.submission_id,
+        points=None, score=None, status="", detail="", reason="", moves=0, cpu_seconds=0.0, wall_seconds=0.0,
+    )  # fmt: skip
+
+
+def hidden_results(contest: Contest, stage=None) -> int:
+    """How many games' results the public does not see yet (played, or played again, after the freeze)."""
+    if contest.standings_frozen_at is None:
+        return 0
+    matches = Match.objects.filter(contest=contest, stage__isnull=False, result_attempt__isnull=False)
+    if stage is not None:
+        matches = matches.filter(stage=stage)
+    else:
+        matches = matches.exclude(stage__kind__in=formats.uncounted_kinds())
+    same = FrozenSeat.objects.filter(match=OuterRef("pk"), attempt_id=OuterRef("result_attempt_id"))
+    return matches.exclude(Exists(same)).count()
 
 
 def visible_matches(user, matches: QuerySet) -> QuerySet:
@@ -26,9 +198,21 @@ def visible_matches(user, matches: QuerySet) -> QuerySet:
     return matches.filter(public | mine)
 
 
+class Hidden(Exception):
+    """The replay of a game whose result waits for the judges to publish."""
+
+
 def replay_for(user, match) -> dict[str, Any] | None:
-    """The match's replay with the stderr of every program the user may not see removed."""
-    replay = match.load_replay()
+    """The match's replay as the user may see it: that of the result the user is shown (the
+    snapshot's while frozen; Hidden for a game played since), with the stderr of every program
+    the user may not see removed."""
+    shown = shown_match(user, match)
+    if shown.hidden:
+        raise Hidden("This game was played after the standings were frozen: its replay waits for the results.")
+    if shown.frozen:
+        replay = read_replay(shown.seats[0].attempt.replay)
+    else:
+        replay = match.load_replay()
     if replay is None:
         return None
     seats = {seat.index: seat for seat in match.seats.select_related("entry")}

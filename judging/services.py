@@ -4,11 +4,9 @@ same way."""
 
 from __future__ import annotations
 
-from django.utils import timezone
-
 from contests.models import Contest, Submission
 from contests.services import log_action
-from judging import builds, events, lifecycle
+from judging import builds, lifecycle, publication
 
 
 def run_stage(judge, stage, reason: str = "") -> list:
@@ -57,18 +55,15 @@ def rebuild(judge, submission: Submission, reason: str = "") -> bool:
     return True
 
 
-def freeze_standings(judge, contest: Contest, reason: str = "") -> None:
-    """From now on the public standings count only the games finished by now."""
-    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=timezone.now())
-    _standings_changed(judge, contest, "standings.freeze", reason)
+def freeze_standings(judge, contest: Contest, reason: str = "") -> int:
+    """Freeze the public standings: a snapshot of every result as it is now, which the public
+    sees until the results are published (``judging.publication``). How many results it holds."""
+    held = publication.freeze(contest)
+    log_action(judge, contest.pk, "standings.freeze", contest.title, reason, results=held)
+    return held
 
 
 def publish_results(judge, contest: Contest, reason: str = "") -> None:
     """Everyone sees every game's result; the contest page says the results are out."""
-    Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
-    _standings_changed(judge, contest, "standings.publish", reason)
-
-
-def _standings_changed(judge, contest: Contest, action: str, reason: str) -> None:
-    log_action(judge, contest.pk, action, contest.title, reason)
-    events.emit("standings", contest.pk, {"stage": None})
+    publication.publish(contest)
+    log_action(judge, contest.pk, "standings.publish", contest.title, reason)

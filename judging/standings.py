@@ -11,17 +11,19 @@ Returns data; templates and the API render it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
-from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
 from judging import formats
-from judging.models import Match, MatchAttempt, MatchSeat
+from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat
 
-__all__ = ["BYE", "Change", "Comparison", "Row", "Standings", "compare", "compute", "current_stage", "with_result"]
+__all__ = [
+    "BYE", "FROZEN", "LIVE", "Change", "Comparison", "Record", "Row", "Standings", "compare", "compute", "current_stage",
+    "with_result",
+]  # fmt: skip
 
 
 @dataclass
@@ -90,15 +92,48 @@ def _in_table(contest: Contest, stage: Stage | None, via: str = "match__") -> Q:
     seat's ``match__``; "" for Match itself)."""
     if stage is not None:
         return Q(**{f"{via}stage": stage})
-    # the contest's tournament: not the system tests, nor the test games a contestant asks for
-    return Q(**{f"{via}contest": contest, f"{via}stage__isnull": False}) & ~Q(
-        **{f"{via}stage__kind__in": formats.uncounted_kinds()}
+    # the contest's tournament: not the system tests, nor the test games a contestant asks
+    # for, nor a stage the judges cancelled
+    return (
+        Q(**{f"{via}contest": contest, f"{via}stage__isnull": False})
+        & ~Q(**{f"{via}stage__kind__in": formats.uncounted_kinds()})
+        & ~Q(**{f"{via}stage__status": Stage.Status.CANCELLED})
     )
 
 
 def _continuous(stage: Stage | None) -> bool:
     """A continuous stage counts the games of each entry's current version; a new one starts afresh."""
     return stage is not None and formats.of(stage.kind).continuous
+
+
+@dataclass(frozen=True)
+class Record:
+    """The results a table counts: the live record (each counted match's current result), or
+    the snapshot its contest's freeze took (``judging.publication``), which the public sees
+    until the judges publish. Both are rows with a seat's fields, read the same way."""
+
+    frozen: bool = False
+
+    @property
+    def model(self) -> type[MatchSeat] | type[FrozenSeat]:
+        return FrozenSeat if self.frozen else MatchSeat
+
+    def seats(self, contest: Contest, stage: Stage | None, current_only: bool = True) -> QuerySet:
+        """The seats with a result in the table's matches; in a continuous stage (unless
+        ``current_only`` is False) only those of each entry's current version."""
+        if self.frozen:
+            seats = FrozenSeat.objects.filter(_in_table(contest, stage), contest=contest)
+            return seats.filter(current_version=True) if current_only and _continuous(stage) else seats
+        seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
+        return seats.filter(submission__is_active=True) if current_only and _continuous(stage) else seats
+
+    @property
+    def finished_at(self) -> str:
+        """The field that says when a seat's result was recorded."""
+        return "finished_at" if self.frozen else "match__finished_at"
+
+
+LIVE, FROZEN = Record(), Record(frozen=True)
 
 
 def _sql(total: Total) -> Sum | Count:
@@ -112,20 +147,13 @@ def _sql(total: Total) -> Sum | Count:
     return Count("pk", filter=only or None)
 
 
-def _until(until: datetime | None, via: str = "match__") -> Q:
-    """Only the matches finished by ``until`` (the public standings of a frozen contest)."""
-    return Q(**{f"{via}finished_at__lte": until}) if until is not None else Q()
-
-
 def _tallies(
-    contest: Contest, stage: Stage | None, columns: tuple[Column, ...], until: datetime | None = None
+    contest: Contest, stage: Stage | None, columns: tuple[Column, ...], record: Record = LIVE
 ) -> dict[int, _Tally]:
     """Each entry's totals over the counted seats, in one grouped query. Only the seats of
     matches with a result count: a match being re-run keeps its earlier one until the new
     one lands."""
-    seats = MatchSeat.objects.filter(_in_table(contest, stage), _until(until), match__result_attempt__isnull=False)
-    if _continuous(stage):
-        seats = seats.filter(submission__is_active=True)
+    seats = record.seats(contest, stage)
     summed = _summed(columns)
     aliases = {f"c{i}": c.key for i, c in enumerate(summed)}
     if _formulas(columns):
@@ -144,13 +172,12 @@ def _tallies(
     }
 
 
-def _progress(contest: Contest, stage: Stage | None, until: datetime | None = None) -> tuple[int, int]:
+def _progress(contest: Contest, stage: Stage | None) -> tuple[int, int]:
+    """(games played, games scheduled): what everyone may know, frozen or not."""
     counts = (
         Match.objects.filter(_in_table(contest, stage, via=""))
         .exclude(status=Match.Status.CANCELLED)
-        .aggregate(
-            finished=Count("pk", filter=Q(status=Match.Status.FINISHED) & _until(until, via="")), total=Count("pk")
-        )
+        .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
     )
     return counts["finished"], counts["total"]
 
@@ -172,7 +199,9 @@ def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
     return {entry.pk: entry for entry, _ in contenders(stage)}
 
 
-def _measures(contest: Contest, stage: Stage | None, tallies: dict[int, _Tally]) -> dict[int, dict[str, float]]:
+def _measures(
+    contest: Contest, stage: Stage | None, tallies: dict[int, _Tally], record: Record = LIVE
+) -> dict[int, dict[str, float]]:
     """What a Formula weighs, for each entry: its execution time (the seats' wall time, added
     up with the other totals), and the programming time and size of the newest submission it
     played with in the table (one query)."""
@@ -180,7 +209,7 @@ def _measures(contest: Contest, stage: Stage | None, tallies: dict[int, _Tally])
         pk: {"programming_s": 0.0, "execution_s": t.values.get("execution_s", 0.0), "program_bytes": 0.0}
         for pk, t in tallies.items()
     }
-    seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
+    seats = record.seats(contest, stage, current_only=False)
     played = seats.order_by("entry_id", "submission__created_at").values_list(
         "entry_id", "submission__created_at", "submission__program_bytes"
     )
@@ -192,12 +221,14 @@ def _measures(contest: Contest, stage: Stage | None, tallies: dict[int, _Tally])
     return found
 
 
-def _apply_formulas(columns, contest, stage, tallies: dict[int, _Tally], entries: dict[int, Entry]) -> None:
+def _apply_formulas(
+    columns, contest, stage, tallies: dict[int, _Tally], entries: dict[int, Entry], record: Record = LIVE
+) -> None:
     """Each Formula column's value: the entry's measures over the smallest in the table."""
     formulas = _formulas(columns)
     if not formulas:
         return
-    measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries})
+    measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries}, record)
     smallest = {m: min((v[m] for v in measures.values() if v[m] > 0), default=0.0) for m in MEASURES}
     for pk, tally in tallies.items():
         for c in formulas:
@@ -224,31 +255,31 @@ def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict
     return rows
 
 
-def compute(contest: Contest, stage: Stage | None = None, until: datetime | None = None) -> Standings:
-    """The standings of a stage (the contest's current one if None); with ``until``, as they
-    stood then (only matches finished by then count: the public table of a frozen contest)."""
+def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE) -> Standings:
+    """The standings of a stage (the contest's current one if None), from the live record or
+    (``FROZEN``) from the snapshot its contest's freeze took."""
     columns = registry.get(contest.game).standings
-    tallies = _tallies(contest, stage, columns, until)
+    tallies = _tallies(contest, stage, columns, record)
     entries = _listed_at_once(stage) | _entries(set(tallies))
-    _apply_formulas(columns, contest, stage, tallies, entries)
+    _apply_formulas(columns, contest, stage, tallies, entries, record)
     rows = _rank(columns, tallies, entries)
-    return Standings(columns, rows, *_progress(contest, stage, until))
+    return Standings(columns, rows, *_progress(contest, stage))
 
 
 CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid
 
 
 def _pairs(
-    contest: Contest, stage: Stage | None, until: datetime | None = None, entry: Entry | None = None
+    contest: Contest, stage: Stage | None, record: Record = LIVE, entry: Entry | None = None
 ) -> dict[tuple[int, int], tuple[float, int]]:
     """A two-seat game's results by pair, in one grouped query: (entry, opponent) -> (points
     the entry scored against it, games); only the games of ``entry`` if one is named."""
-    seats = MatchSeat.objects.filter(_in_table(contest, stage), _until(until), match__result_attempt__isnull=False)
-    if _continuous(stage):
-        seats = seats.filter(submission__is_active=True)
+    seats = record.seats(contest, stage)
     if entry is not None:
-        seats = seats.filter(match__in=MatchSeat.objects.filter(entry=entry).values("match"))
-    opponent = MatchSeat.objects.filter(match=OuterRef("match")).exclude(index=OuterRef("index")).values("entry_id")[:1]
+        seats = seats.filter(match__in=record.model.objects.filter(entry=entry).values("match"))
+    opponent = (
+        record.model.objects.filter(match=OuterRef("match")).exclude(index=OuterRef("index")).values("entry_id")[:1]
+    )
     pairs = (
         seats.exclude(status=BYE)
         .annotate(opponent=Subquery(opponent))
@@ -263,15 +294,13 @@ def _two_seats(contest: Contest) -> bool:
     return registry.get(contest.game).info.seats == 2
 
 
-def crosstable(
-    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None
-) -> list[dict] | None:
+def crosstable(contest: Contest, stage: Stage | None, rows: list[Row], record: Record = LIVE) -> list[dict] | None:
     """A two-seat game's results as a grid, in the standings' order: for each entry, against
     each other one, the points it scored and the games it played (one grouped query); None
     for another kind of game or a table too large to read as one."""
     if not _two_seats(contest) or not 1 < len(rows) <= CROSSTABLE_MAX:
         return None
-    cells = _pairs(contest, stage, until)
+    cells = _pairs(contest, stage, record)
     order = [row.entry.pk for row in rows]
     return [
         {"row": row, "cells": [None if other == row.entry.pk else cells.get((row.entry.pk, other)) for other in order]}
@@ -280,14 +309,14 @@ def crosstable(
 
 
 def head_to_head(
-    contest: Contest, stage: Stage | None, entry: Entry, rows: list[Row], until: datetime | None = None
+    contest: Contest, stage: Stage | None, entry: Entry, rows: list[Row], record: Record = LIVE
 ) -> list[dict] | None:
     """One entry's row of the crosstable, however large the table: each opponent it has met,
     in the standings' order, with the points each scored against the other and the games;
     None for a game that is not two seats."""
     if not _two_seats(contest):
         return None
-    cells = _pairs(contest, stage, until, entry=entry)
+    cells = _pairs(contest, stage, record, entry=entry)
     found = []
     for row in rows:
         mine = cells.get((entry.pk, row.entry.pk))
@@ -301,25 +330,21 @@ def head_to_head(
 HISTORY_STEPS = 50
 
 
-def history(
-    contest: Contest, stage: Stage | None, rows: list[Row], until: datetime | None = None, top: int = 10
-) -> list[dict]:
+def history(contest: Contest, stage: Stage | None, rows: list[Row], record: Record = LIVE, top: int = 10) -> list[dict]:
     """Each of the ``top`` entries' points over the stage, for a chart: 0 at its start, then
     its total after each of at most ``HISTORY_STEPS`` equal slices of the finished games, in
     the order they finished."""
     chosen = {row.entry.pk: row.entry.name for row in rows[:top]}
     if not chosen:
         return []
-    seats = MatchSeat.objects.filter(
-        _in_table(contest, stage), _until(until), match__result_attempt__isnull=False, entry_id__in=list(chosen)
-    )
-    if _continuous(stage):
-        seats = seats.filter(submission__is_active=True)
+    seats = record.seats(contest, stage).filter(entry_id__in=list(chosen))
     games = list(
-        Match.objects.filter(_in_table(contest, stage, via=""), _until(until, via=""), result_attempt__isnull=False)
-        .order_by("finished_at", "pk")
-        .values_list("pk", flat=True)
+        record.seats(contest, stage, current_only=False)
+        .order_by(record.finished_at, "match_id")
+        .values_list("match_id", flat=True)
+        .distinct()
     )
+    games = list(dict.fromkeys(games))  # one a match, in the order they finished
     if not games:
         return []
     step = max(1, -(-len(games) // HISTORY_STEPS))
@@ -337,13 +362,6 @@ def history(
             points.append(round(total, 3))
         lines.append({"entry": pk, "name": name, "points": points})
     return lines
-
-
-def public_cutoff(contest: Contest, user) -> datetime | None:
-    """When the standings a user sees stop: the freeze, for anyone but the judges."""
-    if contest.standings_frozen_at is None or user.has_perm("judging.rerun_match"):
-        return None
-    return contest.standings_frozen_at
 
 
 # --- How one match's result moves the standings (for the judges) -----------------------------

@@ -61,7 +61,11 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
 
 
 def _earlier_ranks(stage: Stage) -> dict[int, int]:
-    earlier = stage.contest.stages.filter(order__lt=stage.order).exclude(kind__in=formats.uncounted_kinds())
+    earlier = (
+        stage.contest.stages.filter(order__lt=stage.order)
+        .exclude(kind__in=formats.uncounted_kinds())
+        .exclude(status=Stage.Status.CANCELLED)
+    )
     rank: dict[int, int] = {}
     for previous in earlier.order_by("order"):
         for row in standings.compute(stage.contest, previous).rows:
@@ -83,7 +87,10 @@ def _best_of_each_contestant(stage: Stage, pairs: list[tuple[Entry, Submission]]
     them does not proceed (it has no rank to be the best by)."""
     rank = _earlier_ranks(stage)
     played_before = (
-        stage.contest.stages.filter(order__lt=stage.order).exclude(kind__in=formats.uncounted_kinds()).exists()
+        stage.contest.stages.filter(order__lt=stage.order)
+        .exclude(kind__in=formats.uncounted_kinds())
+        .exclude(status=Stage.Status.CANCELLED)
+        .exists()
     )
     best: dict[int, tuple[Entry, Submission]] = {}
     kept = []

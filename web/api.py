@@ -129,11 +129,15 @@ def standings(request, slug: str):
         stage = standings_service.current_stage(contest)
     if not contest.is_hosted:
         return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
-    table = standings_service.compute(contest, stage, until=standings_service.public_cutoff(contest, request.user))
+    record = publication.record_for(contest, request.user)
+    table = standings_service.compute(contest, stage, record)
     return Response(
         {
             "contest": contest.slug,
             "stage": stage.pk if stage else None,
+            "frozen": record.frozen,
+            "frozen_at": contest.standings_frozen_at if record.frozen else None,
+            "results_hidden": publication.hidden_results(contest, stage) if record.frozen else 0,
             "matches_played": table.finished,
             "matches_total": table.total,
             "columns": [
@@ -436,22 +440,34 @@ def match_list(request):
         .prefetch_related(Prefetch("seats", MatchSeat.objects.select_related("entry").order_by("index")))
         .order_by("-pk")
     )
-    return _paginate(request, matches, s.MatchSerializer)
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(matches, request)
+    shown = publication.shown_matches(request.user, page)
+    return paginator.get_paginated_response(s.MatchSerializer(page, many=True, context={"shown": shown}).data)
 
 
 def _match(request, pk: int) -> Match:
     match = get_object_or_404(
-        publication.visible_matches(request.user, Match.objects.all()).select_related("contest"), pk=pk
+        publication.visible_matches(request.user, Match.objects.all())
+        .select_related("contest")
+        .prefetch_related("seats__entry"),
+        pk=pk,
     )
     _contest(request, match.contest.slug)
     return match
+
+
+def _match_data(request, match: Match) -> dict:
+    """A match as the user sees it (see ``MatchSerializer``)."""
+    match = Match.objects.select_related("contest").prefetch_related("seats__entry").get(pk=match.pk)
+    return s.MatchSerializer(match, context={"shown": publication.shown_matches(request.user, [match])}).data
 
 
 @extend_schema(responses=s.MatchSerializer, summary="A match and its seats", operation_id="matches_detail")
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_detail(request, pk: int):
-    return Response(s.MatchSerializer(_match(request, pk)).data)
+    return Response(_match_data(request, _match(request, pk)))
 
 
 @extend_schema(
@@ -464,7 +480,10 @@ def match_detail(request, pk: int):
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_replay(request, pk: int):
-    replay = publication.replay_for(request.user, _match(request, pk))
+    try:
+        replay = publication.replay_for(request.user, _match(request, pk))
+    except publication.Hidden as e:
+        raise PermissionDenied(str(e)) from None
     if replay is None:
         raise Http404("This match has no replay yet.")
     return Response(replay)

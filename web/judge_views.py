@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
-from judging import formats, lifecycle, metrics, queues, verification
+from judging import formats, lifecycle, metrics, publication, queues, verification
 from judging import matches as judging_matches
 from judging import services as judges
 from judging.matches import stale_after
@@ -259,9 +259,11 @@ def console_action(request, slug: str):
                 else:
                     messages.error(request, "Only a build the platform failed (or lost) can be retried.")
         elif action == "freeze":
-            judges.freeze_standings(request.user, contest, reason)
+            held = judges.freeze_standings(request.user, contest, reason)
             messages.success(
-                request, "The public standings are frozen: games finished from now on count once published."
+                request,
+                f"The public standings are frozen: the public sees the {held} results of now until they are "
+                "published; games played from now on show as played, their results hidden.",
             )
         elif action == "publish":
             judges.publish_results(request.user, contest, reason)
@@ -278,7 +280,7 @@ def console_action(request, slug: str):
             messages.success(request, f"{entry.name} is {state}.")
         else:
             messages.error(request, "Unknown action.")
-    except (formats.StageError, services.Refused) as e:
+    except (formats.StageError, services.Refused, publication.Refused) as e:
         messages.error(request, str(e))
     return redirect("contests:console", slug=contest.slug)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from contests.models import Contest, Entry, Stage, Submission
@@ -162,8 +163,20 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class MatchSerializer(serializers.ModelSerializer):
+    """A match as the visitor may see it: while its contest's standings are frozen, a game
+    played since shows no result (``result_hidden``), one played again since shows the
+    result it had at the freeze (``result_as_frozen``); judges and its own contestants see
+    the live one. The view passes what each visitor sees as ``context["shown"]``."""
+
     contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    seats = SeatSerializer(many=True, read_only=True)
+    seats = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
+    result_hidden = serializers.SerializerMethodField(
+        help_text="Played after the standings were frozen: its result waits for the judges to publish."
+    )
+    result_as_frozen = serializers.SerializerMethodField(
+        help_text="Played again after the freeze: the seats hold the result it had at the freeze."
+    )
 
     class Meta:
         model = Match
@@ -180,7 +193,30 @@ class MatchSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "seats",
+            "result_hidden",
+            "result_as_frozen",
         ]
+
+    def _shown(self, match: Match):
+        return (self.context.get("shown") or {}).get(match.pk)
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, match: Match) -> list[dict]:
+        shown = self._shown(match)
+        seats = shown.seats if shown is not None else sorted(match.seats.all(), key=lambda seat: seat.index)
+        return SeatSerializer(seats, many=True).data
+
+    def get_reason(self, match: Match) -> str:
+        shown = self._shown(match)
+        return shown.reason if shown is not None else match.reason
+
+    def get_result_hidden(self, match: Match) -> bool:
+        shown = self._shown(match)
+        return bool(shown and shown.hidden)
+
+    def get_result_as_frozen(self, match: Match) -> bool:
+        shown = self._shown(match)
+        return bool(shown and shown.frozen)
 
 
 class AttemptSerializer(serializers.ModelSerializer):
@@ -225,6 +261,9 @@ class StandingColumnSerializer(serializers.Serializer):
 class StandingsSerializer(serializers.Serializer):
     contest = serializers.CharField()
     stage = serializers.IntegerField(allow_null=True)
+    frozen = serializers.BooleanField(help_text="The table is the snapshot the judges' freeze took.")
+    frozen_at = serializers.DateTimeField(allow_null=True)
+    results_hidden = serializers.IntegerField(help_text="Games played since the freeze, their results not shown yet.")
     matches_played = serializers.IntegerField()
     matches_total = serializers.IntegerField()
     columns = StandingColumnSerializer(many=True)

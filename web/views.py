@@ -232,23 +232,23 @@ def entry_detail(request, slug: str, entry_id: int):
     private = services.can_see_private(request.user, entry)
     versions = list(entry.submissions.order_by("-number"))
     results = []
+    record = publication.record_for(contest, request.user)
     for stage in contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING):
-        cutoff = standings_service.public_cutoff(contest, request.user)
-        table = standings_service.compute(contest, stage, until=cutoff) if contest.is_hosted else None
+        table = standings_service.compute(contest, stage, record) if contest.is_hosted else None
         row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
         if row is not None:
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
-            opponents = standings_service.head_to_head(contest, stage, entry, table.rows, until=cutoff)
+            opponents = standings_service.head_to_head(contest, stage, entry, table.rows, record)
             results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
     games = (
         publication.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
-        .select_related("stage")
+        .select_related("stage", "contest")
         .prefetch_related("seats__entry")
         .distinct()
         .order_by("-pk")
     )
     context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
-    context["games"] = Paginator(games, 50).get_page(request.GET.get("page"))
+    context["games"] = _shown_page(request, games, 50)
     return render(request, "contests/entry.html", context)
 
 
@@ -285,9 +285,11 @@ def standings(request, slug: str):
     stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
     context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
     if contest.is_hosted:
-        context["cutoff"] = standings_service.public_cutoff(contest, request.user)
-        context["table"] = standings_service.compute(contest, stage, until=context["cutoff"])
-        context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, context["cutoff"])
+        record = publication.record_for(contest, request.user)
+        context["frozen"] = record.frozen
+        context["hidden"] = publication.hidden_results(contest, stage) if record.frozen else 0
+        context["table"] = standings_service.compute(contest, stage, record)
+        context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, record)
     return render(request, "contests/standings.html", context)
 
 
@@ -302,9 +304,9 @@ def standings_history(request, slug: str):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
     else:
         stage = standings_service.current_stage(contest)
-    cutoff = standings_service.public_cutoff(contest, request.user)
-    rows = standings_service.compute(contest, stage, until=cutoff).rows
-    return JsonResponse({"lines": standings_service.history(contest, stage, rows, until=cutoff)})
+    record = publication.record_for(contest, request.user)
+    rows = standings_service.compute(contest, stage, record).rows
+    return JsonResponse({"lines": standings_service.history(contest, stage, rows, record)})
 
 
 MATCHES_PER_PAGE = 100
@@ -314,12 +316,12 @@ MATCHES_PER_PAGE = 100
 def match_list(request, slug: str):
     contest = _contest(request, slug)
     matches = publication.visible_matches(request.user, contest.matches.all())
-    matches = matches.select_related("stage").prefetch_related("seats__entry").order_by("-pk")
+    matches = matches.select_related("stage", "contest").prefetch_related("seats__entry").order_by("-pk")
     if request.GET.get("stage"):
         matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
     if request.GET.get("entry"):
         matches = matches.filter(seats__entry_id=parse_id(request.GET["entry"]) or 0)
-    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = _shown_page(request, matches, MATCHES_PER_PAGE)
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -329,11 +331,26 @@ def match_list(request, slug: str):
     )
 
 
+def _shown_page(request, matches, per_page: int):
+    """A page of matches, each with ``shown``: its result as this visitor may see it (the
+    snapshot's while the contest is frozen, or none for a game played since)."""
+    page = Paginator(matches, per_page).get_page(request.GET.get("page"))
+    listed = list(page.object_list)
+    shown = publication.shown_matches(request.user, listed)
+    for match in listed:
+        match.shown = shown[match.pk]
+    page.object_list = listed
+    return page
+
+
 def _match(request, pk: int) -> Match:
     """A match the user may see: a hidden contest's are hidden, and a test game is its
     players' and the judges' (404 for anyone else, as if it did not exist)."""
     match = get_object_or_404(
-        publication.visible_matches(request.user, Match.objects.all()).select_related("contest", "stage"), pk=pk
+        publication.visible_matches(request.user, Match.objects.all())
+        .select_related("contest", "stage")
+        .prefetch_related("seats__entry"),
+        pk=pk,
     )
     _contest(request, match.contest.slug)
     return match
@@ -342,8 +359,10 @@ def _match(request, pk: int) -> Match:
 @require_GET
 def match_detail(request, pk: int):
     match = _match(request, pk)
-    seats = match.seats.select_related("entry").order_by("index")
-    context = {"match": match, "contest": match.contest, "seats": seats, "live": _live_race(match, seats)}
+    shown = publication.shown_match(request.user, match)
+    seats = shown.seats
+    live = _live_race(match, seats) if not shown.hidden else None
+    context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
     if request.user.has_perm("judging.rerun_match"):  # judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
         names = {seat.index: seat.entry.name for seat in seats}
@@ -426,7 +445,10 @@ def match_action(request, pk: int, action: str):
 
 @require_GET
 def match_replay(request, pk: int):
-    replay = publication.replay_for(request.user, _match(request, pk))
+    try:
+        replay = publication.replay_for(request.user, _match(request, pk))
+    except publication.Hidden as e:
+        raise PermissionDenied(str(e)) from None
     if replay is None:
         raise Http404("This match has no replay yet.")
     return JsonResponse(replay)

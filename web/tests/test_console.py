@@ -153,7 +153,9 @@ def test_frozen_standings_hide_later_games_from_contestants_until_published(cont
         ).content.decode()
 
     public, page = table(make_user())
-    assert "frozen at" in page and {r["name"] for r in public["rows"]} == {"Ann's", "Bob's"}  # Cid's game came later
+    assert "frozen since" in page and "1 game played since has its result hidden" in page
+    assert {r["name"] for r in public["rows"]} == {"Ann's", "Bob's"}  # Cid's game came later
+    assert public["frozen"] and public["results_hidden"] == 1
     judged, page = table(judge)
     assert "you see every game" in page and len(judged["rows"]) == 3
     client.post("/contests/chomp/console/act/", {"action": "publish"})
