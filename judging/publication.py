@@ -18,7 +18,7 @@ snapshot: everyone sees the live record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -30,6 +30,7 @@ from contests.services import can_see_private
 from judging import events, formats
 from judging.models import FrozenSeat, Match, MatchSeat, read_replay
 from judging.standings import FROZEN, LIVE, Record
+from judging.verification import counted_score
 
 
 class Refused(Exception):
@@ -115,7 +116,7 @@ class Shown:
     hidden: bool = False  # played after the freeze: its result waits for the judges to publish
     frozen: bool = False  # played again after the freeze: the snapshot's result is shown
     attempt_id: int | None = None  # whose replay is shown
-    notes: list[str] = field(default_factory=list)
+    decision: Decision | None = None  # the judges' decision on its output, if the visitor may see one
 
     @property
     def status_label(self) -> str:
@@ -142,6 +143,8 @@ def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
             and not _plays_in(user, match, seats)
         ):
             frozen_ids.add(match.pk)
+    for match_id, decision in decisions(user, matches).items():
+        shown[match_id].decision = decision
     if not frozen_ids:
         return shown
     snapshot: dict[int, list[FrozenSeat]] = {}
@@ -196,6 +199,58 @@ def visible_matches(user, matches: QuerySet) -> QuerySet:
         return matches.filter(public)
     mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), entry__user=user))
     return matches.filter(public | mine)
+
+
+@dataclass
+class Decision:
+    """The judges' decision on an output (an output-only contest's run), as one visitor sees it."""
+
+    status: str  # accepted, rejected, credited
+    label: str  # in words
+    claimed: float  # the score the output claimed
+    counted: float  # what it counts now
+    verifier: float  # what the verifier recomputed (0: it refused the output)
+    decided_at: Any
+    note: str | None  # the judge's note: its contestant's and the judges' only (None for others)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "claimed": self.claimed,
+            "counted": self.counted,
+            "verifier": self.verifier,
+            "decided_at": self.decided_at.isoformat() if self.decided_at else None,
+            **({"note": self.note} if self.note is not None else {}),
+        }
+
+
+def decisions(user, matches: list[Match]) -> dict[int, Decision]:
+    """The judges' decisions on the current results of ``matches`` that the user may see (their
+    ``verification`` and seats prefetched): each match's contestant and the judges see every
+    one with its note; anyone else sees the decision without the note, and, while the contest
+    is frozen, only decisions made before the freeze (a later one would move the table)."""
+    found = {}
+    for match in matches:
+        verification = getattr(match, "verification", None)
+        if verification is None or verification.attempt_id != match.result_attempt_id:
+            continue  # none yet, or one on an earlier result: the current one waits for a judge
+        seats = list(match.seats.all())
+        own = user.has_perm("judging.verify_output") or any(can_see_private(user, seat.entry) for seat in seats)
+        frozen_at = match.contest.standings_frozen_at
+        if not own and frozen_at is not None and verification.decided_at and verification.decided_at > frozen_at:
+            continue
+        first = ((match.result_attempt.result or {}).get("seats") or [{}])[0] if match.result_attempt else {}
+        claimed, verifier = float(seats[0].score or 0.0), float(first.get("points") or 0.0)
+        found[match.pk] = Decision(
+            status=verification.status,
+            label=verification.get_status_display(),
+            claimed=claimed,
+            counted=counted_score(verification.status, claimed, verifier),
+            verifier=verifier,
+            decided_at=verification.decided_at,
+            note=verification.note if own else None,
+        )
+    return found
 
 
 class Hidden(Exception):

@@ -436,7 +436,7 @@ def match_list(request):
             raise serializers.ValidationError({"status": [f"One of: {', '.join(Match.Status.values)}."]})
         matches = matches.filter(status=q["status"])
     matches = (
-        matches.select_related("contest")
+        matches.select_related("contest", "verification", "result_attempt")
         .prefetch_related(Prefetch("seats", MatchSeat.objects.select_related("entry").order_by("index")))
         .order_by("-pk")
     )
@@ -459,7 +459,11 @@ def _match(request, pk: int) -> Match:
 
 def _match_data(request, match: Match) -> dict:
     """A match as the user sees it (see ``MatchSerializer``)."""
-    match = Match.objects.select_related("contest").prefetch_related("seats__entry").get(pk=match.pk)
+    match = (
+        Match.objects.select_related("contest", "verification", "result_attempt")
+        .prefetch_related("seats__entry")
+        .get(pk=match.pk)
+    )
     return s.MatchSerializer(match, context={"shown": publication.shown_matches(request.user, [match])}).data
 
 

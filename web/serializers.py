@@ -177,6 +177,10 @@ class MatchSerializer(serializers.ModelSerializer):
     result_as_frozen = serializers.SerializerMethodField(
         help_text="Played again after the freeze: the seats hold the result it had at the freeze."
     )
+    decision = serializers.SerializerMethodField(
+        help_text="The judges' decision on its output (status accepted, rejected or credited; claimed, counted and "
+        "verifier scores; the note, for its contestant and the judges), or null."
+    )
 
     class Meta:
         model = Match
@@ -195,6 +199,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "seats",
             "result_hidden",
             "result_as_frozen",
+            "decision",
         ]
 
     def _shown(self, match: Match):
@@ -217,6 +222,11 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_result_as_frozen(self, match: Match) -> bool:
         shown = self._shown(match)
         return bool(shown and shown.frozen)
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_decision(self, match: Match) -> dict | None:
+        shown = self._shown(match)
+        return shown.decision.to_json() if shown is not None and shown.decision is not None else None
 
 
 class AttemptSerializer(serializers.ModelSerializer):

@@ -161,7 +161,15 @@ def submission_detail(request, pk: int):
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
     matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
-    matches = matches.distinct().select_related("stage")[:50]
+    matches = list(
+        matches.distinct()
+        .select_related("stage", "contest", "verification", "result_attempt")
+        .prefetch_related("seats__entry")
+        .order_by("-pk")[:50]
+    )
+    shown = publication.shown_matches(request.user, matches)
+    for match in matches:
+        match.shown = shown[match.pk]
     contest = submission.entry.contest
     context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
     game = registry.get(contest.game) if contest.is_hosted else None
@@ -242,7 +250,7 @@ def entry_detail(request, slug: str, entry_id: int):
             results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
     games = (
         publication.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
-        .select_related("stage", "contest")
+        .select_related("stage", "contest", "verification", "result_attempt")
         .prefetch_related("seats__entry")
         .distinct()
         .order_by("-pk")
@@ -316,7 +324,11 @@ MATCHES_PER_PAGE = 100
 def match_list(request, slug: str):
     contest = _contest(request, slug)
     matches = publication.visible_matches(request.user, contest.matches.all())
-    matches = matches.select_related("stage", "contest").prefetch_related("seats__entry").order_by("-pk")
+    matches = (
+        matches.select_related("stage", "contest", "verification", "result_attempt")
+        .prefetch_related("seats__entry")
+        .order_by("-pk")
+    )
     if request.GET.get("stage"):
         matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
     if request.GET.get("entry"):
@@ -348,7 +360,7 @@ def _match(request, pk: int) -> Match:
     players' and the judges' (404 for anyone else, as if it did not exist)."""
     match = get_object_or_404(
         publication.visible_matches(request.user, Match.objects.all())
-        .select_related("contest", "stage")
+        .select_related("contest", "stage", "verification", "result_attempt")
         .prefetch_related("seats__entry"),
         pk=pk,
     )
