@@ -14,8 +14,9 @@ which ``judging.apps`` imports at start-up, so the registry is full before anyth
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from contests.models import Stage
 from judging.models import Match
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
 
 class StageError(Exception):
     """The stage cannot be run as asked; the message is for the judge."""
+
+
+class ParamsError(StageError):
+    """A stage's parameters are not what its kind and its game take: a message per parameter."""
+
+    def __init__(self, fields: dict[str, str]) -> None:
+        self.fields = fields
+        super().__init__("; ".join(f"{name}: {message}" for name, message in fields.items()))
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,52 @@ class StageFormat:
         """Other stages the end of one of its matches may schedule games in (their rows are
         locked first, in the one lock order: see ``contests.locks``)."""
         return []
+
+
+def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A stage's parameters checked against what its kind declares (``StageParam``) and its
+    game's own (``games.base.Param``): every value of the right type and within bounds, no
+    unknown name (ParamsError names each one that is not). ``entries`` is not checked here."""
+    if not isinstance(params, Mapping):
+        raise ParamsError({"params": "give the parameters as an object: name to value"})
+    declared = {p.name: p for p in of(kind).params}
+    own = {p.name: p for p in game.info.params}
+    cleaned: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for name, value in params.items():
+        if name == "entries":
+            continue
+        if name in declared:
+            p = declared[name]
+            if p.boolean:
+                if not isinstance(value, bool):
+                    errors[name] = "true or false"
+                elif value:
+                    cleaned[name] = True
+            elif p.text:
+                if not isinstance(value, str) or len(value) > 100:
+                    errors[name] = "a name of at most 100 characters"
+                elif value.strip():
+                    cleaned[name] = value.strip()
+            elif isinstance(value, bool) or not isinstance(value, int):
+                errors[name] = f"a whole number between {p.minimum} and {p.maximum}"
+            elif not p.minimum <= value <= p.maximum:
+                errors[name] = f"between {p.minimum} and {p.maximum}, not {value}"
+            else:
+                cleaned[name] = value
+        elif name in own:
+            try:
+                cleaned[name] = own[name].check(value)
+            except ValueError as e:
+                errors[name] = str(e)
+        else:
+            takes = sorted(declared) + sorted(own)
+            errors[name] = f"{of(kind).label} stages of {game.info.title} take no such parameter (they take: " + (
+                f"{', '.join(takes)})" if takes else "none)"
+            )
+    if errors:
+        raise ParamsError(errors)
+    return cleaned
 
 
 FORMATS: dict[str, StageFormat] = {}

@@ -4,9 +4,59 @@ same way."""
 
 from __future__ import annotations
 
-from contests.models import Contest, Submission
+from typing import Any
+
+from contests.locks import lock_one, writing
+from contests.models import Contest, Stage, Submission
 from contests.services import log_action
-from judging import builds, lifecycle, publication
+from games import registry
+from judging import builds, formats, lifecycle, publication
+
+
+def add_stage(
+    judge,
+    contest: Contest,
+    *,
+    kind: str,
+    name: str,
+    params: dict[str, Any] | None = None,
+    entries: str | list[int] = "ready",
+    order: int | None = None,
+    reason: str = "",
+) -> Stage:
+    """A new stage of the contest, to run when the judges say: its kind one the contest's game
+    can be played in, its parameters those the kind and the game take (checked, with a message
+    for each that is not), ``entries`` "ready" (every entry with a playable version when it
+    runs) or a list of the contest's entry ids, ``order`` its place (after the last if None)."""
+    if not contest.is_hosted:
+        raise formats.StageError(f"{contest.title}'s game ({contest.game}) is not hosted here: it has no stages.")
+    game = registry.get(contest.game)
+    kinds = dict(formats.choices(game))
+    if kind not in kinds:
+        raise formats.ParamsError({"kind": f"one of {', '.join(kinds)} for {game.info.title}, not {kind!r}"})
+    name = name.strip() if isinstance(name, str) else ""
+    if not name or len(name) > 100:
+        raise formats.ParamsError({"name": "a name of 1 to 100 characters, as contestants read it"})
+    cleaned = formats.clean_params(kind, game, params or {})
+    if entries != "ready":
+        if not isinstance(entries, list) or not all(isinstance(e, int) and not isinstance(e, bool) for e in entries):
+            raise formats.ParamsError({"entries": '"ready", or a list of entry ids'})
+        known = set(contest.entries.filter(pk__in=entries).values_list("pk", flat=True))
+        if set(entries) - known:
+            missing = ", ".join(str(e) for e in sorted(set(entries) - known))
+            raise formats.ParamsError({"entries": f"not entries of {contest.title}: {missing}"})
+        cleaned["entries"] = sorted(known)
+    with writing():
+        lock_one("contest", Contest.objects.filter(pk=contest.pk))
+        last = contest.stages.order_by("-order").values_list("order", flat=True).first() or 0
+        order = last + 1 if order is None else order
+        if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= 1000:
+            raise formats.ParamsError({"order": "a whole number from 1 to 1000"})
+        if contest.stages.filter(order=order).exists():
+            raise formats.ParamsError({"order": f"{contest.title} has a stage at place {order} already"})
+        stage = Stage.objects.create(contest=contest, kind=kind, name=name, order=order, params=cleaned)
+        log_action(judge, contest.pk, "stage.add", f"stage {stage.name}", reason, kind=kind, params=cleaned)
+    return stage
 
 
 def run_stage(judge, stage, reason: str = "") -> list:

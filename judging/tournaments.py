@@ -44,7 +44,8 @@ def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int,
 
 
 def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
-    """The active entries of the stage's contest with a ready, active submission.
+    """The active entries of the stage's contest with a ready, active submission (of those the
+    stage names in its ``entries`` parameter, if it names them).
 
     With the stage parameter ``best_of_each_contestant`` (Hearts and Flowers: "only the
     highest-scoring program from each contestant will be allowed to proceed beyond the
@@ -52,6 +53,8 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
     of the stages before this one. Reference programs are not contestants and all proceed.
     """
     ready = scheduling.ready_submissions(stage.contest_id)
+    if isinstance(stage.params.get("entries"), list):  # only the entries the judges named
+        ready = ready.filter(entry_id__in=stage.params["entries"])
     pairs = [(s.entry, s) for s in ready.select_related("entry").order_by("entry_id")]
     if stage.params.get("best_of_each_contestant"):
         pairs = _best_of_each_contestant(stage, pairs)

@@ -21,12 +21,12 @@ from rest_framework.response import Response
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import formats, publication, scheduling, testgames
+from judging import formats, publication, scheduling, testgames, verification
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
 from web import serializers as s
-from web.api_support import body_object, idempotent, refused
+from web.api_support import body_object, error_body, idempotent, refused
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
 
@@ -55,11 +55,25 @@ def _paginate(request, queryset, serializer_class):
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-def _stages(contest: Contest):
-    return contest.stages.annotate(
+def _counted(stages):
+    return stages.annotate(
         matches_played=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
         matches_total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
-    ).order_by("order")
+        matches_queued=Count("matches", filter=Q(matches__status=Match.Status.QUEUED)),
+        matches_running=Count("matches", filter=Q(matches__status=Match.Status.RUNNING)),
+        matches_failed=Count("matches", filter=Q(matches__status=Match.Status.FAILED)),
+        matches_cancelled=Count("matches", filter=Q(matches__status=Match.Status.CANCELLED)),
+    )
+
+
+def _stages(contest: Contest):
+    return _counted(contest.stages.all()).order_by("order")
+
+
+def _stage_data(stage: Stage, **extra) -> dict:
+    """A stage's state now (status, its matches by state), with what the action says of itself."""
+    fresh = _counted(Stage.objects.filter(pk=stage.pk)).select_related("contest").get()
+    return {**s.StageSerializer(fresh).data, **extra}
 
 
 # --- Contests --------------------------------------------------------------------------------
@@ -497,41 +511,223 @@ def match_replay(request, pk: int):
 
 
 def _require(request, perm: str) -> None:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated("Log in (or send a token) as one of the contest's judges.")
     if not request.user.has_perm(perm):
         raise PermissionDenied("Only the contest's judges may do this.")
 
 
+def _stage_refused(e: formats.StageError) -> Response:
+    """A stage's parameters not as its kind takes them: 400 naming each; a move its state does
+    not allow (run a cancelled stage, re-run a pending one): 409."""
+    if isinstance(e, formats.ParamsError):
+        return Response(error_body(400, "invalid", str(e), e.fields), status=400)
+    return refused(str(e), status.HTTP_409_CONFLICT)
+
+
 @extend_schema(
-    request=None,
-    responses={202: s.MatchSerializer(many=True)},
-    summary="Judges: run a stage (schedule its matches)",
+    methods=["GET"],
+    responses=s.StageSerializer(many=True),
+    summary="A contest's stages, in order, with their matches by state",
+    operation_id="stages_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.StageCreateSerializer,
+    responses={201: s.StageSerializer},
+    summary="Judges: add a stage (run it when it is time)",
+    description="Its kind is one the contest's game can be played in (the judges' form lists them); its params "
+    'those of the kind and of the game, each checked (a 400 names every one that is not); entries "ready" '
+    "(every entry with a playable version when it runs) or a list of entry ids.",
+    operation_id="stages_create",
+)
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+@idempotent
+def contest_stages(request, slug: str):
+    contest = _contest(request, slug)
+    if request.method == "GET":
+        return Response(s.StageSerializer(_stages(contest), many=True).data)
+    _require(request, "contests.add_stage")
+    body = s.StageCreateSerializer(data=body_object(request))
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    try:
+        stage = judges.add_stage(
+            request.user,
+            contest,
+            kind=data["kind"],
+            name=data["name"],
+            params=data.get("params") or {},
+            entries=data.get("entries", "ready"),
+            order=data.get("order"),
+            reason=data.get("reason", ""),
+        )
+    except formats.StageError as e:
+        return _stage_refused(e)
+    return Response(_stage_data(stage), status=status.HTTP_201_CREATED)
+
+
+def _stage(request, pk: int) -> Stage:
+    stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
+    _contest(request, stage.contest.slug)
+    return stage
+
+
+@extend_schema(
+    responses=s.StageSerializer, summary="A stage: its status and its matches by state", operation_id="stages_detail"
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def stage_detail(request, pk: int):
+    return Response(_stage_data(_stage(request, pk)))
+
+
+def _reason(request) -> str:
+    body = s.ReasonSerializer(data=body_object(request))
+    body.is_valid(raise_exception=True)
+    return body.validated_data.get("reason", "")
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses={202: s.StageSerializer},
+    summary="Judges: run a stage (schedule its matches); running it again schedules nothing",
     operation_id="stages_run",
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_run(request, pk: int):
     _require(request, "judging.rerun_match")
-    stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
+    stage = _stage(request, pk)
     try:
-        matches = judges.run_stage(request.user, stage)
+        made = judges.run_stage(request.user, stage, _reason(request))
     except formats.StageError as e:
-        return refused(str(e), status.HTTP_409_CONFLICT)
-    return Response(s.MatchSerializer(matches, many=True).data, status=status.HTTP_202_ACCEPTED)
+        return _stage_refused(e)
+    return Response(_stage_data(stage, scheduled=len(made)), status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(
-    request=None,
-    responses={202: inline_serializer("StageRerun", {"queued": serializers.IntegerField()})},
-    summary="Judges: play every match of a stage again",
+    request=s.ReasonSerializer,
+    responses={202: s.StageSerializer},
+    summary="Judges: play every game of a stage again (its byes stay byes); each earlier result counts until then",
     operation_id="stages_rerun",
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_rerun(request, pk: int):
     _require(request, "judging.rerun_match")
-    stage = get_object_or_404(Stage, pk=pk)
-    queued = judges.rerun_stage(request.user, stage)
-    return Response({"queued": queued}, status=status.HTTP_202_ACCEPTED)
+    stage = _stage(request, pk)
+    try:
+        queued = judges.rerun_stage(request.user, stage, _reason(request))
+    except formats.StageError as e:
+        return _stage_refused(e)
+    return Response(_stage_data(stage, queued=queued), status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses={200: s.StageSerializer},
+    summary="Judges: cancel a stage for good (its queued, running and failed matches stop; finished games stay)",
+    operation_id="stages_cancel",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_cancel(request, pk: int):
+    _require(request, "judging.rerun_match")
+    stage = _stage(request, pk)
+    try:
+        stopped = judges.cancel_stage(request.user, stage, _reason(request))
+    except formats.StageError as e:
+        return _stage_refused(e)
+    return Response(_stage_data(stage, stopped=stopped))
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses={200: s.StageSerializer},
+    summary="Judges: credit every output still waiting with its claimed score, once the winner is verified",
+    operation_id="stages_credit_rest",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def stage_credit_rest(request, pk: int):
+    _require(request, "judging.verify_output")
+    stage = _stage(request, pk)
+    if stage.kind != "batch":
+        return refused(
+            f"{stage.name} is not an output-only run: it has no outputs to verify.", status.HTTP_409_CONFLICT
+        )
+    try:
+        credited = verification.credit_rest(stage, request.user, _reason(request))
+    except verification.VerificationError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(_stage_data(stage, credited=credited))
+
+
+def _contest_state(contest: Contest, **extra) -> dict:
+    contest.refresh_from_db(fields=["standings_frozen_at", "results_published_at"])
+    return {
+        "contest": contest.slug,
+        "frozen_at": contest.standings_frozen_at,
+        "results_published_at": contest.results_published_at,
+        **extra,
+    }
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses={200: s.ContestStateSerializer},
+    summary="Judges: freeze the public standings (a snapshot of every result now, until published)",
+    operation_id="contests_freeze",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def contest_freeze(request, slug: str):
+    _require(request, "judging.rerun_match")
+    contest = _contest(request, slug)
+    try:
+        held = judges.freeze_standings(request.user, contest, _reason(request))
+    except publication.Refused as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(_contest_state(contest, frozen_results=held))
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
+    responses={200: s.ContestStateSerializer},
+    summary="Judges: publish the results (everyone sees every game's result)",
+    operation_id="contests_publish",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def contest_publish(request, slug: str):
+    _require(request, "judging.rerun_match")
+    contest = _contest(request, slug)
+    judges.publish_results(request.user, contest, _reason(request))
+    return Response(_contest_state(contest))
+
+
+@extend_schema(
+    request=s.VerifySerializer,
+    responses={200: s.MatchSerializer},
+    summary="Judges: accept or reject an output of an output-only run (a rejection says why: its contestant reads it)",
+    operation_id="matches_verify",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_verify(request, pk: int):
+    _require(request, "judging.verify_output")
+    match = _match(request, pk)
+    body = s.VerifySerializer(data=body_object(request))
+    body.is_valid(raise_exception=True)
+    if match.stage is None or match.stage.kind != "batch":
+        return refused(f"Match {match.pk} is not a run of an output-only stage: there is no output to verify.", 409)
+    try:
+        verification.decide(match, request.user, body.validated_data["decision"], body.validated_data.get("note", ""))
+    except verification.VerificationError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    return Response(_match_data(request, match))
 
 
 @extend_schema(

@@ -308,10 +308,12 @@ def add_stage(request, slug: str):
     if kind in dict(kinds):
         form = StageForm(contest, kind, request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
-            stage = form.save()
-            services.log_action(
-                request.user, contest.pk, "stage.add", f"stage {stage.name}", kind=stage.kind, params=stage.params
-            )
-            messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
-            return redirect("contests:console", slug=contest.slug)
+            try:
+                stage = form.save(request.user)
+            except formats.ParamsError as e:
+                for name, message in e.fields.items():
+                    form.add_error(None, f"{name}: {message}")
+            else:
+                messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
+                return redirect("contests:console", slug=contest.slug)
     return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})

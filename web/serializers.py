@@ -10,23 +10,72 @@ from judging.models import Match, MatchAttempt, MatchSeat
 
 
 class StageSerializer(serializers.ModelSerializer):
-    matches_played = serializers.IntegerField(read_only=True)
-    matches_total = serializers.IntegerField(read_only=True)
+    """A stage and its matches by state: pending, running, finished or cancelled (for good)."""
+
+    contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    kind_label = serializers.SerializerMethodField()
+    matches_played = serializers.IntegerField(read_only=True, help_text="Finished, with a result.")
+    matches_total = serializers.IntegerField(read_only=True, help_text="Every match but the cancelled ones.")
+    matches_queued = serializers.IntegerField(read_only=True)
+    matches_running = serializers.IntegerField(read_only=True)
+    matches_failed = serializers.IntegerField(read_only=True, help_text="Failed by the platform: a judge decides.")
+    matches_cancelled = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = Stage
         fields = [
             "id",
+            "contest",
             "order",
             "name",
             "kind",
+            "kind_label",
             "params",
             "status",
             "started_at",
             "finished_at",
             "matches_played",
             "matches_total",
+            "matches_queued",
+            "matches_running",
+            "matches_failed",
+            "matches_cancelled",
         ]
+
+    def get_kind_label(self, stage: Stage) -> str:
+        from judging import formats
+
+        return formats.label(stage.kind)
+
+
+class StageCreateSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=40, help_text="round_robin, swiss, ladder, batch, qualification, race...")
+    name = serializers.CharField(max_length=100, help_text="As contestants read it: Final, Trial laps.")
+    params = serializers.DictField(required=False, default=dict, help_text="The kind's and the game's parameters.")
+    entries = serializers.JSONField(
+        required=False, default="ready", help_text='"ready" (every entry with a playable version), or entry ids.'
+    )
+    order = serializers.IntegerField(
+        required=False, min_value=1, max_value=1000, help_text="After the last if left out."
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class ContestStateSerializer(serializers.Serializer):
+    contest = serializers.CharField()
+    frozen_at = serializers.DateTimeField(allow_null=True, help_text="Since when the public sees the snapshot.")
+    results_published_at = serializers.DateTimeField(allow_null=True)
+    frozen_results = serializers.IntegerField(required=False, help_text="Results the freeze's snapshot holds.")
+
+
+class VerifySerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["accepted", "rejected"])
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=5000,
+        help_text="Why: needed for a rejection; its contestant reads it.",
+    )
 
 
 class ContestSerializer(serializers.ModelSerializer):

@@ -37,6 +37,13 @@ class StageForm(forms.Form):
                 field = forms.IntegerField(required=False, min_value=p.minimum, max_value=p.maximum)
             field.label, field.help_text, field.initial = p.label, p.help, p.default
             self.fields[f"stage_{p.name}"] = field
+        self.fields["entries"] = forms.ModelMultipleChoiceField(
+            queryset=contest.entries.filter(status="active").order_by("is_reference", "name"),
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            label="Only these entries",
+            help_text="Every entry with a playable version when the stage runs, if none is ticked.",
+        )
         self.game_params = list(registry.get(contest.game).info.params)
         for p in self.game_params:
             self.fields[f"game_{p.name}"] = forms.IntegerField(
@@ -64,11 +71,17 @@ class StageForm(forms.Form):
                 params[p.name] = value
         return params
 
-    def save(self) -> Stage:
-        return Stage.objects.create(
-            contest=self.contest,
+    def save(self, judge) -> Stage:
+        """The stage, made by the judges' service (which checks it again and logs it)."""
+        from judging import services as judges
+
+        chosen = self.cleaned_data.get("entries")
+        return judges.add_stage(
+            judge,
+            self.contest,
             kind=self.kind,
             name=self.cleaned_data["name"],
             order=self.cleaned_data["order"],
             params=self.params(),
+            entries=sorted(e.pk for e in chosen) if chosen else "ready",
         )

@@ -183,12 +183,14 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     the_judge = judge()
     boss = api(the_judge)
     ran = boss.post(f"/api/stages/{stage.pk}/run/")
-    assert ran.status_code == 202 and len(ran.json()) == 2
-    assert boss.post(f"/api/stages/{stage.pk}/run/").status_code == 202  # scheduled once: nothing more
-    match_id = ran.json()[0]["id"]
+    assert ran.status_code == 202 and ran.json()["scheduled"] == 2 and ran.json()["status"] == "running"
+    again = boss.post(f"/api/stages/{stage.pk}/run/")
+    assert again.status_code == 202 and again.json()["scheduled"] == 0  # scheduled once: nothing more
+    match_id = stage.matches.order_by("pk").first().pk
     assert boss.post(f"/api/matches/{match_id}/rerun/").status_code == 202
     assert contestant.post(f"/api/stages/{stage.pk}/rerun/").status_code == 403
-    assert boss.post(f"/api/stages/{stage.pk}/rerun/").json() == {"queued": 2}
+    rerun = boss.post(f"/api/stages/{stage.pk}/rerun/").json()
+    assert rerun["queued"] == 2 and rerun["matches_queued"] == 2
     entry = subs[1].entry
     assert contestant.post(f"/api/entries/{entry.pk}/disqualify/", {"reason": "x"}, format="json").status_code == 403
     no_reason = boss.post(f"/api/entries/{entry.pk}/disqualify/", {}, format="json")
