@@ -1,6 +1,8 @@
 """The line-protocol referee (CodeCup Sudoku) with real programs in the real sandbox."""
 
+import itertools
 import os
+import re
 
 import pytest
 
@@ -90,7 +92,8 @@ def test_a_program_that_sleeps_past_its_budget_times_out_1_2(program):
     record = game(program("sudoku_sleep.sh"), scripted(["Aa1\n"]))
     assert record.outcome.details == ("TIMEOUT", "WIN") and record.outcome.points == (1.0, 2.0)
     assert record.outcome.reason == "move 1: no reply in 2 s"
-    assert 1.9 < record.replay["moves"][0]["wall_s"] < 3
+    # stopped at its limit, not before; how late after it is the host's load (bounded generously)
+    assert 1.9 < record.replay["moves"][0]["wall_s"] < 2 + 5
 
 
 def test_a_program_that_exits_loses_0_2(program):
@@ -126,21 +129,27 @@ def test_the_whole_game_budget_is_shared_by_all_answers():
     assert record.outcome.details[0] == "TIMEOUT"
     assert len(mine) == 4  # 0.5 s an answer on a 2 s clock: the fourth answer runs out
     assert "over the 2 s limit" in record.outcome.reason or "no reply in" in record.outcome.reason
-    assert mine[-2]["clock_s"] == pytest.approx(1.5, abs=0.15)
+    # three answers of a 0.5 s sleep each: 1.5 s at least (a loaded host only adds), within the 2 s
+    assert 1.5 - 0.001 <= mine[-2]["clock_s"] < 2
 
 
 def test_a_program_computing_on_the_opponents_time_is_frozen(program, tmp_path):
-    """The first player leaves a child spinning; on one CPU, the other player's answers must
-    not slow down, and the spinner's clock counts only its own answers."""
+    """The first player leaves a child spinning; on one CPU, the child gets none of it while
+    the other player thinks, and the spinner's clock counts only its own answers."""
     spinner = (
         "import os, sys\n"
-        "if os.fork() == 0:\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
         "    while True:\n"
         "        pass\n"
+        "def child_cpu():\n"
+        "    fields = open(f'/proc/{child}/stat').read().rpartition(')')[2].split()\n"
+        "    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')\n"
         "moves = iter(['Aa1', 'Ab2', 'Ac3', 'Ad4', 'Ae5', 'Af6', 'Ag7'])\n"
         "for line in sys.stdin:\n"
         "    if line.strip() == 'Quit':\n"
         "        break\n"
+        "    print(f'child cpu {child_cpu():.3f}', file=sys.stderr, flush=True)\n"
         "    print(next(moves), flush=True)\n"
     )
     thinker = (
@@ -164,7 +173,11 @@ def test_a_program_computing_on_the_opponents_time_is_frozen(program, tmp_path):
         os.sched_setaffinity(0, cpus)
     theirs = [m for m in record.replay["moves"] if m["seat"] == 1 and "move" in m]
     assert len(theirs) >= 5
-    for move in theirs:
-        assert move["wall_s"] < move["cpu_s"] * 1.5 + 0.05, move  # not sharing its CPU with the spinner
     mine = [m for m in record.replay["moves"] if m["seat"] == 0]
+    # Not sharing the CPU with the spinner: from one of its answers to the next, the opponent
+    # thought 0.15 s of CPU on that CPU, and a child left running would have had about as much.
+    # (Its wall time would say so too on an idle host, but a loaded one stretches that anyway.)
+    child = [float(seen[1]) for m in mine if (seen := re.match(r"child cpu (\S+)", m["stderr"]))]
+    assert len(child) >= 5
+    assert all(later - earlier < 0.075 for earlier, later in itertools.pairwise(child)), child
     assert mine[-1]["clock_s"] < 1.0  # the spinner's clock: its own answers only

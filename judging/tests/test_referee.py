@@ -54,7 +54,8 @@ def test_a_program_that_never_answers_times_out_on_the_wall_clock(program):
     record = play(chomp, ["chomp_last.c", "chomp_sleep.sh"], program, {"rows": 2, "cols": 2}, clock)
     assert record.outcome.statuses == ("win", "timeout")
     assert record.outcome.reason == "move 2: no answer, waited 1.5 s without computing"
-    assert 1.4 < record.seats[1].wall_s < 3
+    # no earlier than its limit; later only by what a loaded host adds (bounded generously)
+    assert 1.4 < record.seats[1].wall_s < 1.5 + 5
 
 
 def test_the_wall_limit_never_cuts_a_program_that_computes(program):
