@@ -127,8 +127,12 @@ def _no_measures_from_another_test(monkeypatch):
 def queued(monkeypatch):
     """The tasks that would go to the broker when the transaction commits, as (task, id)."""
     sent = []
-    for name in ("build_submission", "play_match", "play_race"):
-        monkeypatch.setattr(f"judging.tasks.{name}.delay_on_commit", lambda pk, name=name: sent.append((name, pk)))
+    monkeypatch.setattr(
+        "judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(("build_submission", pk))
+    )
+    monkeypatch.setattr(
+        "judging.dispatch.send_on_commit", lambda task, pk, budget: sent.append((task.name.rpartition(".")[2], pk))
+    )
     return sent
 
 

@@ -174,7 +174,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
-# A task that outlives this is killed; each task may set a tighter limit of its own.
+# A task that outlives this is killed. A match's token carries its own limit: this, or a race's
+# or an output-only run's seconds and a margin when longer (judging.dispatch.time_budget).
 CELERY_TASK_TIME_LIMIT = env_int("TASK_TIME_LIMIT", 3600, minimum=10)
 # How often each worker, and each match being played, says it is alive; a match silent for four
 # times this is given up as lost and played again (ahead of the queue).

@@ -4,25 +4,68 @@ the watchdog's resent tokens).
 
 A ``play_match`` message is a token: the worker that takes it plays the most urgent queued
 match (see ``judging.matches.claim``), so that a match put back after a fault goes ahead of the
-queue, whatever the broker can or cannot reorder. The id a token carries is only for the log.
+queue, whatever the broker can or cannot reorder. Each token carries the time limit of the
+match it was sent for (``time_budget``: a race's or an output-only run's own seconds and a
+margin, else the installation's ``TASK_TIME_LIMIT``); the worker that takes it plays that
+match if it is still queued, else the most urgent one whose budget fits the token's, so a long
+race is never played under a short token's limit.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import transaction
+
+# What a match's task is given beyond its programs' own time: building them (most often from
+# the cache), making the jails, a game server's start, writing the result.
+MARGIN_S = 600
+
+
+def time_budget(match) -> int:
+    """How long a worker may take for a match, in seconds (its task's hard time limit): a game
+    with a clock of ``seconds`` of real time (a race, an output-only run; the stage's own, else
+    the contest's, else the game's) takes them and ``MARGIN_S``; never less than the
+    installation's ``TASK_TIME_LIMIT``."""
+    from games import registry
+
+    default = int(settings.CELERY_TASK_TIME_LIMIT)
+    stage_params = (match.stage.params or {}) if match.stage_id else {}
+    game = registry.GAMES.get(match.contest.game)
+    seconds = stage_params.get("seconds") or match.contest.clock.get("seconds")
+    if not seconds and game is not None:
+        seconds = game.default_clock.get("seconds")
+    try:
+        seconds = float(seconds or 0)
+    except (TypeError, ValueError):
+        seconds = 0.0
+    return max(default, math.ceil(seconds) + MARGIN_S)
+
+
+def send_on_commit(task, match_id: int, budget: int) -> None:
+    """Send a token, with its time limit, once the transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: task.apply_async((match_id,), time_limit=budget))
 
 
 def queue_matches(match_ids: Iterable[int]) -> None:
     """A token for each of these (newly queued) matches, sent when the transaction commits: a
-    race's to the races queue, any other's to the matches queue."""
+    race's to the races queue, any other's to the matches queue; each with its time limit."""
     from judging.matches import of_queue
     from judging.models import Match
     from judging.tasks import play_match, play_race
 
     ids = list(match_ids)
-    races = set(of_queue(Match.objects.filter(pk__in=ids), races=True).values_list("pk", flat=True)) if ids else set()
+    if not ids:
+        return
+    found = Match.objects.filter(pk__in=ids).select_related("stage", "contest")
+    races = set(of_queue(found, races=True).values_list("pk", flat=True))
+    budgets = {match.pk: time_budget(match) for match in found}
     for pk in ids:
-        (play_race if pk in races else play_match).delay_on_commit(pk)
+        task = play_race if pk in races else play_match
+        budget = budgets.get(pk, int(settings.CELERY_TASK_TIME_LIMIT))
+        send_on_commit(task, pk, budget)
 
 
 def queue_match(match_id: int) -> None:

@@ -38,7 +38,7 @@ from contests.locks import lock_one, writing
 from contests.models import Submission
 from games import registry
 from games.clocks import Clock
-from judging import events, lifecycle, logs, metrics
+from judging import dispatch, events, lifecycle, logs, metrics
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
 from judging.referee import Cancelled, MatchRecord, Player, play
@@ -77,16 +77,31 @@ def of_queue(matches, races: bool):
     return matches.filter(in_races) if races else matches.exclude(in_races)
 
 
-def claim(worker: str, match_id: int | None = None, races: bool | None = None) -> MatchAttempt | None:
+def claim(
+    worker: str,
+    match_id: int | None = None,
+    races: bool | None = None,
+    *,
+    budget: int | None = None,
+    first: int | None = None,
+) -> MatchAttempt | None:
     """Take the most urgent queued match (or ``match_id``, if it is queued) for this process:
     a new running attempt, or None when there is nothing to play. ``races`` takes only the
-    matches of that queue (True: races, False: the rest; None: any)."""
+    matches of that queue (True: races, False: the rest; None: any). With ``budget`` (the time
+    limit of the token being played), only a match whose own budget fits it
+    (``dispatch.time_budget``), ``first`` (the match the token was sent for) before any other."""
     queued = Match.objects.filter(status=Match.Status.QUEUED)
     if match_id is not None:
         queued = queued.filter(pk=match_id)
     if races is not None:
         queued = of_queue(queued, races)
-    for pk in queued.order_by("priority", "pk").values_list("pk", flat=True)[:50]:
+    candidates = list(queued.order_by("priority", "pk").select_related("stage", "contest")[:50])
+    if first is not None:
+        candidates.sort(key=lambda m: m.pk != first)  # stable: the rest keep their order
+    for match in candidates:
+        if budget is not None and dispatch.time_budget(match) > budget:
+            continue  # a longer game than this token may play: its own token plays it
+        pk = match.pk
         now = timezone.now()
         with transaction.atomic():
             # A conditional update: of two processes after the same match, one wins.
@@ -107,14 +122,15 @@ def claim(worker: str, match_id: int | None = None, races: bool | None = None) -
     return None
 
 
-def play_next(worker: str, races: bool = False) -> int | None:
-    """Play the most urgent queued match of the matches queue, or of the races queue; its id,
-    or None when none was queued. A host whose jail cannot be made takes no match
-    (SandboxUnavailable, before anything is claimed)."""
+def play_next(worker: str, races: bool = False, budget: int | None = None, sent_for: int | None = None) -> int | None:
+    """Play the most urgent queued match of the matches queue, or of the races queue, that fits
+    the token's time ``budget`` (the match it was ``sent_for`` first); its id, or None when none
+    was queued. A host whose jail cannot be made takes no match (SandboxUnavailable, before
+    anything is claimed)."""
     from sandbox import require_isolation
 
     require_isolation()
-    attempt = claim(worker, races=races)
+    attempt = claim(worker, races=races, budget=budget, first=sent_for)
     if attempt is None:
         return None
     play_attempt(attempt)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
 from judging import builds, logs, matches, workers
 from judging.matches import DB_ERRORS
@@ -42,20 +43,27 @@ def build_submission(self, submission_id: int) -> None:
 
 @shared_task(name="judging.play_match", bind=True, max_retries=None)
 def play_match(self, match_id: int) -> None:
-    """A token for one match: plays the most urgent queued one (``match_id`` is the one it was
-    sent for, often the same). Every outcome, faults included, is recorded by the service."""
-    _play(self, races=False)
+    """A token for one match: plays ``match_id`` if it is still queued, else the most urgent
+    queued one whose time budget fits this token's time limit. Every outcome, faults
+    included, is recorded by the service."""
+    _play(self, match_id, races=False)
 
 
 @shared_task(name="judging.play_race", bind=True, max_retries=None)
 def play_race(self, match_id: int) -> None:
-    """A token for one race, on the races queue: plays the most urgent queued race."""
-    _play(self, races=True)
+    """A token for one race, on the races queue: as ``play_match``, with its stage's limit."""
+    _play(self, match_id, races=True)
 
 
-def _play(self, races: bool) -> None:
+def _budget(self) -> int:
+    """This token's hard time limit: the one it was sent with, else the installation's."""
+    limits = self.request.timelimit or (None, None)
+    return int(limits[1] or settings.CELERY_TASK_TIME_LIMIT)
+
+
+def _play(self, match_id: int, races: bool) -> None:
     try:
-        matches.play_next(self.request.hostname or "worker", races=races)
+        matches.play_next(self.request.hostname or "worker", races=races, budget=_budget(self), sent_for=match_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
     except SandboxUnavailable as e:  # this host cannot jail programs now: the token goes back for another

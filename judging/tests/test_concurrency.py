@@ -89,7 +89,7 @@ def test_a_heartbeat_keeps_its_attempt_alive_and_sees_it_called_off(queued):
 def test_a_match_task_that_cannot_reach_the_database_is_retried_not_forgotten(monkeypatch):
     retries = []
 
-    def no_database(worker, races=False):
+    def no_database(worker, races=False, budget=None, sent_for=None):
         raise OperationalError("could not connect to server: Connection refused")
 
     def retry(exc=None, countdown=None, **kwargs):

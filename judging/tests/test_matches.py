@@ -610,3 +610,39 @@ def test_a_host_whose_jail_fails_its_self_check_takes_no_match(monkeypatch):
     reports = iter([selfcheck.SelfCheck(selfcheck.FULL)])
     monkeypatch.setattr(selfcheck, "RECHECK_AFTER_S", 0.0)
     assert matches.play_next("w1") == match.pk
+
+
+def test_a_race_longer_than_the_default_limit_gets_a_token_of_its_own_limit(queued, monkeypatch, settings):
+    """A race of the page's 500 decks may run for a day: its token's hard time limit is its
+    stage's seconds and a margin, never the installation's one-hour TASK_TIME_LIMIT; a token
+    of a shorter limit plays what fits it and leaves the race to its own token."""
+    from judging import dispatch, tasks
+
+    settings.CELERY_TASK_TIME_LIMIT = 3600
+    contest = make_contest(game="wheels", game_params={})
+    race_stage = make_stage(contest, kind="race", params={"seconds": 86_400})
+    race = make_match(contest, [make_submission(make_entry(contest))], stage=race_stage)
+    chomp = _chomp_match()
+    assert dispatch.time_budget(race) == 86_400 + dispatch.MARGIN_S
+    assert dispatch.time_budget(chomp) == 3600
+    sent = []
+    monkeypatch.setattr(dispatch, "send_on_commit", lambda task, pk, budget: sent.append((task.name, pk, budget)))
+    dispatch.queue_matches([race.pk, chomp.pk])
+    assert sorted(sent) == [("judging.play_match", chomp.pk, 3600), ("judging.play_race", race.pk, 87_000)]
+    # A short token never claims the race, even when it is the most urgent match.
+    Match.objects.filter(pk=race.pk).update(priority=Match.Priority.RESCUE)
+    attempt = matches.claim("w1", budget=3600)
+    assert attempt.match_id == chomp.pk
+    assert matches.claim("w1", budget=3600) is None
+    assert matches.claim("w1", budget=87_000, first=race.pk).match_id == race.pk
+    # The task reads its own limit from the message it came in.
+    fake = type("Task", (), {"request": type("Request", (), {"timelimit": (None, 87_000)})()})()
+    assert tasks._budget(fake) == 87_000
+    fake.request.timelimit = None
+    assert tasks._budget(fake) == 3600
+
+
+def test_a_token_plays_the_match_it_was_sent_for_first(queued):
+    older, newer = _chomp_match(), _chomp_match()
+    assert matches.claim("w1", first=newer.pk).match_id == newer.pk
+    assert matches.claim("w1").match_id == older.pk

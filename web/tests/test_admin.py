@@ -54,7 +54,7 @@ def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, mo
     from judging.models import Match
 
     queued = []
-    monkeypatch.setattr("judging.tasks.play_match.delay_on_commit", lambda pk: queued.append(pk))
+    monkeypatch.setattr("judging.dispatch.send_on_commit", lambda task, pk, budget: queued.append(pk))
     contest = make_contest()
     stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 2})
     for _ in range(3):
