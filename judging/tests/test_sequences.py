@@ -1,0 +1,374 @@
+"""Judges' actions in any order, with games finishing, failing and arriving late in between,
+checked after every step against a small model of what the public record must say.
+
+The machine plays a Chomp contest of three or five entries (a reference program among them; an
+odd number: Swiss byes) with a system test, a round robin and a Swiss stage. Its moves are the judges' (run, re-run and
+cancel a stage or a match, freeze, publish, disqualify, reinstate) and the platform's (a
+worker claims a match, records its result or a platform fault, a called-off attempt brings its
+result late, a contestant sends a new version). The model knows only what each step did; after
+every step it checks:
+
+- every match is counted once, with the result its model says (the live standings' wins);
+- the public standings are the snapshot's while frozen, the live record's otherwise;
+- no cancelled stage is the contest's default standings, and a cancelled stage stays so;
+- a Swiss round is never paired while a game of the stage is open or failed;
+- each active entry plays with its newest version whose latest system test passed, and
+  has one whenever any of its versions' latest test passed.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from contests import services
+from contests.models import Entry, Stage, Submission
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from games.base import BYE, GameResult
+from judging import lifecycle, matches, standings, system_test
+from judging import services as judges
+from judging.models import Match, MatchAttempt
+from judging.referee import MatchRecord, SeatTotals
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+_names = itertools.count()
+OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+class JudgesAndGames(RuleBasedStateMachine):
+    @initialize(count=st.sampled_from([2, 4]), start=st.integers(0, 3).map(bool))
+    def contest(self, count, start):
+        n = next(_names)
+        self.contest = make_contest(slug=f"seq-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
+        self.judge = make_user(username=f"judge-{n}")
+        self.judge.groups.add(services.ensure_judges_group())
+        self.system = make_stage(self.contest, kind="system_test", name="System test", order=1, params={"games": 2})
+        reference = make_entry(self.contest, name="Random", is_reference=True)
+        make_submission(reference, is_active=True, status="ready")
+        self.entries = []
+        self.passed: dict[int, dict[int, bool]] = {}  # entry -> version number -> its latest test passed
+        for i in range(count):
+            entry = make_entry(self.contest, name=f"E{i}")
+            make_submission(entry, is_active=True, status="ready")
+            self.entries.append(entry.pk)
+            self.passed[entry.pk] = {1: True}
+        self.stages = [
+            make_stage(self.contest, kind="round_robin", name="Round robin", order=2, params={"games_per_pairing": 1}),
+            make_stage(self.contest, kind="swiss", name="Swiss", order=3, params={"rounds": 3, "games_per_pairing": 1}),
+        ]
+        if start:  # most sequences start with the stages under way; some with the judges' first run
+            for stage in self.stages:
+                judges.run_stage(self.judge, stage)
+        self.result: dict[int, int | None] = {}  # match -> winning entry (None: a bye or a drawn-out crash)
+        self.attempt: dict[int, int] = {}  # match -> its running attempt, as the model knows it
+        self.late: list[int] = []  # attempts called off while running: their results must not count
+        self.snapshot: dict[int, int | None] | None = None
+        self.cancelled: set[int] = set()
+        self.disqualified: set[int] = set()
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _matches(self, *statuses, stage=None):
+        found = Match.objects.filter(contest=self.contest).exclude(seats__status=BYE)
+        if stage is not None:
+            found = found.filter(stage=stage)
+        if statuses:
+            found = found.filter(status__in=statuses)
+        return list(found.order_by("pk").values_list("pk", flat=True))
+
+    def _swiss_state(self):
+        swiss = Stage.objects.get(pk=self.stages[1].pk)
+        return swiss.matches.values_list("round", flat=True)
+
+    def _act(self, action):
+        """A judge's action: done, or refused in words (a guard), never anything else."""
+        rounds = max(self._swiss_state(), default=0)
+        try:
+            return action()
+        except lifecycle.Refused:
+            return None
+        finally:
+            self._check_swiss(rounds)
+
+    def _check_swiss(self, rounds_before: int) -> None:
+        """A round paired in this step was paired from a stage with nothing open or failed."""
+        swiss = Stage.objects.get(pk=self.stages[1].pk)
+        rounds = max(self._swiss_state(), default=0)
+        if rounds > rounds_before and rounds_before > 0:
+            earlier = swiss.matches.filter(round__lt=rounds).exclude(seats__status=BYE)
+            assert not earlier.filter(status__in=[*OPEN, Match.Status.FAILED]).exists(), "paired from open games"
+            assert swiss.status != Stage.Status.CANCELLED
+
+    def _record(self, match: Match, winner_seat: int | None) -> MatchRecord:
+        seats = match.seats.count()
+        if winner_seat is None:  # seat 0's program crashed
+            points, statuses = (0.0, 1.0), ("crash", "win")
+        else:
+            points = tuple(1.0 if i == winner_seat else 0.0 for i in range(seats))
+            statuses = tuple("win" if i == winner_seat else "loss" for i in range(seats))
+        outcome = GameResult(points, points, statuses, "on paper", ("",) * seats)
+        return MatchRecord(outcome, [SeatTotals(moves=1) for _ in range(seats)], {"moves": []})
+
+    # --- the platform ----------------------------------------------------------------------
+
+    @rule(data=st.data())
+    def claim(self, data):
+        queued = self._matches(Match.Status.QUEUED)
+        if not queued:
+            return
+        pk = data.draw(st.sampled_from(queued))
+        attempt = matches.claim("w1", match_id=pk)
+        assert attempt is not None
+        self.attempt[pk] = attempt.pk
+
+    @rule(data=st.data(), winner=st.sampled_from([0, 1, None]))
+    def finish(self, data, winner):
+        if not self.attempt:
+            return
+        self._finish(data.draw(st.sampled_from(sorted(self.attempt))), winner)
+
+    def _finish(self, pk, winner):
+        match = Match.objects.get(pk=pk)
+        rounds = max(self._swiss_state(), default=0)
+        assert matches.write_result(self.attempt.pop(pk), self._record(match, winner))
+        self._check_swiss(rounds)
+        seats = list(match.seats.order_by("index").values_list("entry_id", flat=True))
+        self.result[pk] = seats[1] if winner is None else seats[winner]
+        if match.stage_id == self.system.pk:
+            self._concluded(match)
+
+    def _concluded(self, match: Match) -> None:
+        """The model of a system test: a version passes when every one of its test games has
+        finished and it crashed in none; it is judged once all have ended."""
+        submission = match.seats.get(entry__is_reference=False).submission
+        games = Match.objects.filter(stage=self.system, seats__submission=submission, round=submission.number)
+        if games.filter(status__in=OPEN).exists():
+            return
+        crashed = any(g.seats.filter(submission=submission, status="crash").exists() for g in games)
+        finished = all(g.status == Match.Status.FINISHED for g in games)
+        self.passed[submission.entry_id][submission.number] = finished and not crashed
+
+    def _play(self, data, winner):
+        queued = self._matches(Match.Status.QUEUED)
+        if queued:
+            pk = data.draw(st.sampled_from(queued))
+            self.attempt[pk] = matches.claim("w1", match_id=pk).pk
+            self._finish(pk, winner)
+
+    # A game claimed and played to its end is what happens most: two rules, twice the odds.
+    @rule(data=st.data(), winner=st.sampled_from([0, 1, None]))
+    def play(self, data, winner):
+        self._play(data, winner)
+
+    @rule(data=st.data(), winner=st.sampled_from([0, 1]))
+    def play_again(self, data, winner):
+        self._play(data, winner)
+
+    @rule(data=st.data())
+    def fault(self, data):
+        if not self.attempt:
+            return
+        pk = data.draw(st.sampled_from(sorted(self.attempt)))
+        rounds = max(self._swiss_state(), default=0)
+        assert matches.end_attempt(self.attempt.pop(pk), MatchAttempt.Outcome.INFRA, "SandboxError: no jail")
+        self._check_swiss(rounds)
+        match = Match.objects.get(pk=pk)
+        if match.stage_id == self.system.pk and match.status == Match.Status.FAILED:
+            self._concluded(match)
+
+    @rule(data=st.data())
+    def fail_for_good(self, data):
+        """The platform gives a match up for a judge (as after MAX_FAULTS faults in a row)."""
+        stoppable = self._matches(*OPEN)
+        if not stoppable:
+            return
+        pk = data.draw(st.sampled_from(stoppable))
+        rounds = max(self._swiss_state(), default=0)
+        lifecycle.fail_match(pk, "SandboxError: no jail, three times")
+        self._check_swiss(rounds)
+        self._call_off([pk])
+        match = Match.objects.get(pk=pk)
+        if match.stage_id == self.system.pk:
+            self._concluded(match)
+
+    @rule(data=st.data())
+    def late_result(self, data):
+        if not self.late:
+            return
+        attempt = data.draw(st.sampled_from(self.late))
+        match = Match.objects.get(attempts__pk=attempt)
+        assert matches.write_result(attempt, self._record(match, 0)) is False  # called off: not counted
+
+    @rule(data=st.data())
+    def new_version(self, data):
+        pk = data.draw(st.sampled_from(self.entries))
+        entry = Entry.objects.get(pk=pk)
+        if entry.status != Entry.Status.ACTIVE or entry.submissions.count() >= 3:
+            return
+        number = entry.submissions.count() + 1
+        submission = make_submission(entry, status="ready", built_at=None)
+        assert submission.number == number
+        self.passed[pk][number] = False  # not yet: its test games decide
+        system_test.start(submission)
+
+    # --- the judges ------------------------------------------------------------------------
+
+    def _call_off(self, pks):
+        for pk in pks:
+            if pk in self.attempt:
+                self.late.append(self.attempt.pop(pk))
+
+    @rule(which=st.sampled_from([0, 1]))
+    def run_stage(self, which):
+        self._act(lambda: judges.run_stage(self.judge, Stage.objects.get(pk=self.stages[which].pk)))
+
+    @rule(which=st.sampled_from([0, 1]))
+    def rerun_stage(self, which):
+        stage = Stage.objects.get(pk=self.stages[which].pk)
+        before = set(self._matches(stage=stage))
+        if self._act(lambda: judges.rerun_stage(self.judge, stage)) is not None:
+            self._call_off(before)
+
+    @rule(which=st.sampled_from([0, 1]))
+    def cancel_stage(self, which):
+        stage = Stage.objects.get(pk=self.stages[which].pk)
+        open_ones = self._matches(*OPEN, stage=stage)
+        if self._act(lambda: judges.cancel_stage(self.judge, stage)) is not None:
+            self._call_off(open_ones)
+            self.cancelled.add(stage.pk)
+
+    @rule(data=st.data())
+    def rerun_match(self, data):
+        every = self._matches()
+        if not every:
+            return
+        pk = data.draw(st.sampled_from(every))
+        if self._act(lambda: judges.rerun_match(self.judge, Match.objects.get(pk=pk))) is not None:
+            self._call_off([pk])
+
+    @rule(data=st.data())
+    def cancel_match(self, data):
+        stoppable = self._matches(*OPEN, Match.Status.FAILED)
+        if not stoppable:
+            return
+        pk = data.draw(st.sampled_from(stoppable))
+        if self._act(lambda: judges.cancel_match(self.judge, Match.objects.get(pk=pk))) is not None:
+            self._call_off([pk])
+            match = Match.objects.get(pk=pk)
+            if match.stage_id == self.system.pk:
+                self._concluded(match)
+
+    @precondition(lambda self: self.snapshot is None)
+    @rule()
+    def freeze(self):
+        judges.freeze_standings(self.judge, self.contest)
+        self.snapshot = dict(self._counted())
+
+    @precondition(lambda self: self.snapshot is not None)
+    @rule()
+    def publish(self):
+        judges.publish_results(self.judge, self.contest)
+        self.snapshot = None
+
+    @rule(data=st.data())
+    def disqualify(self, data):
+        pk = data.draw(st.sampled_from(self.entries))
+        services.disqualify(self.judge, Entry.objects.get(pk=pk), "a judge's reason")
+        self.disqualified.add(pk)
+
+    @rule(data=st.data())
+    def reinstate(self, data):
+        if not self.disqualified:
+            return
+        pk = data.draw(st.sampled_from(sorted(self.disqualified)))
+        services.reinstate(self.judge, Entry.objects.get(pk=pk))
+        self.disqualified.discard(pk)
+
+    # --- what must hold after every step ---------------------------------------------------
+
+    def _counted(self):
+        """Every stage match with a result as the model knows it (byes from the record)."""
+        found = {pk: winner for pk, winner in self.result.items()}
+        for pk in Match.objects.filter(contest=self.contest, seats__status=BYE).values_list("pk", flat=True):
+            found[pk] = None
+        return found
+
+    def _expected(self, results: dict[int, int | None], stage: Stage) -> dict[int, int]:
+        in_stage = set(Match.objects.filter(stage=stage).values_list("pk", flat=True))
+        listed: dict[int, int] = {}
+        for pk, winner in results.items():
+            if pk not in in_stage:
+                continue
+            for entry in Match.objects.get(pk=pk).seats.values_list("entry_id", flat=True):
+                listed.setdefault(entry, 0)
+            if winner is not None:
+                listed[winner] = listed.get(winner, 0) + 1
+        active = set(Entry.objects.filter(pk__in=listed, status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+        return {pk: wins for pk, wins in listed.items() if pk in active}
+
+    @invariant()
+    def standings_count_each_result_once(self):
+        if not hasattr(self, "stages"):
+            return
+        for stage in self.stages:
+            stage = Stage.objects.get(pk=stage.pk)
+            live = standings.compute(self.contest, stage, standings.LIVE)
+            got = {row.entry.pk: int(row.values["wins"]) for row in live.rows}
+            assert got == self._expected(self._counted(), stage), stage.name
+            if self.snapshot is not None:
+                public = standings.compute(self.contest, stage, standings.FROZEN)
+                got = {row.entry.pk: int(row.values["wins"]) for row in public.rows}
+                assert got == self._expected(self.snapshot, stage), f"{stage.name} (public, frozen)"
+
+    @invariant()
+    def cancelled_stages_stay_cancelled_and_are_never_the_default(self):
+        if not hasattr(self, "stages"):
+            return
+        for pk in self.cancelled:
+            assert Stage.objects.get(pk=pk).status == Stage.Status.CANCELLED
+        current = standings.current_stage(self.contest)
+        assert current is None or current.status != Stage.Status.CANCELLED
+
+    @invariant()
+    def a_stage_with_games_to_play_is_not_finished(self):
+        if not hasattr(self, "stages"):
+            return
+        for stage in Stage.objects.filter(pk__in=[s.pk for s in self.stages], status=Stage.Status.FINISHED):
+            assert not stage.matches.filter(status__in=[*OPEN, Match.Status.FAILED]).exists(), stage.name
+
+    @invariant()
+    def each_entry_plays_its_newest_version_that_passed(self):
+        if not hasattr(self, "passed"):
+            return
+        for entry_id, versions in self.passed.items():
+            newest = max((n for n, ok in versions.items() if ok), default=None)
+            active = Submission.objects.filter(entry_id=entry_id, is_active=True).first()
+            if newest is None:
+                assert active is None or active.status != Submission.Status.READY
+            else:
+                assert active is not None and active.number == newest, (entry_id, versions)
+                assert active.status == Submission.Status.READY
+
+
+def test_the_public_record_stays_true_whatever_the_judges_do(queued):
+    run_state_machine_as_test(
+        JudgesAndGames,
+        settings=settings(
+            max_examples=30,
+            stateful_step_count=50,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        ),
+    )
