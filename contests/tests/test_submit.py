@@ -214,3 +214,15 @@ def test_a_contestant_renames_an_entry_with_the_checks_of_a_new_one():
     closed = make_entry(make_contest(closes_at=timezone.now() - timedelta(hours=1)))
     with pytest.raises(Refused, match="is closed"):
         rename_entry(closed, "Late")
+
+
+def test_a_withdrawal_committed_while_a_submission_waits_refuses_it(queued):
+    """submit read the entry's status before taking the contestant's lock: a withdrawal that
+    committed in between let a submission into a withdrawn entry. It reads it again under the
+    lock now (here the entry in hand is stale: withdrawn in the database meanwhile)."""
+    entry = make_entry(make_contest(game="chomp", opens_at=None, closes_at=None))
+    stale = Entry.objects.get(pk=entry.pk)
+    withdraw(entry)
+    with pytest.raises(Refused, match="withdrawn"):
+        submit(stale, filename="a.py", data=b"print(1)\n")
+    assert not Submission.objects.filter(entry=entry).exists() and queued == []

@@ -119,3 +119,45 @@ def test_a_build_task_retries_platform_faults_until_it_gives_up(monkeypatch):
         with pytest.raises(Retry):
             tasks.build_submission.run(3)
     tasks.build_submission.run(3)  # the last fault ends it: no retry, the submission says why
+
+
+def _together(*actions) -> list[Exception]:
+    """Run the actions in threads of their own, let go at the same moment; what they raised."""
+    start, errors = threading.Barrier(len(actions)), []
+
+    def run(action):
+        try:
+            start.wait(timeout=10)
+            action()
+        except Exception as e:  # pragma: no cover - reported by the caller
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(action,)) for action in actions]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return errors
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks are PostgreSQL's: SQLite has one writer")
+def test_a_result_and_a_judges_rerun_at_the_same_moment_never_deadlock(queued):
+    """write_result locked the attempt then the match; a judge's re-run, the match then its
+    attempts: at the same moment, PostgreSQL failed one of them (the judge saw a 500). Both now
+    lock in the one order (stage, match, attempt): one waits for the other."""
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    stage = make_stage(contest, kind="round_robin", status="running")
+    subs = [make_submission(make_entry(contest), is_active=True, status="ready") for _ in range(2)]
+    for _ in range(10):
+        match = make_match(contest, subs, stage=stage)
+        attempt = matches.claim("w", match_id=match.pk)
+        result = _record((1, 0), ("win", "loss"))
+        errors = _together(
+            lambda a=attempt, r=result: matches.write_result(a.pk, r), lambda m=match: lifecycle.rerun_match(m)
+        )
+        assert errors == []
+        match.refresh_from_db()
+        assert match.status == "queued"  # re-run last, or the result written first and then re-run

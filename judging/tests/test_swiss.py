@@ -5,6 +5,7 @@ import pytest
 
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
+from games.base import BYE
 from judging import lifecycle, standings, tournaments
 from judging.lifecycle import Ended
 from judging.models import Match
@@ -98,3 +99,22 @@ def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(que
     lifecycle.match_ended(match, Ended.FINISHED)  # as the worker calls it, in the transaction that records the match
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_rerun_swiss_stage_plays_its_games_again_and_keeps_its_byes(queued):
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 2, "games_per_pairing": 1})
+    for name in "ABC":
+        make_submission(make_entry(contest, name=name), is_active=True, status="ready")
+    lifecycle.run_stage(swiss)
+    (game,) = swiss.matches.exclude(seats__status=BYE)
+    (bye,) = swiss.matches.filter(seats__status=BYE)
+    finish_on_paper(game, [(1, 1, "win"), (0, 0, "loss")])
+    queued.clear()
+    assert lifecycle.rerun_stage(swiss) == 1
+    assert queued == [("play_match", game.pk)]  # the game, not the bye: "chomp needs 2 players, not 1"
+    bye.refresh_from_db()
+    assert bye.status == "finished" and bye.seats.get().status == BYE
+    with pytest.raises(lifecycle.Refused, match="a bye"):
+        lifecycle.rerun_match(bye)
