@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, runtime_checkable
 
 State = TypeVar("State")
 Move = TypeVar("Move")
@@ -345,9 +345,56 @@ class BatchGame(Game):
         """The replay's moves and frames, from the report."""
 
 
+class RaceProgress(TypedDict):
+    """What a race's server says of one entrant at a moment (``RaceServer.snapshot``): the keys
+    the platform reads; a game adds its own (Wheels: deck, discarded, round, illegal...)."""
+
+    name: str  # the entrant's login name
+    moves: int  # moves made
+    instructions: int  # lines (commands) its program sent
+    time_s: float  # the race's seconds it has used so far
+    finished_s: float | None  # when it finished the race, or None
+    connected: bool  # connected now
+    connections: int  # connections it has made (0: it never logged in)
+
+
+@dataclass(frozen=True)
+class LiveColumn:
+    """One column of a race's live table on its match page: the entrant's progress under
+    ``key``, shown "N of ``of``" when ``of`` is given."""
+
+    label: str
+    key: str
+    of: int | None = None
+
+
+@runtime_checkable
+class RaceServer(Protocol):
+    """A race's server, run by the referee on an asyncio loop of its own, in one thread."""
+
+    async def start_unix(self, path: Path) -> None:
+        """Listen on this Unix socket (each jail's one network endpoint)."""
+
+    async def green_flag(self) -> None:
+        """Wait for every entrant to log in (or the start timeout), then start the race."""
+
+    async def close(self) -> None: ...
+
+    def snapshot(self) -> list[RaceProgress]:
+        """Each entrant's progress now."""
+
+    def withdraw(self, login: str) -> None:
+        """The entrant's program has ended: the race does not wait for it."""
+
+    def logs(self) -> dict[str, str]:
+        """Each entrant's dialogue with the server, by login name (for the replay)."""
+
+
 class RaceGame(Game):
     """A game played by all of a stage's programs at once against the game's own server
-    (``Race``): no turns; the server's account of each entrant's progress is the result."""
+    (``Race``): no turns; the server's account of each entrant's progress is the result. The
+    referee (``judging.race``) reads only what this class and ``RaceServer`` declare; Wheels
+    (``games.wheels``) is one implementation."""
 
     @abstractmethod
     def server(
@@ -357,20 +404,28 @@ class RaceGame(Game):
         logins: Mapping[str, str],
         start_timeout_s: float,
         on_finish: Callable[[str], None] | None = None,
-    ) -> Any:
+    ) -> RaceServer:
         """The game's server for one race: ``logins`` maps each entrant's login name to its
-        password; ``on_finish`` is told (in the server's thread) of each entrant that finishes. It has the asyncio methods ``start_unix(path)``, ``green_flag()`` and
-        ``close()``, and ``snapshot()`` (each entrant's progress) and ``withdraw(login)`` (its program ended)."""
+        password; ``on_finish`` is told (in the server's thread) of each entrant that finishes."""
 
     @abstractmethod
     def client_env(self, login: str, password: str, port: int) -> dict[str, str]:
         """What a program is told in its environment to find and log in to the server."""
 
     @abstractmethod
+    def over(self, params: Mapping[str, int], snapshot: Sequence[RaceProgress]) -> bool:
+        """Whether the race is over by its rules (the referee also ends it at its time limit,
+        or when no program is left running)."""
+
+    @abstractmethod
     def race_outcome(self, params: Mapping[str, int], seats: Sequence[dict[str, Any]]) -> GameResult:
-        """The race's outcome from each seat's final progress (the server's snapshot of it,
-        with ``stopped``: the referee ended the program, and ``fault``: (status, reason) when
-        the program broke a limit or left before it finished)."""
+        """The race's outcome from each seat's final progress (a ``RaceProgress``, with
+        ``stopped``: the referee ended the program, and ``fault``: (status, reason) when the
+        program broke a limit or left before it finished)."""
+
+    @abstractmethod
+    def live_columns(self, params: Mapping[str, int]) -> list[LiveColumn]:
+        """The columns of the race's live table, beside each entrant's name and state."""
 
     def kit(self) -> dict[str, bytes]:
         """Files contestants download to race at home (the server, a reference client):

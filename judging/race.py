@@ -74,7 +74,7 @@ class _ServerThread:
         """Each entrant's server log, read in the server's own thread."""
 
         async def take() -> dict[str, str]:
-            return {e.name: e.log.text() for e in self.server.entrants.values()}
+            return self.server.logs()
 
         return self.call(take())
 

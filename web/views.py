@@ -386,10 +386,13 @@ def match_detail(request, pk: int):
     return render(request, "contests/match.html", context)
 
 
-def _live_race(match: Match, seats) -> list[dict] | None:
-    """A race being run: each entrant's progress a moment ago (the referee keeps it on the
-    attempt every second), by entry name."""
-    if match.status != Match.Status.RUNNING:
+def _live_race(match: Match, seats) -> dict | None:
+    """A race being run: the game's live columns and each entrant's progress a moment ago (the
+    referee keeps it on the attempt every second), by entry name."""
+    if match.status != Match.Status.RUNNING or not match.contest.is_hosted:
+        return None
+    game = registry.get(match.contest.game)
+    if not isinstance(game, RaceGame):
         return None
     attempt = match.attempts.filter(outcome="running", progress__isnull=False).order_by("-number").first()
     if attempt is None:
@@ -397,16 +400,18 @@ def _live_race(match: Match, seats) -> list[dict] | None:
     names = dict(
         zip(login_names([seat.entry.name for seat in seats]), (seat.entry.name for seat in seats), strict=True)
     )
-    decks = (match.params or {}).get("decks", 1)
-    return [
+    columns = game.live_columns(match.params or {})
+    rows = [
         {
-            **e,
             "entry": names.get(e.get("name"), e.get("name")),
-            "decks": decks,
-            "started": attempt.progress.get("started"),
+            "cells": [(e.get(c.key), c.of) for c in columns],
+            "finished_s": e.get("finished_s"),
+            "connected": e.get("connected"),
+            "connections": e.get("connections"),
         }
         for e in attempt.progress.get("entrants", [])
     ]
+    return {"columns": columns, "rows": rows, "started": attempt.progress.get("started")}
 
 
 def _rerun_change(match: Match, attempts: list) -> dict | None:

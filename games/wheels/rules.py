@@ -29,9 +29,11 @@ from games.base import (
     Column,
     GameInfo,
     GameResult,
+    LiveColumn,
     Param,
     Race,
     RaceGame,
+    RaceProgress,
     Total,
     total_points,
 )
@@ -111,11 +113,22 @@ class Wheels(RaceGame):
             on_finish=None if on_finish is None else (lambda entrant: on_finish(entrant.name)),
         )
 
-    def over(self, params: Mapping[str, int], snapshot: Sequence[dict[str, Any]]) -> bool:
+    def over(self, params: Mapping[str, int], snapshot: Sequence[RaceProgress]) -> bool:
         """Whether the race is over by its rules (the referee also ends it at its time limit,
         or when no program is left running)."""
         finished = [s for s in snapshot if s["finished_s"] is not None]
         return bool(finished) and (bool(params["first_wins"]) or len(finished) == len(snapshot))
+
+    def live_columns(self, params: Mapping[str, int]) -> list[LiveColumn]:
+        """Each entrant's deck (of the race's), sets discarded on it (of 13), round, moves and
+        illegal moves: what the page's own scoreboard showed."""
+        return [
+            LiveColumn("Deck", "deck", params["decks"]),
+            LiveColumn("Sets", "discarded", 13),
+            LiveColumn("Round", "round"),
+            LiveColumn("Moves", "moves"),
+            LiveColumn("Illegal", "illegal"),
+        ]
 
     def client_env(self, login: str, password: str, port: int) -> dict[str, str]:
         return {

@@ -187,6 +187,10 @@ class WheelsServer:
         now = asyncio.get_running_loop().time()
         return [e.snapshot(now) for e in self.entrants.values()]
 
+    def logs(self) -> dict[str, str]:
+        """Each entrant's dialogue with the server, by login name."""
+        return {e.name: e.log.text() for e in self.entrants.values()}
+
     # One connection.
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()

@@ -1,0 +1,35 @@
+"""A race being run shows its live table from the game's own columns (Wheels: deck of the
+race's decks, sets of 13, round, moves, illegal moves), not from a page that knows Wheels."""
+
+import pytest
+from django.utils import timezone
+
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from judging.models import Match, MatchAttempt
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_running_race_shows_the_games_live_columns(client):
+    contest = make_contest(slug="wheels", game="wheels", game_params={})
+    stage = make_stage(contest, kind="race", name="The race")
+    subs = [make_submission(make_entry(contest, name=name), is_active=True, status="ready") for name in ("Ann", "Bob")]
+    match = make_match(contest, subs, stage=stage, params={"decks": 5, "first_wins": 1})
+    now = timezone.now()
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING, started_at=now)
+    progress = {
+        "t": 12.0,
+        "started": True,
+        "entrants": [
+            {"name": "ann", "deck": 2, "discarded": 7, "round": 3, "moves": 40, "illegal": 1, "instructions": 50,
+             "time_s": 12.0, "finished_s": None, "connected": True, "connections": 1},
+            {"name": "bob", "deck": 5, "discarded": 13, "round": 2, "moves": 90, "illegal": 0, "instructions": 95,
+             "time_s": 9.5, "finished_s": 9.5, "connected": False, "connections": 1},
+        ],
+    }  # fmt: skip
+    MatchAttempt.objects.create(match=match, number=1, started_at=now, last_seen=now, progress=progress)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    table = page.split('class="list race live"')[1].split("</table>")[0]
+    assert "<th>Deck</th><th>Sets</th><th>Round</th><th>Moves</th><th>Illegal</th>" in table
+    assert "<td>Ann</td><td>2 of 5</td><td>7 of 13</td><td>3</td><td>40</td><td>1</td>" in table
+    assert "racing" in table and "finished at 9.5 s" in table
