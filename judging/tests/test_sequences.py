@@ -2,8 +2,9 @@
 checked after every step against a small model of what the public record must say.
 
 The machine plays a Chomp contest of three or five entries (a reference program among them; an
-odd number: Swiss byes) with a system test, a round robin and a Swiss stage. Its moves are the judges' (run, re-run and
-cancel a stage or a match, freeze, publish, disqualify, reinstate) and the platform's (a
+odd number: Swiss byes) with a system test, a round robin and a Swiss stage, and beside it a
+Crossed Words run whose outputs the judges verify. Its moves are the judges' (run, re-run and
+cancel a stage or a match, freeze, publish, disqualify, reinstate, verify) and the platform's (a
 worker claims a match, records its result or a platform fault, a called-off attempt brings its
 result late, a contestant sends a new version). The model knows only what each step did; after
 every step it checks:
@@ -12,6 +13,8 @@ every step it checks:
 - the public standings are the snapshot's while frozen, the live record's otherwise;
 - no cancelled stage is the contest's default standings, and a cancelled stage stays so;
 - a Swiss round is never paired while a game of the stage is open or failed;
+- each output counts what the judges decided on its current result (accepted: the claim,
+  rejected: 0, else the verifier's figure);
 - each active entry plays with its newest version whose latest system test passed, and
   has one whenever any of its versions' latest test passed.
 """
@@ -36,7 +39,7 @@ from contests import services
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games.base import BYE, GameResult
-from judging import lifecycle, matches, standings, system_test
+from judging import formats, lifecycle, matches, standings, system_test, verification
 from judging import services as judges
 from judging.models import Match, MatchAttempt
 from judging.referee import MatchRecord, SeatTotals
@@ -71,12 +74,25 @@ class JudgesAndGames(RuleBasedStateMachine):
         if start:  # most sequences start with the stages under way; some with the judges' first run
             for stage in self.stages:
                 judges.run_stage(self.judge, stage)
+        self._words()
         self.result: dict[int, int | None] = {}  # match -> winning entry (None: a bye or a drawn-out crash)
         self.attempt: dict[int, int] = {}  # match -> its running attempt, as the model knows it
         self.late: list[int] = []  # attempts called off while running: their results must not count
         self.snapshot: dict[int, int | None] | None = None
         self.cancelled: set[int] = set()
         self.disqualified: set[int] = set()
+
+    def _words(self):
+        """Beside it, an output-only contest (Crossed Words) of two entries, its run under way:
+        its outputs are verified by the judges, a rejection counting 0, an acceptance the claim."""
+        n = next(_names)
+        self.words = make_contest(slug=f"words-{n}", game="crossed_words", game_params={})
+        self.run = make_stage(self.words, kind="batch", name="Final run", order=1)
+        for i in range(2):
+            make_submission(make_entry(self.words, name=f"W{i}"), is_active=True, status="ready")
+        judges.run_stage(self.judge, self.run)
+        self.claims: dict[int, tuple[float, float]] = {}  # run -> (claimed, the verifier's) of its result
+        self.decided: dict[int, str] = {}  # run -> the judges' decision on that result
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -97,7 +113,7 @@ class JudgesAndGames(RuleBasedStateMachine):
         rounds = max(self._swiss_state(), default=0)
         try:
             return action()
-        except lifecycle.Refused:
+        except formats.StageError:  # a guard's refusal (lifecycle.Refused), or too few to play
             return None
         finally:
             self._check_swiss(rounds)
@@ -223,6 +239,46 @@ class JudgesAndGames(RuleBasedStateMachine):
         self.passed[pk][number] = False  # not yet: its test games decide
         system_test.start(submission)
 
+    @rule(data=st.data(), claimed=st.sampled_from([40.0, 110.0]), verifier=st.sampled_from([0.0, 40.0, 110.0]))
+    def run_output(self, data, claimed, verifier):
+        queued = list(self.run.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
+        if not queued:
+            return
+        pk = data.draw(st.sampled_from(queued))
+        attempt = matches.claim("w1", match_id=pk)
+        status = "valid" if verifier else "illegal"
+        outcome = GameResult((verifier,), (claimed,), (status,), f"verified: {verifier:g} points", ("",))
+        assert matches.write_result(attempt.pk, MatchRecord(outcome, [SeatTotals(moves=1)], {"moves": []}))
+        self.claims[pk] = (claimed, verifier)
+        self.decided.pop(pk, None)  # a new result waits for a judge again
+
+    @rule(data=st.data(), decision=st.sampled_from(["accepted", "rejected"]))
+    def verify(self, data, decision):
+        if not self.claims:
+            return
+        pk = data.draw(st.sampled_from(sorted(self.claims)))
+        verification.decide(Match.objects.get(pk=pk), self.judge, decision, "a judge's note")
+        self.decided[pk] = decision
+
+    @rule(
+        data=st.data(),
+        claimed=st.sampled_from([40.0, 110.0]),
+        verifier=st.sampled_from([0.0, 40.0, 110.0]),
+        decision=st.sampled_from(["accepted", "rejected"]),
+    )
+    def run_output_and_verify_it(self, data, claimed, verifier, decision):
+        """An output comes, and a judge decides on it: the judges' usual round."""
+        before = set(self.claims)
+        self.run_output(data, claimed, verifier)
+        for pk in set(self.claims) - before:
+            verification.decide(Match.objects.get(pk=pk), self.judge, decision, "a judge's note")
+            self.decided[pk] = decision
+
+    @rule(data=st.data())
+    def rerun_output(self, data):
+        runs = list(self.run.matches.values_list("pk", flat=True))
+        judges.rerun_match(self.judge, Match.objects.get(pk=data.draw(st.sampled_from(runs))))
+
     # --- the judges ------------------------------------------------------------------------
 
     def _call_off(self, pks):
@@ -333,6 +389,18 @@ class JudgesAndGames(RuleBasedStateMachine):
                 assert got == self._expected(self.snapshot, stage), f"{stage.name} (public, frozen)"
 
     @invariant()
+    def each_output_counts_what_the_judges_decided(self):
+        if not hasattr(self, "claims"):
+            return
+        expected: dict[int, float] = {}
+        for pk, (claimed, verifier) in self.claims.items():
+            entry = Match.objects.get(pk=pk).seats.get().entry_id
+            decided = self.decided.get(pk)
+            expected[entry] = claimed if decided == "accepted" else 0.0 if decided == "rejected" else verifier
+        table = standings.compute(self.words, Stage.objects.get(pk=self.run.pk))
+        assert {row.entry.pk: row.values["verified"] for row in table.rows} == expected
+
+    @invariant()
     def cancelled_stages_stay_cancelled_and_are_never_the_default(self):
         if not hasattr(self, "stages"):
             return
@@ -366,7 +434,7 @@ def test_the_public_record_stays_true_whatever_the_judges_do(queued):
     run_state_machine_as_test(
         JudgesAndGames,
         settings=settings(
-            max_examples=30,
+            max_examples=25,
             stateful_step_count=50,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
