@@ -44,6 +44,9 @@ class StageForm(forms.Form):
             label="Only these entries",
             help_text="Every entry with a playable version when the stage runs, if none is ticked.",
         )
+        self.fields["entries"].label_from_instance = lambda entry: (
+            entry.name + (" (reference)" if entry.is_reference else "")
+        )
         self.game_params = list(registry.get(contest.game).info.params)
         for p in self.game_params:
             self.fields[f"game_{p.name}"] = forms.IntegerField(

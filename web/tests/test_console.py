@@ -113,6 +113,14 @@ def test_a_judge_adds_a_stage_from_a_form_not_raw_json(contest, client, judge):
     )
     action = JudgeAction.objects.get(action="stage.add")
     assert action.judge == judge and action.data["params"] == stage.params
+    ann, bob = (Entry.objects.get(name=n) for n in ("Ann's", "Bob's"))
+    form = client.get("/contests/chomp/console/stages/new/?kind=round_robin").content.decode()
+    assert f'value="{ann.pk}"' in form and "Ann&#x27;s</label>" in form  # by name
+    named = client.post("/contests/chomp/console/stages/new/",
+                        {"kind": "round_robin", "name": "Duel", "order": 2, "entries": [ann.pk, bob.pk]})  # fmt: skip
+    assert named.status_code == 302 and Stage.objects.get(name="Duel").params["entries"] == sorted([ann.pk, bob.pk])
+    taken = client.post("/contests/chomp/console/stages/new/", {"kind": "round_robin", "name": "Again", "order": 2})
+    assert "has a stage at place 2 already" in taken.content.decode()
     client.force_login(make_user())
     assert client.get("/contests/chomp/console/stages/new/").status_code == 403
 
