@@ -84,7 +84,7 @@ def verify_output(request, slug: str, match_id: int):
         except verification.VerificationError as e:
             messages.error(request, str(e))
             return redirect("contests:verify-output", slug=contest.slug, match_id=claim.match.pk)
-        messages.success(request, f"{claim.seat.entry.name}'s output is {decision}.")
+        messages.success(request, f"The output of {claim.seat.entry.name} is {decision}.")
         return redirect(f"{_queue_url(contest)}?stage={claim.match.stage_id}")
     replay = claim.match.load_replay() or {}
     return render(
