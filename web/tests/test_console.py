@@ -195,6 +195,8 @@ def test_a_judge_cancels_what_a_stage_has_not_played_yet(contest, client, judge)
     assert JudgeAction.objects.get(action="stage.cancel").data["matches"] == 3
     standings = client.get("/contests/chomp/standings/").content.decode()
     assert "Round robin" not in standings.split("<h1")[1].split("</h1>")[0]
+    shown = client.get(f"/contests/chomp/standings/?stage={stage.pk}").content.decode()
+    assert "The judges cancelled Round robin" in shown  # still there when asked for, and said so
     rerun = client.post("/contests/chomp/console/act/", {"action": "rerun_stage", "stage": stage.pk}, follow=True)
     assert "Round robin was cancelled, for good" in rerun.content.decode()
 
