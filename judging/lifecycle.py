@@ -67,18 +67,24 @@ def lock_stage(stage_id: int) -> Stage:
     return lock_one("stage", Stage.objects.filter(pk=stage_id).select_related("contest"))
 
 
-def check_can_run(stage: Stage) -> None:
-    """A judge may run a stage that is pending (running it again when scheduled does nothing)."""
+def check(stage: Stage, action: str) -> None:
+    """Whether a judge may ``action`` ("run", "rerun" or "cancel") the stage now: Refused, in
+    words, if not. Running a stage scheduled already does nothing; a cancelled one stays so."""
     if not formats.of(stage.kind).run_by_judges:
-        raise Refused(f"{stage.name} runs by itself for each new submission; re-run one of its games instead.")
+        instead = "it cannot be cancelled" if action == "cancel" else "re-run one of its games instead"
+        raise Refused(f"{stage.name} runs by itself for each new submission; {instead}.")
     if stage.status == Stage.Status.CANCELLED:
+        if action == "cancel":
+            raise Refused(f"{stage.name} is already cancelled.")
         raise Refused(f"{stage.name} was cancelled, for good; add a new stage to play it again.")
+    if action == "rerun" and stage.status == Stage.Status.PENDING:
+        raise Refused(f"{stage.name} has not been run yet: run it.")
 
 
 def run_stage(stage: Stage) -> list[Match]:
     """Start a stage by its format (it schedules its matches, once): the one entry point for
     the pages, the admin, the API and scripts."""
-    check_can_run(stage)
+    check(stage, "run")
     return formats.of(stage.kind).start(stage)
 
 
@@ -121,12 +127,7 @@ def rerun_stage(stage: Stage) -> int:
     ended. How many were queued."""
     with writing():
         stage = lock_stage(stage.pk)
-        if not formats.of(stage.kind).run_by_judges:
-            raise Refused(f"{stage.name} runs by itself for each new submission; re-run one of its games instead.")
-        if stage.status == Stage.Status.PENDING:
-            raise Refused(f"{stage.name} has not been run yet: run it.")
-        if stage.status == Stage.Status.CANCELLED:
-            raise Refused(f"{stage.name} was cancelled, for good; add a new stage to play it again.")
+        check(stage, "rerun")
         matches = lock("match", _playable(stage.matches.all()))
         ids = [m.pk for m in matches]
         _call_off(ids, "a judge asked for a re-run of the stage while it was being played")
@@ -151,10 +152,7 @@ def cancel_stage(stage: Stage) -> dict[str, int]:
     matches it stopped, by the state each was in."""
     with writing():
         stage = lock_stage(stage.pk)
-        if not formats.of(stage.kind).run_by_judges:
-            raise Refused(f"{stage.name} runs by itself for each new submission; it cannot be cancelled.")
-        if stage.status == Stage.Status.CANCELLED:
-            raise Refused(f"{stage.name} is already cancelled.")
+        check(stage, "cancel")
         stage.status, stage.finished_at = Stage.Status.CANCELLED, timezone.now()
         Stage.objects.filter(pk=stage.pk).update(status=stage.status, finished_at=stage.finished_at)
         matches = lock("match", stage.matches.filter(status__in=STOPPABLE))

@@ -6,7 +6,6 @@ import math
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -29,6 +28,7 @@ from web import serializers as s
 from web.api_support import body_object, error_body, idempotent, refused
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
+from web.views import replay_shown
 
 
 def paged(serializer_class) -> serializers.Serializer:
@@ -498,13 +498,7 @@ def match_detail(request, pk: int):
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_replay(request, pk: int):
-    try:
-        replay = publication.replay_for(request.user, _match(request, pk))
-    except publication.Hidden as e:
-        raise PermissionDenied(str(e)) from None
-    if replay is None:
-        raise Http404("This match has no replay yet.")
-    return Response(replay)
+    return Response(replay_shown(request, _match(request, pk)))
 
 
 # --- Judges -----------------------------------------------------------------------------------

@@ -460,15 +460,21 @@ def match_action(request, pk: int, action: str):
     return redirect("contests:match", pk=match.pk)
 
 
-@require_GET
-def match_replay(request, pk: int):
+def replay_shown(request, match: Match) -> dict:
+    """The match's replay as this visitor may see it; 403 while its result is hidden (a
+    freeze), 404 before it has one. The page's JSON and the API's answer the same."""
     try:
-        replay = publication.replay_for(request.user, _match(request, pk))
+        replay = publication.replay_for(request.user, match)
     except publication.Hidden as e:
         raise PermissionDenied(str(e)) from None
     if replay is None:
         raise Http404("This match has no replay yet.")
-    return JsonResponse(replay)
+    return replay
+
+
+@require_GET
+def match_replay(request, pk: int):
+    return JsonResponse(replay_shown(request, _match(request, pk)))
 
 
 @require_GET
