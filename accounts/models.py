@@ -71,7 +71,7 @@ class IdempotentRequest(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the method, path and body.")
-    status = models.PositiveSmallIntegerField()
+    status = models.PositiveSmallIntegerField(help_text="The answer's HTTP status; 0 while it is being answered.")
     body = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import time
+import unicodedata
 import uuid
 from pathlib import Path
 from typing import Any
@@ -97,9 +98,18 @@ def _contest(client: Client, slug: str) -> dict:
 
 def _print(args, data: Any, lines: list[str]) -> None:
     if args.json:
-        print(json.dumps(data, indent=1))
+        print(json.dumps(data, indent=1))  # ensure_ascii: every control character escaped
     else:
-        print("\n".join(lines))
+        print("\n".join(safe(line) for line in lines))
+
+
+def safe(text: str) -> str:
+    """A line as a terminal may show it: a control or format character the server passed on
+    (an escape sequence in an entry's name or a reason) is written as its escape, not obeyed."""
+    return "".join(
+        ch if ch == "\t" or unicodedata.category(ch) not in ("Cc", "Cf") else ch.encode("unicode_escape").decode()
+        for ch in text
+    )
 
 
 def cmd_contests(client: Client, args) -> int:
@@ -343,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         client = Client(args.url or url, args.token or token)
         return COMMANDS[args.command](client, args)
     except CliError as e:
-        print(f"arbiter: {e}", file=sys.stderr)
+        print(safe(f"arbiter: {e}"), file=sys.stderr)
         return 1
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -94,6 +95,15 @@ COUNTED_STATUSES = (
 )
 
 
+FILENAME_MAX = 200  # Submission.filename's length
+
+
+def printable(text: str) -> bool:
+    """No control or format character (a newline, NUL, a right-to-left override, a zero-width
+    space): what may be shown as it is on a page, in a header or on a terminal."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp") for ch in text)
+
+
 def _check_form(contest: Contest, form_data: dict[str, Any]) -> dict[str, Any]:
     try:
         return entry_form.clean(contest.entry_form, form_data)
@@ -109,16 +119,24 @@ def _lock_contestant(user_id: int) -> None:
 
 
 def _check_name(contest: Contest, user, name: str, entry: Entry | None = None) -> str:
-    name = (name or "").strip() if isinstance(name, str) else ""
+    """An entry's name as the standings show it: NFKC-normalised (a full-width or composed
+    look-alike becomes the plain letters), no control or format character (no zero-width space,
+    no right-to-left override), and unique in the contest whatever the case: no entry may pass
+    for another, a reference program's included (withdrawn ones too: their games still show
+    their names)."""
+    name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
     if not name:
         raise Refused("Give your entry a name.")
+    if not printable(name):
+        raise Refused("An entry name may not hold control or invisible formatting characters.")
     if len(name) > 100:
         raise Refused("An entry name has at most 100 characters.")
-    taken = contest.entries.filter(user=user, name__iexact=name)
+    taken = contest.entries.filter(name__iexact=name)
     if entry is not None:
         taken = taken.exclude(pk=entry.pk)
-    if taken.exists():  # withdrawn ones too: their games still show the name
-        raise Refused(f"You already have an entry called {name}.")
+    if taken.exists():
+        mine = taken.filter(user=user).exists()
+        raise Refused(f"You already have an entry called {name}." if mine else f"{name} is taken in {contest.title}.")
     return name
 
 
@@ -261,6 +279,10 @@ def check_upload(contest: Contest, *, filename: str, data: bytes, language: str 
     filename = Path(filename or "").name
     if not filename or filename.startswith("."):
         raise Refused("The file needs a name.")
+    if len(filename) > FILENAME_MAX:
+        raise Refused(f"The file's name is longer than {FILENAME_MAX} characters; give it a shorter one.")
+    if not printable(filename):
+        raise Refused("The file's name holds a control character; give it a plain one.")
     if not data:
         raise Refused("The file is empty.")
     if contest.source_counts != "code" and len(data) > contest.max_source_bytes:

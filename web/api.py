@@ -13,7 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
 from rest_framework.exceptions import APIException, NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
@@ -25,7 +25,7 @@ from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
 from web import serializers as s
-from web.api_support import body_object, error_body, idempotent, refused
+from web.api_support import JSONParser, body_object, error_body, idempotent, refused
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
 from web.views import replay_shown
@@ -319,7 +319,7 @@ def entry_submissions(request, entry_id: int):
 @extend_schema(
     request=s.EntryRenameSerializer,
     responses=s.EntrySerializer,
-    summary="Rename my entry (unique among my entries in the contest)",
+    summary="Rename my entry (unique in the contest, whatever the case)",
     operation_id="entries_rename",
 )
 @api_view(["POST"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -13,8 +14,9 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig, Suspicio
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, status
+from rest_framework import exceptions, parsers, status
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import exception_handler
@@ -43,6 +45,17 @@ def request_too_big_message() -> str:
         f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes, the most read into "
         "memory; send a program this large as a file (multipart/form-data)."
     )
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, with a body nested too deeply for Python's parser (a 100,000-deep
+    array) refused as malformed, not a RecursionError and a 500."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError("The JSON is nested too deeply.") from None
 
 
 def body_object(request) -> Mapping[str, Any]:
@@ -95,9 +108,17 @@ def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: 
     return Response(error_body(status_code, code, message), status=status_code)
 
 
+IDEMPOTENCY_STALE = timedelta(minutes=10)  # a claim its request never finished (the process died)
+
+
 def idempotent(view):
     """For POST views: a retried request with the same ``Idempotency-Key`` gets the first
-    answer again instead of doing the work twice; the same key with another body is a 422."""
+    answer again instead of doing the work twice; the same key with another body is a 422.
+
+    The key is claimed first, in a transaction of its own (a row, unique per user and key):
+    a second request with it while the first is still being answered gets a 409 to retry, never
+    a race. The view's work and the stored answer commit together; a 5xx or an exception
+    drops the claim, so a retry does the work."""
 
     def wrapper(request, *args, **kwargs):
         key = request.headers.get("Idempotency-Key", "").strip()
@@ -108,32 +129,51 @@ def idempotent(view):
         fingerprint = hashlib.sha256(
             request.method.encode() + request.get_full_path().encode() + _body_bytes(request)
         ).hexdigest()
-        previous = IdempotentRequest.objects.filter(user=request.user, key=key).first()
-        if previous is not None:
-            if previous.fingerprint != fingerprint:
-                return Response(
-                    error_body(422, "idempotency_key_reused", "This Idempotency-Key was used for another request."),
-                    status=422,
+        IdempotentRequest.objects.filter(
+            user=request.user, key=key, status=0, created_at__lt=timezone.now() - IDEMPOTENCY_STALE
+        ).delete()
+        try:
+            with transaction.atomic():
+                claim = IdempotentRequest.objects.create(
+                    user=request.user, key=key, fingerprint=fingerprint, status=0, body={}
                 )
-            return Response(previous.body, status=previous.status, headers={"Idempotent-Replayed": "true"})
-        with transaction.atomic():
-            response = view(request, *args, **kwargs)
-            if response.status_code < 500:
-                try:
-                    with transaction.atomic():
-                        IdempotentRequest.objects.create(
-                            user=request.user, key=key, fingerprint=fingerprint, status=response.status_code,
-                            body=json.loads(json.dumps(response.data, default=str)),
-                        )  # fmt: skip
-                except IntegrityError:  # the same key raced in from another request: undo ours
-                    transaction.set_rollback(True)
-                    first = IdempotentRequest.objects.get(user=request.user, key=key)
-                    return Response(first.body, status=first.status, headers={"Idempotent-Replayed": "true"})
+        except IntegrityError:
+            return _replay(request.user, key, fingerprint)
+        try:
+            with transaction.atomic():
+                response = view(request, *args, **kwargs)
+                if response.status_code < 500:
+                    claim.status = response.status_code
+                    claim.body = json.loads(json.dumps(response.data, default=str))
+                    claim.save(update_fields=["status", "body"])
+        except BaseException:
+            IdempotentRequest.objects.filter(pk=claim.pk).delete()
+            raise
+        if response.status_code >= 500:
+            IdempotentRequest.objects.filter(pk=claim.pk).delete()
         return response
 
     wrapper.__name__ = view.__name__
     wrapper.__doc__ = view.__doc__
     return wrapper
+
+
+def _replay(user, key: str, fingerprint: str) -> Response:
+    """The answer to a request whose key another request holds: its stored answer, 409 while it
+    is still being answered, 422 if it was another request."""
+    previous = IdempotentRequest.objects.filter(user=user, key=key).first()
+    if previous is not None and previous.fingerprint != fingerprint:
+        return Response(
+            error_body(422, "idempotency_key_reused", "This Idempotency-Key was used for another request."), status=422
+        )
+    if previous is None or previous.status == 0:
+        response = Response(
+            error_body(409, "in_progress", "A request with this Idempotency-Key is being answered; retry in a moment."),
+            status=409,
+        )
+        response["Retry-After"] = "1"
+        return response
+    return Response(previous.body, status=previous.status, headers={"Idempotent-Replayed": "true"})
 
 
 def _body_bytes(request) -> bytes:

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import services
@@ -154,10 +155,18 @@ def entry_withdraw(request, slug: str, entry_id: int):
     return redirect(entry.contest)
 
 
+def _submission(request, pk: int) -> Submission:
+    """A submission of a contest the user may see: one of a hidden contest is a 404, as if it did
+    not exist (its reference programs' sources included)."""
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
+    _contest(request, submission.entry.contest.slug)
+    return submission
+
+
 @login_required
 @require_GET
 def submission_detail(request, pk: int):
-    submission = get_object_or_404(Submission.objects.select_related("entry__contest", "entry__user"), pk=pk)
+    submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
     matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
@@ -216,7 +225,7 @@ def _fault_digest(submission: Submission) -> dict:
 def submission_source(request, pk: int):
     """A version's source, to read on the page or (``?download=1``) as its file: its author's
     and the judges' only."""
-    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -225,7 +234,7 @@ def submission_source(request, pk: int):
         data = f.read()
     if request.GET.get("download"):
         response = HttpResponse(data, content_type="application/octet-stream")
-        response["Content-Disposition"] = f'attachment; filename="{Path(submission.filename).name}"'
+        response["Content-Disposition"] = content_disposition_header(True, download_name(submission.filename))
         return response
     text = data.decode("utf-8", errors="replace") if b"\0" not in data[:8192] else None
     return render(request, "contests/source.html", {"submission": submission, "text": text, "size": len(data)})
@@ -264,7 +273,7 @@ def entry_detail(request, slug: str, entry_id: int):
 @require_http_methods(["POST"])
 def test_game(request, pk: int):
     """Play the submission against the contest's reference program, now, outside any stage."""
-    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
     opponent = None
@@ -488,6 +497,15 @@ def race_kit(request, slug: str):
     return _zip_download(f"{contest.slug}-kit.zip", {f"{contest.slug}/{name}": data for name, data in files.items()})
 
 
+def download_name(name: str) -> str:
+    """A stored file name as a download may carry it: its last part, every control or format
+    character (CR, LF, NUL, a right-to-left override) made an underscore; RFC 6266/5987
+    quoting is ``content_disposition_header``'s."""
+    name = Path(name.replace("\\", "/")).name
+    cleaned = "".join(ch if services.printable(ch) else "_" for ch in name)
+    return cleaned.strip(". ") or "download"
+
+
 def _zip_download(filename: str, files: dict[str, str | bytes]) -> HttpResponse:
     """A zip of ``files`` (name in the archive: content), sorted by name, as a download."""
     buffer = io.BytesIO()
@@ -495,7 +513,7 @@ def _zip_download(filename: str, files: dict[str, str | bytes]) -> HttpResponse:
         for name, content in sorted(files.items()):
             archive.writestr(name, content)
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
 

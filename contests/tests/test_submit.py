@@ -198,12 +198,19 @@ def test_a_contestant_renames_an_entry_with_the_checks_of_a_new_one():
     user = make_user()
     a, b = create_entry(contest, user, "Alpha"), create_entry(contest, user, "Beta")
     make_entry(contest, name="Gamma")  # another contestant's
-    assert rename_entry(a, "  Gamma ").name == "Gamma"
-    assert Entry.objects.get(pk=a.pk).name == "Gamma"
-    assert rename_entry(a, "gamma").name == "gamma"  # its own name in other letters
+    make_entry(contest, name="Random (C)", is_reference=True)
+    assert rename_entry(a, "  Delta ").name == "Delta"
+    assert Entry.objects.get(pk=a.pk).name == "Delta"
+    assert rename_entry(a, "delta").name == "delta"  # its own name in other letters
+    assert rename_entry(a, "Ｅｐｓｉｌｏｎ").name == "Epsilon"  # full-width look-alikes are the letters
     for name, message in [
         ("BETA", "already have an entry called BETA"),
+        ("gamma", "gamma is taken in"),  # nobody passes for another contestant...
+        ("random (c)", "taken in"),  # ...nor for a reference program
         ("  ", "Give your entry a name"),
+        ("\u200b\u200b", "control or invisible"),
+        ("Eve\u202egnp.exe", "control or invisible"),  # a right-to-left override
+        ("a\x1b[2Jb", "control or invisible"),
         ("x" * 101, "at most 100 characters"),
     ]:
         with pytest.raises(Refused, match=message):
