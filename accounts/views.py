@@ -47,3 +47,11 @@ def revoke_token(request, pk: int):
     token.revoke()
     messages.success(request, f"Revoked {token.name}.")
     return redirect("profile")
+
+
+def locked_out(request, credentials=None, *args, **kwargs):
+    """django-axes' answer to a log-in from an address that gave too many wrong passwords."""
+    from django.conf import settings
+
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)

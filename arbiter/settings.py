@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +33,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "accounts",
     "contests",
     "games",
@@ -50,7 +52,23 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out log-in
 ]
+
+# Log-in attempts are throttled (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords from
+# one address (for any account, or for one account) that address is refused for
+# LOGIN_LOCKOUT_MINUTES with a 429 and a sentence; a success resets the count. API tokens are
+# not passwords and are not counted.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "arbiter.urls"
 WSGI_APPLICATION = "arbiter.wsgi.application"
@@ -276,12 +294,18 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"about": {"()": "judging.logs.AboutFilter"}},
+    "filters": {
+        "about": {"()": "judging.logs.AboutFilter"},
+        "client_errors": {"()": "arbiter.logfilters.ClientErrorsInOneLine"},
+    },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(ids)s"},
         "json": {"()": "judging.logs.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["about"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "django.request": {"filters": ["client_errors"]},
+    },
 }

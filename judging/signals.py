@@ -53,6 +53,7 @@ def sandbox_self_check() -> str:
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
     from judging import matches, watchdog, workers
+    from judging.matches import DB_ERRORS
 
     hostname = sender.hostname
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
@@ -78,11 +79,13 @@ def start_heartbeat(sender, **kwargs) -> None:
                 # players a full period to beat again before judging any of them lost.
                 if time.monotonic() - healthy_since >= matches.stale_after().total_seconds():
                     watchdog.run_once(hostname)
-            except Exception:  # the database or broker may be briefly away; the next beat retries
+            except DB_ERRORS as e:  # the database is away: attempts will look silent when it is back
                 healthy_since = None
-                log.exception("heartbeat or watchdog of %s failed", hostname)
+                log.warning("heartbeat of %s: the database is away (%s); the next beat retries", hostname, e)
                 with contextlib.suppress(Exception):
                     connection.close()
+            except Exception:  # a bug: said with its traceback, and the next beat goes on
+                log.exception("heartbeat or watchdog of %s failed", hostname)
             if _stop.wait(settings.WORKER_HEARTBEAT_SECONDS):
                 return
 

@@ -56,12 +56,27 @@ def run_once(holder: str) -> dict[str, int]:
     done = {
         "lost": rescue_lost(),
         "spooled": matches.flush_spool(),
-        "tokens": send_missing_tokens(),
-        "builds": rescue_builds(),
+        "tokens": _unless_the_broker_is_away(send_missing_tokens),
+        "builds": _unless_the_broker_is_away(rescue_builds),
     }
     if any(done.values()):
         log.warning("watchdog: %s", ", ".join(f"{n} {what}" for what, n in done.items() if n))
     return done
+
+
+def _unless_the_broker_is_away(step) -> int:
+    """A step that asks the broker, skipped (in one line, no traceback) while it is away: the
+    next round, a heartbeat later, does it once it is back. The database's own absence is not
+    caught here: the heartbeat waits a whole period after it (see ``judging.signals``)."""
+    try:
+        return step()
+    except matches.DB_ERRORS:
+        raise
+    except Exception as e:  # kombu's and redis's connection errors, whatever the transport
+        log.warning(
+            "watchdog: the broker is away (%s: %s); %s again at the next beat", type(e).__name__, e, step.__name__
+        )
+        return 0
 
 
 def _process_gone(pid: int) -> bool:

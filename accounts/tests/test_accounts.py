@@ -85,3 +85,20 @@ def test_a_wrong_password_is_refused(client):
     response = client.post("/accounts/login/", {"username": "gina", "password": "wrong"})
     assert response.status_code == 200
     assert "correct username and password" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_log_ins_are_throttled_by_address_and_a_success_resets_the_count(client, settings):
+    """40 wrong passwords for admin in 11.5 s were all answered: now, after LOGIN_FAILURE_LIMIT
+    of them from one address, that address is refused with a 429 and a sentence."""
+    User.objects.create_user("admin", password="right-password")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert client.post("/accounts/login/", {"username": "admin", "password": "wrong"}).status_code == 200
+    assert client.post("/accounts/login/", {"username": "admin", "password": "right-password"}).status_code == 302
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/accounts/login/", {"username": "admin", "password": "wrong"})
+    locked = client.post("/accounts/login/", {"username": "admin", "password": "right-password"})
+    assert locked.status_code == 429 and "Too many wrong passwords came from this address" in locked.content.decode()
+    # Another address is not locked out of the same account.
+    other = client.post("/accounts/login/", {"username": "admin", "password": "right-password"}, REMOTE_ADDR="10.0.0.9")
+    assert other.status_code == 302

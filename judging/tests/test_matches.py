@@ -646,3 +646,21 @@ def test_a_token_plays_the_match_it_was_sent_for_first(queued):
     older, newer = _chomp_match(), _chomp_match()
     assert matches.claim("w1", first=newer.pk).match_id == newer.pk
     assert matches.claim("w1").match_id == older.pk
+
+
+def test_the_watchdog_goes_on_while_the_broker_is_away_and_resends_tokens_at_the_next_beat(queued, monkeypatch, caplog):
+    """After Redis came back the watchdog took ~19 s to resend lost tokens: a broker error reset
+    the 'database healthy since' clock as a database error does. Now the broker's absence skips
+    only the token step, in one line, and the next round (a heartbeat later) sends them."""
+    from kombu.exceptions import OperationalError as BrokerAway
+
+    match = _chomp_match()
+
+    def away(queue):
+        raise BrokerAway("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(watchdog, "broker_backlog", away)
+    done = watchdog.run_once("w1")
+    assert done["tokens"] == 0 and "the broker is away" in caplog.text and "Traceback" not in caplog.text
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.run_once("w1")["tokens"] == 1 and queued[-1] == ("play_match", match.pk)

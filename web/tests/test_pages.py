@@ -52,3 +52,14 @@ def test_malformed_filters_never_crash_a_page(client, query):
 def test_an_id_too_large_for_the_database_is_a_404(client):
     assert client.get("/matches/99999999999999999999999/").status_code == 404
     assert client.get("/api/matches/99999999999999999999999/").json()["error"]["status"] == 404
+
+
+@pytest.mark.django_db
+def test_a_403_is_logged_in_one_line_without_a_traceback(client, caplog):
+    from contests.tests.factories import make_contest, make_user
+
+    make_contest(slug="chomp")
+    client.force_login(make_user())
+    assert client.get("/contests/chomp/console/").status_code == 403
+    forbidden = [r for r in caplog.records if r.name == "django.request" and r.getMessage().startswith("Forbidden")]
+    assert forbidden and all(r.exc_info is None for r in forbidden)
