@@ -35,7 +35,14 @@ def submission_changed(submission) -> None:
 
 
 def match_finished(match) -> None:
+    """A match ended. A stage's match is public news (its status, never its result); a test
+    game is its players' alone (one event for each contestant in it), and moves no standings."""
     data = {"match": match.pk, "stage": match.stage_id, "status": match.status}
+    if match.stage_id is None:
+        players = match.seats.filter(entry__is_reference=False).values_list("entry__user_id", flat=True).distinct()
+        for user_id in players:
+            emit(Event.Kind.MATCH, match.contest_id, data, user_id=user_id)
+        return
     emit(Event.Kind.MATCH, match.contest_id, data)
     emit(Event.Kind.STANDINGS, match.contest_id, {"stage": match.stage_id})
 

@@ -101,3 +101,21 @@ def test_the_api_takes_an_opponent_version(setup, client):
     assert [s.submission_id for s in match.seats.order_by("index")] == [v1.pk, v2.pk]  # mine second, as asked
     refused = api.post(f"/api/submissions/{v2.pk}/test-games/", {"opponent_submission": bobs.pk}, format="json")
     assert refused.status_code == 409 and "earlier built versions" in refused.json()["error"]["message"]
+
+
+def test_a_test_games_end_is_news_for_its_player_only(queued, client):
+    """/api/events/?after=0 listed every contestant's test-game finishes to anonymous visitors."""
+    from judging import events
+    from judging.models import Event
+
+    contest = make_contest(slug="chomp", game="chomp")
+    ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")
+    alice = make_user(username="alice")
+    mine = make_submission(make_entry(contest, alice), is_active=True, status="ready")
+    match = create_test_game(mine, ref)
+    events.match_finished(match)
+    (news,) = Event.objects.filter(kind="match", data__match=match.pk)
+    assert news.user_id == alice.pk and not Event.objects.filter(kind="standings").exists()
+    assert client.get("/api/events/head/?contest=chomp").json()["id"] == 0  # nothing for a visitor
+    client.force_login(alice)
+    assert client.get("/api/events/head/?contest=chomp").json()["id"] == news.pk
