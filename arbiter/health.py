@@ -54,22 +54,38 @@ def check_workers() -> dict[str, Any]:
                 "concurrency": w.concurrency,
                 "last_seen": w.last_seen.isoformat(),
                 "sandbox_level": w.sandbox_level,
+                "low_disk": w.low_disk,
             }
             for w in workers
         ],
     }
 
 
+def check_disks(workers: dict[str, Any]) -> dict[str, Any]:
+    """This host's media disk (uploads land there), and each live worker's low disks."""
+    from judging import disks
+
+    try:
+        here = [d for d in disks.look() if d.name == "media"]
+    except OSError as e:
+        return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    low = [str(d) for d in here if d.low]
+    low += [f"{w['hostname']}: {w['low_disk']}" for w in workers.get("workers", []) if w.get("low_disk")]
+    return {"ok": not low, "low": low, "media_free_mb": here[0].free // disks.MB if here else None}
+
+
 def report() -> dict[str, Any]:
     """``error`` when the site cannot work (no database or broker), ``degraded`` when no
-    worker is alive (pages work, nothing gets judged), else ``ok``."""
+    worker is alive or a disk is full (pages work, nothing gets judged, or not everywhere),
+    else ``ok``."""
     database = check_database()
     broker = check_broker()
     workers = check_workers() if database["ok"] else {"ok": False, "count": 0}
+    disks = check_disks(workers)
     if not (database["ok"] and broker["ok"]):
         status = "error"
-    elif not workers["ok"]:
+    elif not workers["ok"] or not disks["ok"]:
         status = "degraded"
     else:
         status = "ok"
-    return {"status": status, "database": database, "broker": broker, "workers": workers}
+    return {"status": status, "database": database, "broker": broker, "workers": workers, "disks": disks}

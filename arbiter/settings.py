@@ -195,6 +195,9 @@ CELERY_WORKER_SEND_TASK_EVENTS = False
 # A task that outlives this is killed. A match's token carries its own limit: this, or a race's
 # or an output-only run's seconds and a margin when longer (judging.dispatch.time_budget).
 CELERY_TASK_TIME_LIMIT = env_int("TASK_TIME_LIMIT", 3600, minimum=10)
+# A worker claims no match and builds nothing while a disk it writes on (media, sandbox, build
+# cache) has less than this free (judging/disks.py).
+DISK_MIN_FREE_MB = env_int("DISK_MIN_FREE_MB", 200, minimum=0)
 # How often each worker, and each match being played, says it is alive; a match silent for four
 # times this is given up as lost and played again (ahead of the queue).
 WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import unicodedata
 from dataclasses import dataclass
@@ -368,10 +370,31 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
             sha256=hashlib.sha256(data).hexdigest(),
             size=len(data),
         )
-        submission.source.save(filename, ContentFile(data), save=False)
+        try:
+            submission.source.save(filename, ContentFile(data), save=False)
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            _forget_partial(submission, filename, len(data))
+            raise NoSpace(
+                "The site's disk is full: your file was not kept. Try again later; the organisers have been told."
+            ) from None
         submission.save()
         signals.submission_received.send(Submission, submission=submission)
     return submission
+
+
+class NoSpace(Refused):
+    """The site has no room to keep the file (a full disk): try again later (HTTP 507)."""
+
+
+def _forget_partial(submission: Submission, filename: str, size: int) -> None:
+    """What a full disk let be written of the file, removed."""
+    target = submission.source.field.generate_filename(submission, filename)
+    storage = submission.source.storage
+    with contextlib.suppress(OSError):
+        if storage.exists(target) and storage.size(target) != size:
+            storage.delete(target)
 
 
 # --- What a user may see ----------------------------------------------------------------

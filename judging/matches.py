@@ -38,7 +38,7 @@ from contests.locks import lock_one, writing
 from contests.models import Submission
 from games import registry
 from games.clocks import Clock
-from judging import dispatch, events, lifecycle, logs, metrics
+from judging import disks, dispatch, events, lifecycle, logs, metrics
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
 from judging.referee import Cancelled, MatchRecord, Player, play
@@ -130,6 +130,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
     from sandbox import require_isolation
 
     require_isolation()
+    disks.check()  # DiskFull: nothing claimed; the token goes back and is tried again
     attempt = claim(worker, races=races, budget=budget, first=sent_for)
     if attempt is None:
         return None
@@ -267,7 +268,14 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
             log.exception("match %s, attempt %s: platform error", match.pk, attempt.number)
             end_attempt(attempt.pk, Outcome.ERROR, traceback.format_exc(limit=8))
             return
-        record_result(attempt.pk, record)
+        try:
+            record_result(attempt.pk, record)
+        except DB_ERRORS:
+            raise  # the database stayed away: the spooled copy, or the watchdog, takes it from here
+        except Exception:  # recording failed otherwise: a platform fault at once, never 20 s of silence
+            log.exception("match %s, attempt %s: its result could not be recorded", match.pk, attempt.number)
+            end_attempt(attempt.pk, Outcome.ERROR, traceback.format_exc(limit=8))
+            return
         metrics.observe_safely(attempt.host or socket.gethostname(), record.timings)
 
 
@@ -285,9 +293,13 @@ def record_result(attempt_id: int, record: MatchRecord) -> bool:
             counted = write_result(attempt_id, record)
         except DB_ERRORS as e:
             if spooled is None:
-                spooled = spool(attempt_id, record)
+                try:
+                    spooled = spool(attempt_id, record)
+                    where = str(spooled)
+                except OSError as full:  # the media disk too: this process holds the result alone
+                    spooled, where = Path(os.devnull), f"this process only (the spool failed: {full.strerror})"
                 log.warning(
-                    "attempt %s: the database is away (%s); result kept in %s until it is back", attempt_id, e, spooled
+                    "attempt %s: the database is away (%s); result kept in %s until it is back", attempt_id, e, where
                 )
             if time.monotonic() > deadline:
                 raise
@@ -295,7 +307,7 @@ def record_result(attempt_id: int, record: MatchRecord) -> bool:
             time.sleep(delay)
             delay = min(delay * 2, 10.0)
             continue
-        if spooled is not None:
+        if spooled is not None and spooled != Path(os.devnull):
             spooled.unlink(missing_ok=True)
         return counted
 
@@ -350,8 +362,14 @@ def write_result(attempt_id: int, record: MatchRecord) -> bool:
                 Submission.objects.filter(pk=seat.submission_id).update(program_bytes=replayed["program_bytes"])
         now = timezone.now()
         attempt.outcome, attempt.finished_at, attempt.last_seen, attempt.result = Outcome.FINISHED, now, now, result
-        attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result"])
-        match.save_replay(record.replay, attempt)
+        try:
+            match.save_replay(record.replay, attempt)
+        except OSError as e:  # the game was played fairly: its result counts; its replay is lost
+            if not disks.is_full(e):
+                raise
+            attempt.error = f"its replay was not kept: the media disk is full ({e.strerror})"
+            log.error("match %s, attempt %s: %s", match.pk, attempt.number, attempt.error)
+        attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result", "error"])
         match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
         match.result_attempt, match.faults = attempt, 0
         match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
@@ -400,8 +418,12 @@ def spool(attempt_id: int, record: MatchRecord) -> Path:
         "replay": record.replay,
     }
     partial = path.with_suffix(".tmp")
-    partial.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
-    partial.replace(path)
+    try:
+        partial.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
+        partial.replace(path)
+    except OSError:  # a full disk: nothing half-written left; the process keeps the result meanwhile
+        partial.unlink(missing_ok=True)
+        raise
     return path
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import Count, F, Min
 from django.utils import timezone
 
@@ -228,13 +228,33 @@ def _histograms() -> Iterator[Histogram]:
 # --- Prometheus --------------------------------------------------------------------------------
 
 
+DB_ERRORS = (OperationalError, InterfaceError)
+
+
 class Collector:
     """The snapshot as Prometheus metric families (prometheus_client's custom collector)."""
 
     def collect(self):
         from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
-        s = snapshot()
+        from judging import disks
+
+        free = GaugeMetricFamily("arbiter_disk_free_bytes", "Free space of a disk this host writes on", labels=["disk"])
+        for disk in disks.look():
+            free.add_metric([disk.name], disk.free)
+        yield free
+        try:
+            s = snapshot()
+        except DB_ERRORS:  # the database is away: say so, in the format a scraper reads
+            yield GaugeMetricFamily("arbiter_database_up", "Whether the database answered", value=0)
+            return
+        yield GaugeMetricFamily("arbiter_database_up", "Whether the database answered", value=1)
+        low = GaugeMetricFamily(
+            "arbiter_worker_disk_low", "A worker's disk below DISK_MIN_FREE_MB: it claims nothing", labels=["worker"]
+        )
+        for worker in s.workers:
+            low.add_metric([worker.hostname], 1 if worker.low_disk else 0)
+        yield low
         length = GaugeMetricFamily("arbiter_queue_length", "Work waiting in a queue", labels=["queue"])
         age = GaugeMetricFamily(
             "arbiter_queue_oldest_age_seconds", "How long the oldest waiting has waited", labels=["queue"]

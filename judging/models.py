@@ -94,7 +94,15 @@ class Match(models.Model):
         earlier attempt's replay is kept: it is that attempt's."""
         data = gzip.compress(json.dumps(replay, separators=(",", ":")).encode(), mtime=0)
         name = f"{self.pk}-{attempt.number}.json.gz" if attempt else f"{self.pk}.json.gz"
-        self.replay.save(name, ContentFile(data), save=False)
+        target = self.replay.field.generate_filename(self, name)
+        try:
+            self.replay.save(name, ContentFile(data), save=False)
+        except OSError:  # a full disk: leave no half-written replay behind
+            storage = self.replay.storage
+            if storage.exists(target) and storage.size(target) != len(data):
+                storage.delete(target)
+            self.replay.name = ""
+            raise
         self.save(update_fields=["replay"])
         if attempt is not None:
             attempt.replay.name = self.replay.name
@@ -265,6 +273,9 @@ class WorkerHeartbeat(models.Model):
     stopped_at = models.DateTimeField(null=True, blank=True)
     sandbox_level = models.CharField(
         max_length=40, blank=True, help_text="Isolation the sandbox self-check found on this host."
+    )
+    low_disk = models.TextField(
+        blank=True, help_text="The disks it writes on that are below DISK_MIN_FREE_MB: it claims nothing meanwhile."
     )
 
     class Meta:

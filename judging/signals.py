@@ -52,7 +52,7 @@ def sandbox_self_check() -> str:
 
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
-    from judging import matches, watchdog, workers
+    from judging import disks, matches, watchdog, workers
     from judging.matches import DB_ERRORS
 
     hostname = sender.hostname
@@ -73,6 +73,7 @@ def start_heartbeat(sender, **kwargs) -> None:
                     pid=os.getpid(),
                     started_at=started_at,
                     sandbox_level=level,
+                    low_disk="; ".join(str(disk) for disk in disks.low()),
                 )
                 healthy_since = healthy_since or time.monotonic()
                 # Right after the database comes back, every attempt looks silent: give their

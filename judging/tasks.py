@@ -12,7 +12,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from judging import builds, logs, matches, workers
+from judging import builds, disks, logs, matches, workers
 from judging.matches import DB_ERRORS
 from sandbox.errors import SandboxError, SandboxUnavailable
 
@@ -32,10 +32,14 @@ def ping(self, ping_id: int) -> None:
 @shared_task(name="judging.build_submission", bind=True, max_retries=None)
 def build_submission(self, submission_id: int) -> None:
     try:
+        disks.check()
         with logs.about(submission=submission_id):
             builds.build_submission(submission_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+    except disks.DiskFull as e:  # not the program's fault, nor the platform's to count: wait for room
+        log.error("%s builds nothing: %s", self.request.hostname, e)
+        raise self.retry(exc=e, countdown=30) from e
     except SandboxError as e:
         if not builds.build_fault(submission_id, f"{type(e).__name__}: {e}"):
             raise self.retry(exc=e, countdown=10 * backoff(self.request.retries)) from e
@@ -66,6 +70,6 @@ def _play(self, match_id: int, races: bool) -> None:
         matches.play_next(self.request.hostname or "worker", races=races, budget=_budget(self), sent_for=match_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
-    except SandboxUnavailable as e:  # this host cannot jail programs now: the token goes back for another
+    except (SandboxUnavailable, disks.DiskFull) as e:  # this host cannot play now: the token goes back
         log.error("%s takes no match: %s", self.request.hostname, e)
         raise self.retry(exc=e, countdown=30) from e

@@ -16,12 +16,15 @@ def stale_after() -> timedelta:
     return timedelta(seconds=4 * settings.WORKER_HEARTBEAT_SECONDS)
 
 
-def beat(hostname: str, *, queues: list[str], concurrency: int, pid: int, started_at, sandbox_level: str = "") -> None:
+def beat(
+    hostname: str, *, queues: list[str], concurrency: int, pid: int, started_at, sandbox_level: str = "", low_disk=""
+) -> None:
     now = timezone.now()
     WorkerHeartbeat.objects.update_or_create(
         hostname=hostname,
         defaults={
             "sandbox_level": sandbox_level,
+            "low_disk": low_disk,
             "queues": queues,
             "concurrency": concurrency,
             "pid": pid,

@@ -222,6 +222,7 @@ ERROR_STATUSES = {
     "422": "Idempotency-Key reused for another request",
     "429": "Rate limit reached",
     "500": "The server failed",
+    "507": "The site's disk is full: the request was not kept",
 }
 
 

@@ -179,7 +179,7 @@ def _console_state(contest: Contest) -> dict:
     workers = list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since))
     # A worker whose sandbox failed its self-check serves nothing, whatever its queues.
     playing = ("full", "degraded") if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX else ("full",)
-    served = {queue for worker in workers if worker.sandbox_level in playing for queue in worker.queues}
+    served = {q for w in workers if w.sandbox_level in playing and not w.low_disk for q in w.queues}
     plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
     unserved = [queue for queue in (queues.BUILDS, plays) if queue not in served]
     failed = (
