@@ -272,6 +272,9 @@ SPECTACULAR_SETTINGS = {
 }
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
 EVENTS_POLL_SECONDS = 0.5
+# Event streams a client (its account, else its address) and a web process may hold open.
+EVENTS_STREAMS_PER_CLIENT = env_int("EVENTS_STREAMS_PER_CLIENT", 4, minimum=1)
+EVENTS_STREAMS_MAX = env_int("EVENTS_STREAMS_MAX", 2000, minimum=1)
 # Test games a contestant may ask for in one contest in any 24 hours.
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
 

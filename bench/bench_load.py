@@ -3,7 +3,7 @@ the machine is shared).
 
     python bench/bench_load.py [--visitors 40] [--seconds 30] [--entries 12]
 
-A whole installation on loopback (its own PostgreSQL and Redis, gunicorn as in production, two
+A whole installation on loopback (its own PostgreSQL and Redis, the web server as in production, two
 Celery workers) plays a double round robin of fast Chomp programs; meanwhile ``--visitors``
 concurrent clients (bounded: at most ``--seconds`` of load and ``--requests`` requests) read
 the standings page and its API, match pages and their replays, the match list API and the
@@ -63,8 +63,8 @@ def start_web(site, port: int) -> subprocess.Popen:
     )
     web = subprocess.Popen(
         [
-            str(BIN / "gunicorn"), "arbiter.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-            "--worker-class", "gthread", "--threads", "8", "--no-control-socket", "--log-level", "warning",
+            str(BIN / "gunicorn"), "arbiter.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
+            "--bind", f"127.0.0.1:{port}", "--workers", "2", "--no-control-socket", "--log-level", "warning",
         ],
         cwd=ROOT, env={**site.env, "ALLOWED_HOSTS": "127.0.0.1", "API_RATE_LIMIT": "1000000/min"}, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -52,22 +52,24 @@ def test_the_readme_many_machines_steps_serve_pages(tmp_path):
                 else:
                     subprocess.run(argv, cwd=ROOT, env=env, check=True, timeout=300, capture_output=True)
             site.django("from web.demo.load import load_demo; load_demo(); print(1)")
-            client = httpx.Client(base_url=f"http://127.0.0.1:{port}", headers={"Host": exports["ALLOWED_HOSTS"]})
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    home = client.get("/")
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline, (tmp_path / "gunicorn").read_text()[-3000:]
-                    time.sleep(0.3)
-            assert home.status_code == 200, home.text[-2000:]
-            for path in ("/contests/chomp/", "/contests/chomp/standings/", "/accounts/login/", "/api/contests/"):
-                assert client.get(path).status_code == 200, path
-            css = re.search(r'href="(/static/[^"]+\.css)"', home.text)
-            assert css and client.get(css[1]).status_code == 200  # a hashed name: collectstatic's manifest
-            health = client.get("/health/").json()
-            assert health["database"]["ok"] and health["broker"]["ok"], health
+            with httpx.Client(
+                base_url=f"http://127.0.0.1:{port}", headers={"Host": exports["ALLOWED_HOSTS"]}
+            ) as client:
+                deadline = time.monotonic() + 60
+                while True:
+                    try:
+                        home = client.get("/")
+                        break
+                    except httpx.TransportError:
+                        assert time.monotonic() < deadline, (tmp_path / "gunicorn").read_text()[-3000:]
+                        time.sleep(0.3)
+                assert home.status_code == 200, home.text[-2000:]
+                for path in ("/contests/chomp/", "/contests/chomp/standings/", "/accounts/login/", "/api/contests/"):
+                    assert client.get(path).status_code == 200, path
+                css = re.search(r'href="(/static/[^"]+\.css)"', home.text)
+                assert css and client.get(css[1]).status_code == 200  # a hashed name: collectstatic's manifest
+                health = client.get("/health/").json()
+                assert health["database"]["ok"] and health["broker"]["ok"], health
         finally:
             for proc in started:
                 proc.terminate()

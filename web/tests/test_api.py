@@ -1,7 +1,5 @@
 """The REST API: behaviour and permissions of each endpoint, errors in one shape."""
 
-import json
-
 import pytest
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -228,24 +226,6 @@ def test_a_test_game_against_a_reference_program(queued):
     assert api(mine.entry.user).post(f"/api/submissions/{unbuilt.pk}/test-games/", {}, format="json").status_code == 409
 
 
-def test_events_stream_my_submissions_and_public_matches(settings):
-    settings.EVENTS_STREAM_SECONDS = 0.3
-    contest = make_contest(slug="chomp")
-    ann, bob = make_user(), make_user()
-    Event.objects.create(kind="submission", contest=contest, user=ann, data={"submission": 1, "status": "ready"})
-    Event.objects.create(kind="submission", contest=contest, user=bob, data={"submission": 2, "status": "ready"})
-    Event.objects.create(kind="match", contest=contest, data={"match": 5})
-    response = api(ann).get("/api/events/", {"after": 0}, HTTP_ACCEPT="text/event-stream")
-    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
-    text = b"".join(response.streaming_content).decode()
-    events = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
-    assert events == [
-        {"submission": 1, "status": "ready", "contest": "chomp", "at": events[0]["at"]},
-        {"match": 5, "contest": "chomp", "at": events[1]["at"]},
-    ]
-    assert "event: submission" in text and "event: match" in text
-
-
 def test_the_events_head_is_the_newest_event_a_user_may_see():
     ann, bob = make_user(), make_user()
     contest, other = make_contest(slug="chomp"), make_contest(slug="other")
@@ -259,16 +239,6 @@ def test_the_events_head_is_the_newest_event_a_user_may_see():
     assert api().get("/api/events/head/", {"contest": "chomp"}).json() == {"id": first.pk}
     assert api().get("/api/events/head/").json() == {"id": elsewhere.pk}
     assert api().get("/api/events/head/", {"contest": "nope"}).json() == {"id": 0}
-
-
-@pytest.mark.parametrize("after", ["²", "x", "-1"])
-def test_events_with_a_malformed_last_event_id_start_from_the_beginning(settings, after):
-    settings.EVENTS_STREAM_SECONDS = 0.1
-    contest = make_contest(slug="chomp")
-    Event.objects.create(kind="match", contest=contest, data={"match": 5})
-    response = api().get("/api/events/", HTTP_LAST_EVENT_ID=after)
-    assert response.status_code == 200
-    assert '"match": 5' in b"".join(response.streaming_content).decode()
 
 
 def test_rate_limits_are_per_token(monkeypatch):
