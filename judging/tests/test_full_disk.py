@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 import uuid
 from pathlib import Path
 
@@ -142,3 +143,61 @@ def test_metrics_speak_prometheus_when_the_database_is_away(client, monkeypatch)
     answer = client.get("/metrics")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/plain")
     assert "arbiter_database_up 0.0" in answer.content.decode()
+
+
+@pytest.fixture
+def media_tmpfs(settings, monkeypatch):
+    """MEDIA_ROOT on a tmpfs of 64 MB for a real worker to share; the worker may claim while
+    1 MB is free (the host's other disks are not this test's)."""
+    folder = Path(f"/tmp/arbiter-media-{uuid.uuid4().hex[:8]}")
+    folder.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(folder)], check=True)
+    settings.MEDIA_ROOT = folder
+    monkeypatch.setenv("DISK_MIN_FREE_MB", "1")
+    settings.DISK_MIN_FREE_MB = 1
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], check=False)
+    folder.rmdir()
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_round_robin_through_a_full_disk_loses_no_game(media_tmpfs, worker):
+    """The issue's trial: a 90-game round robin with the media disk filled for a while, then
+    freed: every game counted once; none discarded, none failed."""
+    from contests.services import submit
+    from contests.tests.factories import make_user
+    from judging import lifecycle
+    from judging.tests.test_tournament import wait_for
+
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3}, max_entries_per_user=10)
+    stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 2})
+    user, source = make_user(), (PROGRAMS / "chomp_last.c").read_bytes()
+    for n in range(10):
+        submit(make_entry(contest, user, name=f"Last {n}"), filename="last.c", data=source)
+    wait_for(lambda: contest.entries.filter(submissions__status="ready").count() == 10, worker=worker)
+    assert len(lifecycle.run_stage(stage)) == 90
+
+    wait_for(lambda: stage.matches.filter(status="finished").count() >= 15, worker=worker)
+    filler = media_tmpfs / "filler"
+    with filler.open("wb") as f:  # the disk full: games in hand finish, no new one is claimed
+        try:
+            while True:
+                f.write(b"\0" * (1 << 20))
+        except OSError:
+            pass
+    during = stage.matches.filter(status="finished").count()
+    time.sleep(8)
+    held = stage.matches.filter(status="finished").count()
+    assert held - during <= 2, "a worker on a full disk went on claiming"  # only what it had in hand
+    assert "below 1 MB" in WorkerHeartbeat.objects.get(hostname=worker.hostname).low_disk
+    filler.unlink()  # freed: the rest is played
+    wait_for(lambda: stage.matches.filter(status="finished").count() == 90, worker=worker, timeout=300)
+    assert not stage.matches.exclude(status="finished").exists()
+    assert MatchAttempt.objects.filter(match__stage=stage).exclude(outcome="finished").count() == 0
+    assert MatchAttempt.objects.filter(match__stage=stage, outcome="finished").count() == 90  # each once
+    from judging import standings
+
+    assert standings.compute(contest, stage).finished == 90
+    assert sum(row.games for row in standings.compute(contest, stage).rows) == 180
