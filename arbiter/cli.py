@@ -273,13 +273,31 @@ def cmd_replay(client: Client, args) -> int:
 
 
 def cmd_play(args) -> int:
+    """A local game under the game's original contest's conditions, or (``--contest``) under a
+    site contest's, read from its API."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
+    conditions = None
+    if args.contest:
+        url, token = config()
+        contest = Client(args.url or url, args.token or token).get(f"/contests/{args.contest}/")
+        if contest["game"] != args.game:
+            raise CliError(f"{args.contest} is a contest of {contest['game']}, not of {args.game}")
+        conditions = {
+            "from": f"the contest {contest['title']} ({args.url or url}/contests/{args.contest}/)",
+            "language_table": contest["language_table"],
+            "clock": contest["clock"],
+            "params": contest["game_params"],
+        }
+    import tempfile
+
     import django
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
     django.setup()
     options = ["play", args.game, *args.programs]
+    if args.table:
+        options += ["--table", args.table]
     for flag in ("param", "clock", "lang"):
         for value in getattr(args, flag) or []:
             options += [f"--{flag}", value]
@@ -287,10 +305,15 @@ def cmd_play(args) -> int:
         options += ["--seed", str(args.seed)]
     if args.replay:
         options += ["--replay", args.replay]
-    try:
-        call_command(*options)
-    except CommandError as e:
-        raise CliError(str(e)) from None
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as taken:
+        if conditions is not None:
+            json.dump(conditions, taken)
+            taken.flush()
+            options += ["--conditions", taken.name]
+        try:
+            call_command(*options)
+        except CommandError as e:
+            raise CliError(str(e)) from None
     return 0
 
 
@@ -331,6 +354,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", action="append")
     c.add_argument("--seed", type=int, default=None, help="default 0; an output-only game's practice inputs")
     c.add_argument("--replay")
+    c.add_argument("--contest", help="a site contest's settings, from its API (default: the game's original contest)")
+    c.add_argument("--table", help="the language table: arbiter, codecup, potm")
     return p
 
 

@@ -251,8 +251,11 @@ class Game(ABC):
 
     info: GameInfo
     interaction: ProcessPerMove | LineProtocol | Batch | Race | None = None
-    # The time limits of the original contest (see games.clocks.Clock for the names).
+    # The time limits and memory of the original contest (see games.clocks.Clock for the names).
     default_clock: Mapping[str, float] = {}
+    # The language table of the original contest (sandbox.languages.TABLES): its compilers'
+    # commands and flags, what `play` builds with when no contest is named.
+    original_table: str = "arbiter"
     # The standings: the first column ranks, the others break ties in order.
     standings: tuple[Column, ...] = (Column("points", "Points", total_points),)
     # An archive entry (runme, src/Makefile) whose supplied runme cannot run is made again from

@@ -105,7 +105,9 @@ class ContestDetailSerializer(ContestSerializer):
     clock = serializers.DictField(help_text="Time limits: the game's defaults with the contest's own on top.")
 
     class Meta(ContestSerializer.Meta):
-        fields = [*ContestSerializer.Meta.fields, "rules", "game_params", "clock", "stages", "policy"]
+        fields = [
+            *ContestSerializer.Meta.fields, "rules", "game_params", "clock", "language_table", "stages", "policy",
+        ]  # fmt: skip
 
 
 class EntrySerializer(serializers.ModelSerializer):

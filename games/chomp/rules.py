@@ -60,6 +60,8 @@ class Chomp(TurnGame[ChompState, Move]):
     # "no more than 30 seconds per move averaged over an entire large-size game" (sys+user);
     # the wall limit only stops a program that waits instead of computing.
     default_clock = {"cpu_average_per_move_s": 30, "wall_per_move_s": 120}
+    # "compiled without any optimisation": a program that misbehaves under -O2 plays as it did.
+    original_table = "potm"
     # Section III: most wins, then the highest total score, then the fewest chomps.
     standings = (
         Column("wins", "Wins", count_status("win")),

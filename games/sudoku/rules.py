@@ -123,7 +123,10 @@ class Sudoku(TurnGame[SudokuState, Move]):
     info = GameInfo(name="sudoku", title="CodeCup Sudoku", version=1, seats=2, params=())
     interaction = LineProtocol(start="Start", quit="Quit")
     # "each player gets 30 seconds for the whole game", measured as the answering time
-    default_clock = {"time_limit": 30, "measure": "wall"}
+    # CodeCup's technical rules name no memory figure; its strong entries allocate tables of
+    # 512 MiB and more, which its machines had: 1536 MB, as the demo contest gives.
+    default_clock = {"time_limit": 30, "measure": "wall", "memory_mb": 1536}
+    original_table = "codecup"  # its compilers and flags: -O2 -march=native, C++20, rustc target-cpu=native
     standings = (
         Column("points", "Points", total_points),
         Column("irregular", "Irregular losses", count_status(ILLEGAL, TIMEOUT, CRASH, EXIT), higher_is_better=False),

@@ -1,6 +1,12 @@
-"""Play one match locally with the production referee and sandbox: no database, no worker.
+"""Play one match locally with the production referee and sandbox: no worker.
 
 python manage.py play chomp my_player.c games/chomp/players/random_player.c --param rows=7 --param cols=9
+
+By default under the conditions of the game's original contest (its language table, so its
+compilers' flags; its clock and memory): a program behaves as it did there, and as on a site
+contest that keeps them. ``--contest SLUG`` takes an installed contest's exact settings instead
+(its table, clock, memory, parameters and data file); ``--table`` and ``--clock`` override.
+The JSON says which conditions it played under.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from games import registry
 from games.base import ParamError
 from games.clocks import Clock, ClockError
 from judging.referee import Player, play
+from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError
 from sandbox.interrupt import clear_stop, request_stop
 from sandbox.programs import build_program
@@ -39,6 +46,35 @@ def _pairs(items: list[str], what: str) -> dict[str, float]:
             raise CommandError(f"--{what} {item!r}: {value!r} is not a number") from None
         out[key.strip()] = int(number) if number.is_integer() else number
     return out
+
+
+def _conditions(game, slug: str | None) -> dict:
+    """What a game is played under: the game's original contest's, or an installed contest's."""
+    if slug is None:
+        return {
+            "from": f"the original contest of {game.info.title}",
+            "language_table": game.original_table,
+            "clock": dict(game.default_clock),
+            "params": {},
+        }
+    from contests.models import Contest
+
+    contest = Contest.objects.filter(slug=slug).first()
+    if contest is None:
+        raise CommandError(f"--contest {slug}: no such contest here")
+    if contest.game != game.info.name:
+        raise CommandError(f"--contest {slug} is a contest of {contest.game}, not of {game.info.name}")
+    data = None
+    if contest.game_data:
+        with contest.game_data.open("rb") as f:
+            data = f.read()
+    return {
+        "from": f"the contest {contest.title} ({slug})",
+        "language_table": contest.language_table,
+        "clock": {**game.default_clock, **contest.clock},
+        "params": dict(contest.game_params),
+        "data": data,
+    }
 
 
 def _batch_summary(replay: dict) -> dict:
@@ -85,6 +121,15 @@ class Command(BaseCommand):
             "--seed", type=int, default=None, help="the game's seed (default 0; an output-only game's practice inputs)"
         )
         parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
+        parser.add_argument(
+            "--contest", metavar="SLUG", help="an installed contest's settings (default: the game's original contest)"
+        )
+        parser.add_argument(
+            "--table", metavar="NAME", help=f"the language table (one of: {', '.join(languages.TABLES)})"
+        )
+        parser.add_argument(
+            "--conditions", metavar="FILE", help="a JSON file of conditions (the CLI's, from a site's API)"
+        )
 
     def handle(self, *args, **options) -> None:
         previous = signal.signal(signal.SIGTERM, _stop)
@@ -101,11 +146,20 @@ class Command(BaseCommand):
             game = registry.get(options["game"])
         except registry.UnknownGame as e:
             raise CommandError(str(e)) from None
+        conditions = _conditions(game, options["contest"])
+        if options["conditions"]:
+            conditions = {"params": {}, "clock": {}, **json.loads(Path(options["conditions"]).read_text())}
+            conditions["clock"] = {**game.default_clock, **conditions["clock"]}
+        if options["table"]:
+            if options["table"] not in languages.TABLES:
+                raise CommandError(f"--table {options['table']}: one of {', '.join(languages.TABLES)}")
+            conditions["language_table"] = options["table"]
         try:
-            params = game.resolve_params(_pairs(options["param"], "param"))
-            clock = Clock.from_json({**game.default_clock, **_pairs(options["clock"], "clock")})
+            params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param")})
+            clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock")})
         except (ParamError, ClockError) as e:
             raise CommandError(str(e)) from None
+        conditions["clock"], conditions["params"] = clock.to_json(), params
         langs = options["lang"] + [None] * len(options["programs"])
         players = []
         for path, lang in zip(options["programs"], langs, strict=False):
@@ -115,7 +169,7 @@ class Command(BaseCommand):
             except OSError as e:
                 raise CommandError(f"{path}: {e.strerror}") from None
             try:
-                build = build_program(data, source.name, language=lang)
+                build = build_program(data, source.name, language=lang, table_name=conditions["language_table"])
             except (ValueError, KeyError) as e:
                 raise CommandError(f"{path}: {e}") from None
             except SandboxError as e:
@@ -125,7 +179,7 @@ class Command(BaseCommand):
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
-            record = play(game, params, seed, players, clock)
+            record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
         except ValueError as e:
             raise CommandError(str(e)) from None
         except SandboxError as e:
@@ -135,6 +189,7 @@ class Command(BaseCommand):
         outcome = record.outcome
         summary = {
             "game": game.info.name,
+            "conditions": conditions,
             "params": params,
             "seats": [
                 {
