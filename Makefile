@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format migrations-check bench system-deps test-deps clean
+.PHONY: run kit test lint format migrations-check bench system-deps test-deps clean
 
 $(BIN)/python:
 	./scripts/system-deps.sh
@@ -28,6 +28,14 @@ test-deps:
 
 run: system-deps $(VENV)/.runtime
 	./scripts/run.sh
+
+# Play at home: the referees, the sandbox and the CLI, without the site's services or the
+# test suite's browser, databases and compilers.
+kit: system-deps $(VENV)/.runtime
+	@echo "arbiter: ready. Play a contest's game under its exact conditions with:"
+	@echo "    $(BIN)/arbiter --url https://THE-SITE play GAME --contest SLUG YOUR_PROGRAM OPPONENT"
+	@echo "or under the game's original contest's conditions (CodeCup's, POTM's, ...) with:"
+	@echo "    $(BIN)/arbiter play GAME YOUR_PROGRAM OPPONENT"
 
 test: test-deps $(VENV)/.dev
 	ARBITER_VAR_DIR=$${ARBITER_VAR_DIR:-var/test} $(BIN)/pytest $(PYTEST_ARGS)

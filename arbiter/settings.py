@@ -21,6 +21,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
 SITE_NAME = env_str("SITE_NAME", "Arbiter")
+# Where contestants clone Arbiter from to play at home (the contest pages say so).
+SOURCE_URL = env_str("SOURCE_URL", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -66,6 +66,8 @@ def contest_detail(request, slug: str):
         "entries": entries,
         "mine": mine,
         "languages": services.language_table(contest),
+        "site_url": request.build_absolute_uri("/").rstrip("/"),
+        "source_url": settings.SOURCE_URL,
     }
     if request.user.is_authenticated and contest.is_open():
         languages = services.offered_languages(contest)

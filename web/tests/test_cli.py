@@ -1,6 +1,7 @@
 """The `arbiter` command-line client against a live test server with a real worker."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,50 @@ def test_a_url_that_is_not_an_arbiter_site_is_said_so():
         server.server_close()
     assert result.returncode == 1
     assert result.stderr.strip() == f"arbiter: {url} did not answer as an Arbiter site does; is ARBITER_URL right?"
+
+
+# What requirements-dev.txt adds to requirements.txt: the kit (`make kit`) has none of it.
+TEST_ONLY = ["pytest", "pytest_django", "pytest_timeout", "hypothesis", "playwright", "schemathesis", "importlinter"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_alone(live_server, tmp_path):
+    """The page's command, word for word, with no test package importable and no database:
+    a contestant's kit plays under the site contest's own table, clock and parameters."""
+    contest = make_contest(
+        slug="home", game="chomp", game_params={"rows": 2, "cols": 3}, clock={"cpu_per_move_s": 2},
+        language_table="potm",
+    )  # fmt: skip
+    reference = make_entry(contest, name="Random", is_reference=True)
+    player = ROOT / "games/chomp/players/random_player.c"
+    submit(reference, filename=player.name, data=player.read_bytes())
+    from django.test import Client
+
+    page = Client().get(f"/contests/{contest.slug}/").content.decode()
+    assert "make kit" in page
+    command = page.split("make kit\n", 1)[1].split("</pre>", 1)[0].replace("&amp;", "&")
+    words = command.split()
+    assert words[:3] == [".venv/bin/arbiter", "--url", "http://testserver"] and words[-2:] == ["--contest", "home"]
+    (tmp_path / player.name).write_bytes(player.read_bytes())  # downloaded from the page's link
+    (tmp_path / "mine.c").write_text((ROOT / "judging/tests/programs/chomp_last.c").read_text())
+    words[2] = live_server.url
+    argv = [w.replace("YOUR_PROGRAM", "mine.c") for w in words[1:]]
+    kit = (
+        "import sys\n"
+        f"for name in {TEST_ONLY!r}: sys.modules[name] = None\n"
+        "from arbiter.cli import main\n"
+        f"sys.exit(main({argv!r}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
+    env["ARBITER_VAR_DIR"] = str(tmp_path / "var")  # no database there: play must not need one
+    result = subprocess.run(
+        [sys.executable, "-c", kit], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = json.loads(result.stdout)
+    assert (
+        summary["conditions"]["from"].startswith("the contest ") and summary["conditions"]["language_table"] == "potm"
+    )
+    assert summary["params"] == {"rows": 2, "cols": 3} and summary["conditions"]["clock"]["cpu_per_move_s"] == 2
+    assert {s["status"] for s in summary["seats"]} <= {"win", "loss"}
+    assert not (tmp_path / "var" / "arbiter.sqlite3").exists()

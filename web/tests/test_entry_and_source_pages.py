@@ -105,7 +105,7 @@ def test_a_reference_program_is_everyones_to_read_and_the_contest_page_says_how_
     reference = Submission.objects.filter(entry__contest__slug="chomp", entry__is_reference=True).order_by("pk").first()
     page = client.get("/contests/chomp/").content.decode()
     assert "Play at home" in page and f"/submissions/{reference.pk}/source/" in page
-    assert ".venv/bin/arbiter play chomp YOUR_PROGRAM" in page and "--param rows=7" in page
+    assert "make kit" in page and "play chomp YOUR_PROGRAM" in page and "--contest chomp</pre>" in page
     source = client.get(f"/submissions/{reference.pk}/source/?download=1")
     with reference.source.open("rb") as f:
         assert source.status_code == 200 and source.content == f.read()
