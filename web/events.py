@@ -55,6 +55,7 @@ class Viewer:
     contests: set[int]
     user_id: int | None
     contest: int | None = None  # only this contest's, if the stream asked
+    since: int = 0  # the newest event when it asked: it is sent those after
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
 
     def sees(self, event: Seen) -> bool:
@@ -84,12 +85,17 @@ class Hub:
         return None
 
     def join(self, viewer: Viewer, client: str) -> None:
+        """Feed ``viewer`` every event after its ``since``: a reader started for it starts
+        there (not at whatever is newest when the reader first runs, which lost the events
+        written in between on a busy machine)."""
         self.viewers.add(viewer)
         self.per_client[client] += 1
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.last = 0  # a fresh reader starts from the newest event: what streams see from now on
+            self.last = viewer.since
             self.task = loop.create_task(self._read())
+        else:
+            self.last = min(self.last, viewer.since)
 
     def leave(self, viewer: Viewer, client: str) -> None:
         self.viewers.discard(viewer)
@@ -99,7 +105,6 @@ class Hub:
 
     async def _read(self) -> None:
         """Read new events while anyone is listening; hand each to those who may see it."""
-        self.last = self.last or await sync_to_async(_newest, thread_sensitive=False)()
         while self.viewers:
             try:
                 found = await sync_to_async(_after, thread_sensitive=False)(self.last)
@@ -108,19 +113,12 @@ class Hub:
             for event in found:
                 self.last = max(self.last, event.pk)
                 for viewer in list(self.viewers):
-                    if viewer.sees(event) and not viewer.queue.full():
+                    if event.pk > viewer.since and viewer.sees(event) and not viewer.queue.full():
                         viewer.queue.put_nowait(event)
             await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
 
 
 HUB = Hub()
-
-
-def _newest() -> int:
-    try:
-        return Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    finally:
-        close_old_connections()
 
 
 def _seen(event: Event) -> Seen:
@@ -155,7 +153,8 @@ def _viewer(request, contest_slug: str | None):
         if contest_slug:
             contest = services.visible_contests(user).filter(slug=contest_slug).values_list("pk", flat=True).first()
             contest = contest or -1  # an unknown contest: a stream of nothing
-        return user, Viewer(contests, user.pk if user.is_authenticated else None, contest)
+        since = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        return user, Viewer(contests, user.pk if user.is_authenticated else None, contest, since=since)
     finally:
         close_old_connections()
 

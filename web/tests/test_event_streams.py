@@ -15,8 +15,17 @@ from django.test import AsyncClient
 from accounts.models import ApiToken
 from contests.tests.factories import make_contest, make_user
 from judging.models import Event
+from web import events as web_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def hub(monkeypatch):
+    """A hub of this test's own: a stream another test left open counts against no cap here."""
+    fresh = web_events.Hub()
+    monkeypatch.setattr(web_events, "HUB", fresh)
+    return fresh
 
 
 async def _read(response, until: str, timeout: float = 10.0) -> str:
@@ -96,7 +105,32 @@ def test_an_event_written_while_a_stream_is_open_reaches_it_and_only_whom_it_may
     assert [e.get("match") or e.get("submission") for e in _data(text)] == [3]
 
 
-def test_streams_are_capped_per_client_and_in_total(settings):
+def test_an_event_written_as_a_stream_opens_reaches_it(settings, monkeypatch):
+    """An event written after the stream was asked for but before the hub's first read was
+    lost (the hub started from whatever was newest when it first ran): on a loaded machine."""
+    settings.EVENTS_STREAM_SECONDS = 20
+    settings.EVENTS_POLL_SECONDS = 0.05
+    contest = make_contest(slug="chomp")
+    viewer = web_events._viewer
+
+    def asked_then_written(*args):
+        found = viewer(*args)
+        Event.objects.create(kind="match", contest=contest, data={"match": 7})
+        return found
+
+    monkeypatch.setattr(web_events, "_viewer", asked_then_written)
+
+    async def scenario():
+        response = await AsyncClient().get("/api/events/")
+        try:
+            return await _read(response, '"match": 7', timeout=5)
+        finally:
+            await response.streaming_content.aclose()
+
+    assert [e["match"] for e in _data(async_to_sync(scenario)())] == [7]
+
+
+def test_streams_are_capped_per_client_and_in_total(settings, hub):
     settings.EVENTS_STREAM_SECONDS = 30
     settings.EVENTS_STREAMS_PER_CLIENT = 2
     settings.EVENTS_STREAMS_MAX = 3
@@ -122,6 +156,7 @@ def test_streams_are_capped_per_client_and_in_total(settings):
         return third, over
 
     third, over = async_to_sync(scenario)()
+    assert not hub.viewers and not hub.per_client  # each closed stream left
     assert third.status_code == 429 and json.loads(third.content)["error"]["code"] == "too_many_streams"
     assert over.status_code == 503 and json.loads(over.content)["error"]["code"] == "busy"
     assert third["Retry-After"] == over["Retry-After"] == "30"
