@@ -315,5 +315,8 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "INFO"},
         "django.request": {"filters": ["client_errors"]},
+        # django-axes writes a line at INFO for every login (the failures it forgets); its
+        # warnings (a lockout) stay.
+        "axes": {"level": "WARNING"},
     },
 }

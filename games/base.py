@@ -256,6 +256,9 @@ class Game(ABC):
     # The language table of the original contest (sandbox.languages.TABLES): its compilers'
     # commands and flags, what `play` builds with when no contest is named.
     original_table: str = "arbiter"
+    # The game's own names for results (a seat's ``detail``) in a contestant's words:
+    # {"NO_SOLUTIONS_LEFT": "left no solution"}; a detail not named here is shown as it is.
+    result_words: Mapping[str, str] = {}
     # The standings: the first column ranks, the others break ties in order.
     standings: tuple[Column, ...] = (Column("points", "Points", total_points),)
     # An archive entry (runme, src/Makefile) whose supplied runme cannot run is made again from

@@ -459,7 +459,9 @@ def match_list(request):
     paginator = PageNumberPagination()
     page = paginator.paginate_queryset(matches, request)
     shown = publication.shown_matches(request.user, page)
-    return paginator.get_paginated_response(s.MatchSerializer(page, many=True, context={"shown": shown}).data)
+    return paginator.get_paginated_response(
+        s.MatchSerializer(page, many=True, context={"shown": shown, "user": request.user}).data
+    )
 
 
 def _match(request, pk: int) -> Match:
@@ -480,7 +482,8 @@ def _match_data(request, match: Match) -> dict:
         .prefetch_related("seats__entry")
         .get(pk=match.pk)
     )
-    return s.MatchSerializer(match, context={"shown": publication.shown_matches(request.user, [match])}).data
+    shown = publication.shown_matches(request.user, [match])
+    return s.MatchSerializer(match, context={"shown": shown, "user": request.user}).data
 
 
 @extend_schema(responses=s.MatchSerializer, summary="A match and its seats", operation_id="matches_detail")

@@ -6,6 +6,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from contests.models import Contest, Entry, Stage, Submission
+from games import registry
+from judging import results
 from judging.models import Match, MatchAttempt, MatchSeat
 
 
@@ -194,6 +196,12 @@ class EntryEnterSerializer(EntryCreateSerializer):
 
 class SeatSerializer(serializers.ModelSerializer):
     entry_name = serializers.CharField(source="entry.name", read_only=True)
+    result = serializers.SerializerMethodField(
+        help_text='Its result in words: "lost: left no solution (move 23)", "2nd of 3: finished"; "" until played.'
+    )
+
+    def get_result(self, seat) -> str:
+        return results.seat_words(self.context["game"], seat, self.context["seats"])
 
     class Meta:
         model = MatchSeat
@@ -206,6 +214,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "score",
             "status",
             "detail",
+            "result",
             "reason",
             "moves",
             "cpu_seconds",
@@ -222,6 +231,10 @@ class MatchSerializer(serializers.ModelSerializer):
     contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     seats = serializers.SerializerMethodField()
     reason = serializers.SerializerMethodField()
+    summary = serializers.SerializerMethodField(
+        help_text='The result in one line, from your own entry\'s side if you played ("won against Bob", "lost to '
+        'Bob: crashed (move 1)"), else a bystander\'s ("Bob won against Alice"); "" while unplayed or hidden.'
+    )
     result_hidden = serializers.SerializerMethodField(
         help_text="Played after the standings were frozen: its result waits for the judges to publish."
     )
@@ -244,6 +257,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "seed",
             "params",
             "reason",
+            "summary",
             "created_at",
             "started_at",
             "finished_at",
@@ -258,9 +272,24 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, match: Match) -> list[dict]:
+        seats = self._seats(match)
+        context = {"game": registry.get(match.contest.game), "seats": seats}
+        return SeatSerializer(seats, many=True, context=context).data
+
+    def _seats(self, match: Match) -> list:
         shown = self._shown(match)
-        seats = shown.seats if shown is not None else sorted(match.seats.all(), key=lambda seat: seat.index)
-        return SeatSerializer(seats, many=True).data
+        return shown.seats if shown is not None else sorted(match.seats.all(), key=lambda seat: seat.index)
+
+    def get_summary(self, match: Match) -> str:
+        shown = self._shown(match)
+        if shown is not None and shown.hidden:
+            return ""
+        seats = self._seats(match)
+        user = self.context.get("user")
+        mine = None
+        if user is not None and user.is_authenticated:
+            mine = next((seat.entry_id for seat in seats if seat.entry.user_id == user.pk), None)
+        return results.summary(registry.get(match.contest.game), seats, mine)
 
     def get_reason(self, match: Match) -> str:
         shown = self._shown(match)

@@ -44,6 +44,7 @@ class CrossedWords(BatchGame):
     # "the number 300" in seconds.txt; measured in real time, as the page's "independent timing
     # routine" measured execution time.
     default_clock: Mapping[str, float] = {"seconds": 300, "memory_mb": 512}
+    result_words = {"WRONG_OUTPUT": "output.txt refused by the verifier", "NO_OUTPUT": "wrote no output.txt"}
     standings = (
         Column("verified", "Verified score", Total("points"), help="What the judges (or the verifier) confirmed."),
         Column("claimed", "Claimed score", Total("score"), ranks=False, help="The first line of output.txt."),

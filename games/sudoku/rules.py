@@ -126,6 +126,18 @@ class Sudoku(TurnGame[SudokuState, Move]):
     # CodeCup's technical rules name no memory figure; its strong entries allocate tables of
     # 512 MiB and more, which its machines had: 1536 MB, as the demo contest gives.
     default_clock = {"time_limit": 30, "measure": "wall", "memory_mb": 1536}
+    result_words = {
+        "WIN": "won",
+        "LOSE": "lost",
+        "NO_SOLUTIONS_LEFT": "left no solution",
+        "NO_SOLUTION_DECREASED": "a move that did not decrease the number of solutions",
+        "NO_UNIQUE_CLAIM": "claimed a single solution where more were left",
+        "ILLEGAL": "illegal move",
+        "DOUBLED_SOMEWHERE": "a digit twice in a row, column or box",
+        "TIMEOUT": "out of time",
+        "CRASH": "crashed",
+        "EXIT": "stopped before the game ended",
+    }
     original_table = "codecup"  # its compilers and flags: -O2 -march=native, C++20, rustc target-cpu=native
     standings = (
         Column("points", "Points", total_points),

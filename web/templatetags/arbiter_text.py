@@ -57,3 +57,29 @@ def when(moment, style: str = ""):
         mark_safe(" data-countdown") if countdown else "",
         date_format(moment, WHEN_FORMATS.get(style, WHEN_FORMATS[""])),
     )
+
+
+@register.simple_tag
+def outcome(shown, game: str, side=None) -> str:
+    """A match's result in one line from ``side``'s seat ("won against Bob", "lost to Bob:
+    crashed (move 1)"): ``side`` an entry, an entry's id, or a user (their own seat, if they
+    played); a bystander's line otherwise ("Bob won against Alice"). "" while unplayed or hidden."""
+    from games import registry
+    from judging.results import summary
+
+    if shown is None or shown.hidden:
+        return ""
+    seats = shown.seats
+    entry_id = getattr(side, "pk", side)
+    if getattr(side, "is_authenticated", False):  # a user: the seat of one of their entries
+        entry_id = next((seat.entry_id for seat in seats if seat.entry.user_id == side.pk), None)
+    return summary(registry.get(game), seats, entry_id)
+
+
+@register.simple_tag
+def seat_result(seat, seats, game: str) -> str:
+    """One seat's result in words ("lost: left no solution (move 23)", "2nd of 3: finished")."""
+    from games import registry
+    from judging.results import seat_words
+
+    return seat_words(registry.get(game), seat, seats)

@@ -1,0 +1,125 @@
+"""A game's result in the contestant's words, for every page and the API.
+
+The platform keeps one vocabulary of seat statuses (``games.base``: win, loss, illegal...)
+and the game's own name beside it (``detail``: CodeCup's NO_SOLUTIONS_LEFT). Neither is for
+reading: here a seat's result becomes "lost: left no solution (move 23)", a race's seat "2nd
+of 3: finished 1.2 s after the winner", and a match, seen from one of its entries, "won
+against Bob" or "lost to Bob: crashed (move 1)". Each game translates its own words in
+``Game.result_words`` (docs/games.md has the tables).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game
+
+STATUS_WORDS = {
+    WIN: "won",
+    LOSS: "lost",
+    DRAW: "drew",
+    VALID: "valid output",
+    ILLEGAL: "illegal move",
+    TIMEOUT: "out of time",
+    CRASH: "crashed",
+    EXIT: "stopped before the game ended",
+    BYE: "bye",
+}
+MOVE = re.compile(r"^move (\d+):")
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _own_words(game: Game, seat: Any) -> str:
+    """What the game says of this seat beyond its status, translated; "" if nothing more."""
+    detail = seat.detail or ""
+    if not detail or detail.lower() == seat.status:
+        return ""
+    words = game.result_words.get(detail, detail)
+    return "" if words == STATUS_WORDS.get(seat.status) else words
+
+
+def _at_move(game: Game, seat: Any) -> str:
+    """The move its own mistake ended the game at, as " (move 23)"; "" if none."""
+    if seat.status not in FAULTS and not _own_words(game, seat):
+        return ""
+    found = MOVE.match(seat.reason or "")
+    return f" (move {found.group(1)})" if found else ""
+
+
+def _ranked(game: Game, seats: Sequence[Any]) -> bool:
+    """A race (any number of seats, trial laps of two) or a game of more than two: by place."""
+    return game.info.seats == 0 or len(seats) > 2
+
+
+def _place(seat: Any, seats: Sequence[Any]) -> int:
+    return 1 + sum(1 for other in seats if (other.points or 0) > (seat.points or 0))
+
+
+def seat_words(game: Game, seat: Any, seats: Sequence[Any]) -> str:
+    """One seat's result: "won", "lost: left no solution (move 23)", "crashed (move 1)", a
+    race's "2nd of 3: finished 1.2 s after the winner". "" before it is played."""
+    if not seat.status:
+        return ""
+    own = _own_words(game, seat)
+    if _ranked(game, seats) and seat.status != BYE:  # a race: its place says more than won or lost
+        place = f"{ordinal(_place(seat, seats))} of {len(seats)}"
+        return f"{place}: {own}" if own else f"{place}: {STATUS_WORDS.get(seat.status, seat.status)}"
+    words = STATUS_WORDS.get(seat.status, seat.status)
+    if own and seat.status in (WIN, LOSS, DRAW, VALID):
+        words = f"{words}: {own}"
+    elif own:
+        words = own
+    if seat.status == VALID and seat.points is not None:
+        words = f"{words}, {seat.points:g} points"
+    return words + _at_move(game, seat)
+
+
+def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> str:
+    """A match in one line: from ``entry_id``'s side if it played ("won against Bob", "lost
+    to Bob: crashed (move 1)"), else as a bystander reads it ("Alice won against Bob"). ""
+    while unplayed or hidden."""
+    seats = sorted(seats, key=lambda seat: seat.index)
+    if not seats or not all(seat.status for seat in seats):
+        return ""
+    mine = next((seat for seat in seats if seat.entry_id == entry_id), None)
+    if len(seats) == 1:
+        words = seat_words(game, seats[0], seats)
+        return words if mine is not None else f"{seats[0].entry.name}: {words}"
+    if _ranked(game, seats):
+        if mine is not None:
+            return seat_words(game, mine, seats)
+        best = min(seats, key=lambda seat: _place(seat, seats))
+        return f"{best.entry.name} first of {len(seats)}"
+    if mine is not None:
+        other = seats[1 - seats.index(mine)]
+        return _from_side(game, mine, other, seats)
+    won = [seat for seat in seats if seat.status == WIN]
+    if len(won) == 1:
+        loser = seats[1 - seats.index(won[0])]
+        return f"{won[0].entry.name} {_from_side(game, won[0], loser, seats)}"
+    if all(seat.status == DRAW for seat in seats):
+        return f"{seats[0].entry.name} and {seats[1].entry.name} drew"
+    return "; ".join(f"{seat.entry.name}: {seat_words(game, seat, seats)}" for seat in seats)
+
+
+def _from_side(game: Game, mine: Any, other: Any, seats: Sequence[Any]) -> str:
+    name = other.entry.name
+    if mine.status == WIN:
+        theirs = seat_words(game, other, seats)
+        told = other.status in FAULTS or _own_words(game, other)
+        return f"won against {name}" + (f" ({name} {theirs})" if told else "")
+    if mine.status == DRAW:
+        return f"drew with {name}"
+    if mine.status == BYE:
+        return "a bye"
+    words = seat_words(game, mine, seats)
+    if mine.status == LOSS:
+        words = words.removeprefix("lost").removeprefix(":").strip()
+        return f"lost to {name}" + (f": {words}" if words else "")
+    return f"lost to {name}: {words}"
