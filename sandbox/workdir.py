@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import errno
 import os
 import stat
 from pathlib import Path
@@ -19,6 +18,14 @@ from pathlib import Path
 from .errors import SandboxError
 
 MS_NOSUID, MS_NODEV, MS_NOATIME = 0x2, 0x4, 0x400
+KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFLNK: "a symbolic link",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
 MORE = "(more paths than a snapshot lists)"  # a snapshot cut short
 SNAPSHOT_LIMIT = 10_000
 MNT_DETACH = 0x2
@@ -106,26 +113,27 @@ class WorkDir:
     def read_file(self, relpath: str, max_bytes: int = 64 << 20) -> bytes:
         """Read a regular, singly linked file the program left, never following links.
 
-        Raises FileNotFoundError, or ValueError for anything that is not a plain file."""
-        dirfd, name = self._open_parent(relpath)
+        Raises FileNotFoundError, or ValueError, in words, for whatever else the program left
+        in its place or on its way: a folder, a link, a FIFO, a socket, a hard link, a file
+        larger than ``max_bytes``, a file where a folder of the path should be."""
+        dirfd = -1
         try:
-            try:
-                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
-            except OSError as e:
-                if e.errno == errno.ELOOP:
-                    raise ValueError(f"{relpath} is a symbolic link") from e
-                raise
+            dirfd, name = self._open_parent(relpath)
+            _check_plain(relpath, os.stat(name, dir_fd=dirfd, follow_symlinks=False), max_bytes)
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
+        except FileNotFoundError:
+            raise
+        except OSError as e:  # a file or a link on its path; a file swapped meanwhile
+            raise ValueError(f"{relpath} cannot be opened: {e.strerror}") from None
         finally:
-            os.close(dirfd)
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise ValueError(f"{relpath} is not a regular file")
-            if st.st_nlink != 1:
-                raise ValueError(f"{relpath} has {st.st_nlink} hard links")
-            if st.st_size > max_bytes:
-                raise ValueError(f"{relpath} is larger than {max_bytes} bytes")
-            return f.read(max_bytes + 1)[:max_bytes]
+            if dirfd >= 0:
+                os.close(dirfd)
+        try:
+            _check_plain(relpath, os.fstat(fd), max_bytes)  # what was opened, whatever was looked at
+            with open(fd, "rb", closefd=False) as f:
+                return f.read(max_bytes + 1)[:max_bytes]
+        finally:
+            os.close(fd)
 
     def write_file(self, relpath: str, data: bytes, mode: int = 0o644) -> None:
         """Create or replace a file for the program (replacing, never writing through, a link)."""
@@ -328,6 +336,16 @@ def copy_tree(
                     fout.write(chunk)
                 os.fchown(fout.fileno(), owner, owner)
                 os.fchmod(fout.fileno(), st.st_mode & 0o755)
+
+
+def _check_plain(relpath: str, st: os.stat_result, max_bytes: int) -> None:
+    """Refuse, in words, anything but a regular, singly linked file of at most ``max_bytes``."""
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{relpath} is {KINDS.get(stat.S_IFMT(st.st_mode), 'not a regular file')}")
+    if st.st_nlink != 1:
+        raise ValueError(f"{relpath} has {st.st_nlink} hard links")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{relpath} is larger than {max_bytes} bytes")
 
 
 def _remove_tree(path: Path) -> None:
