@@ -22,6 +22,7 @@ from sandbox.errors import PlatformStall
 from sandbox.limits import Limits
 from sandbox.programs import judge_language, program_size
 from sandbox.result import Verdict
+from sandbox.text import printable
 
 PRINTED_KEPT = 4096  # bytes of what the program printed kept, from the end ("its last lines")
 OUTPUT_KEPT = 200_000  # bytes of output.txt kept in the replay for the judges' page
@@ -30,7 +31,7 @@ WORK_MB = 64  # the folder: the inputs (3.3 MB of dictionaries), the program and
 
 
 def _tail(data: bytes, limit: int) -> str:
-    text = data[-limit:].decode("utf-8", errors="replace")
+    text = printable(data[-limit:], lines=True)
     return ("…" + text) if len(data) > limit else text
 
 
@@ -86,7 +87,7 @@ class BatchReferee(Referee):
         self.program_bytes = program_size(player.program)
         self.extra = {
             "verification": self.report,
-            "output": (output or b"")[:OUTPUT_KEPT].decode("utf-8", errors="replace"),
+            "output": printable((output or b"")[:OUTPUT_KEPT], lines=True),
             "printed": _tail(result.stdout, PRINTED_KEPT),
             "stderr": _tail(result.stderr, PRINTED_KEPT),
         }

@@ -43,6 +43,7 @@ from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
+from sandbox.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -314,8 +315,9 @@ def record_result(attempt_id: int, record: MatchRecord) -> bool:
 
 def _result_json(record: MatchRecord, seats) -> dict:
     outcome = record.outcome
+    reason = printable(outcome.reason)  # a game's words may quote a program's: saved as text that prints
     return {
-        "reason": outcome.reason,
+        "reason": reason,
         "seats": [
             {
                 "index": seat.index,
@@ -325,11 +327,11 @@ def _result_json(record: MatchRecord, seats) -> dict:
                 "score": outcome.scores[seat.index],
                 "status": outcome.statuses[seat.index],
                 "detail": outcome.details[seat.index],
-                "reason": outcome.reason if outcome.statuses[seat.index] not in ("win", "draw") else "",
+                "reason": reason if outcome.statuses[seat.index] not in ("win", "draw") else "",
                 "moves": totals.moves,
                 "cpu_s": totals.cpu_s,
                 "wall_s": totals.wall_s,
-                "warnings": totals.warnings,
+                "warnings": [printable(warning) for warning in totals.warnings],
             }
             for seat, totals in zip(seats, record.seats, strict=True)
         ],

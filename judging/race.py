@@ -29,6 +29,7 @@ from sandbox.jail import Endpoint, reserve_arena_slots
 from sandbox.limits import Limits
 from sandbox.programs import judge_language
 from sandbox.result import RunResult, Verdict
+from sandbox.text import printable
 
 SAMPLE_S = 1.0  # how often the race's progress is taken (frames of the replay, the live page)
 GRACE_S = 5.0  # after the limit: the programs are stopped by the referee, not by the sandbox
@@ -186,7 +187,7 @@ class RaceReferee(Referee):
             self.extra.setdefault("entrants", []).append(
                 {
                     "login": login,
-                    "server_log": logs.get(login, ""),
+                    "server_log": printable(logs.get(login, ""), lines=True),  # what it sent, quoted
                     "stderr": _tail(result.stderr),
                     "cpu_s": round(result.cpu_s, 3),
                     "exit": _how_it_ended(result, stopped[i]),
@@ -214,7 +215,7 @@ class RaceReferee(Referee):
 
 
 def _tail(data: bytes) -> str:
-    text = data[-STDERR_KEPT:].decode("utf-8", errors="replace")
+    text = printable(data[-STDERR_KEPT:], lines=True)
     return ("…" + text) if len(data) > STDERR_KEPT else text
 
 

@@ -31,10 +31,12 @@ from sandbox.jail import reserve_slots
 from sandbox.limits import Limits
 from sandbox.programs import Program, judge_language, open_jail
 from sandbox.result import RunResult, Verdict
+from sandbox.text import printable
 
 REPLAY_SCHEMA = 1
 STDERR_PER_MOVE = 4096  # bytes of a program's stderr kept in the replay for each move
 OUTPUT_EXCERPT = 200
+NAME_SHOWN = 100  # characters of a path named in a reason
 
 
 @dataclass
@@ -64,8 +66,14 @@ class MatchRecord:
 
 
 def _tail(data: bytes, limit: int = STDERR_PER_MOVE) -> str:
-    text = data[-limit:].decode("utf-8", errors="replace")
+    text = printable(data[-limit:], lines=True)
     return ("…" + text) if len(data) > limit else text
+
+
+def _named(path: str) -> str:
+    """A path the program made, for a reason: printable, and cut short past NAME_SHOWN."""
+    text = printable(path)
+    return text if len(text) <= NAME_SHOWN else text[: NAME_SHOWN - 1] + "…"
 
 
 def _signal_name(number: int) -> str:
@@ -339,7 +347,7 @@ class ProcessPerMoveReferee(_TurnReferee):
             move = interaction.read(state, seat, result.stdout_text)
             if isinstance(move, Illegal):
                 record["status"] = move.status
-                record["output"] = result.stdout_text[:OUTPUT_EXCERPT]
+                record["output"] = printable(result.stdout[:OUTPUT_EXCERPT], lines=True)
                 outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                 break
             for note in interaction.forgiven(state, seat, result.stdout_text) if interaction.forgiven else ():
@@ -363,11 +371,11 @@ def _left_behind(jail, result: RunResult, interaction: ProcessPerMove) -> str:
     why = []
     if tmp:
         more = f" and {count - len(tmp)} more" if count > len(tmp) else ""
-        why.append(f"left {', '.join(tmp)}{more} behind")
+        why.append(f"left {', '.join(map(_named, tmp))}{more} behind")
     for verb, paths, where in (("wrote", wrote, "in"), ("removed", removed, "from")):
         if paths:
             more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
-            why.append(f"{verb} {', '.join(paths[:5])}{more} {where} its folder")
+            why.append(f"{verb} {', '.join(map(_named, paths[:5]))}{more} {where} its folder")
     if not why:
         return ""
     return (
@@ -476,7 +484,7 @@ class LineProtocolReferee(_TurnReferee):
                 move = game.parse_move(state, text)
                 if isinstance(move, Illegal):
                     record["status"] = move.status
-                    record["output"] = text[:OUTPUT_EXCERPT]
+                    record["output"] = printable(text[:OUTPUT_EXCERPT])
                     outcome = game.forfeit(state, seat, move.status, f"move {move_no}: {move.reason}", move.detail)
                     break
                 record["move"] = last_text = game.move_text(state, move)

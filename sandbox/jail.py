@@ -35,7 +35,7 @@ from .cgroups import Cgroup, Layout, discover
 from .conf import SandboxSettings, get_settings
 from .errors import SandboxError, SandboxUnavailable
 from .limits import MB, Limits
-from .monitor import WIPE_S
+from .monitor import WIPE_S, runner_paths
 from .result import RunResult
 from .slots import Reservation, Slot, acquire_slot, holding, own_folder, reserve, reserve_arena
 from .workdir import MORE, WorkDir
@@ -545,7 +545,7 @@ class Jail:
         if reply.get("stuck"):
             self.runner_lost = True
             self._ensure_runner()
-        return [str(p) for p in reply["cleaned"]], int(reply["count"])  # type: ignore[call-overload]
+        return runner_paths(reply["cleaned"]), int(reply["count"])  # type: ignore[arg-type,call-overload]
 
     def kill_programs(self) -> None:
         """Kill everything in the jail except bwrap and the runner."""

@@ -29,6 +29,12 @@ STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged
 WAIT_BACKSTOP = 10
 
 
+def runner_paths(named: list[object]) -> list[str]:
+    """The paths the runner names, as ``os`` names them: it writes each byte of a name past
+    ASCII as ``\\u00XX``, so each character is one of the name's own bytes (UTF-8 or not)."""
+    return [os.fsdecode(str(p).encode("latin-1")) for p in named]
+
+
 class StallClock:
     """The wall clock of one run or move, less the platform's own stalls.
 
@@ -390,7 +396,7 @@ class Monitor:
             note = (note + "; " if note else "") + f"process limit of {self.limits.pids} reached"
         extra = {}
         if "cleaned" in self.final:
-            extra["tmp_left"] = ([str(p) for p in self.final["cleaned"]], int(self.final["count"]))  # type: ignore[attr-defined,call-overload]
+            extra["tmp_left"] = (runner_paths(self.final["cleaned"]), int(self.final["count"]))  # type: ignore[arg-type,call-overload]
         return RunResult(
             verdict=verdict,
             exit_code=exit_code if isinstance(exit_code, int) else None,

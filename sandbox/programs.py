@@ -260,7 +260,13 @@ def _build(
                 fail.log = f"{log}\nbuild left no usable {needed}: {e}".strip()
                 fail.run = run
                 return fail
-        jail.work.copy_out(files, max_bytes=limits.work_mb << 20)
+        try:
+            jail.work.copy_out(files, max_bytes=limits.work_mb << 20)
+        except ValueError as e:  # too large, or too deep, to keep
+            shutil.rmtree(files, ignore_errors=True)  # what was copied before it was seen
+            fail.log = f"{log}\n{e}".strip()
+            fail.run = run
+            return fail
         if lang.name == "archive":
             os.chmod(files / "runme", 0o755)
     program = Program(lang.name, toolchain.version, files, tuple(command), toolchain.binds, toolchain.env)

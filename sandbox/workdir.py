@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import errno
 import os
 import stat
 from pathlib import Path
@@ -19,8 +18,17 @@ from pathlib import Path
 from .errors import SandboxError
 
 MS_NOSUID, MS_NODEV, MS_NOATIME = 0x2, 0x4, 0x400
+KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFLNK: "a symbolic link",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
 MORE = "(more paths than a snapshot lists)"  # a snapshot cut short
 SNAPSHOT_LIMIT = 10_000
+DEPTH_LIMIT = 32  # folders open at once in a walk of the folder: its paths are listed and copied this deep
 MNT_DETACH = 0x2
 O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -106,26 +114,27 @@ class WorkDir:
     def read_file(self, relpath: str, max_bytes: int = 64 << 20) -> bytes:
         """Read a regular, singly linked file the program left, never following links.
 
-        Raises FileNotFoundError, or ValueError for anything that is not a plain file."""
-        dirfd, name = self._open_parent(relpath)
+        Raises FileNotFoundError, or ValueError, in words, for whatever else the program left
+        in its place or on its way: a folder, a link, a FIFO, a socket, a hard link, a file
+        larger than ``max_bytes``, a file where a folder of the path should be."""
+        dirfd = -1
         try:
-            try:
-                fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
-            except OSError as e:
-                if e.errno == errno.ELOOP:
-                    raise ValueError(f"{relpath} is a symbolic link") from e
-                raise
+            dirfd, name = self._open_parent(relpath)
+            _check_plain(relpath, os.stat(name, dir_fd=dirfd, follow_symlinks=False), max_bytes)
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dirfd)
+        except FileNotFoundError:
+            raise
+        except OSError as e:  # a file or a link on its path; a file swapped meanwhile
+            raise ValueError(f"{relpath} cannot be opened: {e.strerror}") from None
         finally:
-            os.close(dirfd)
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise ValueError(f"{relpath} is not a regular file")
-            if st.st_nlink != 1:
-                raise ValueError(f"{relpath} has {st.st_nlink} hard links")
-            if st.st_size > max_bytes:
-                raise ValueError(f"{relpath} is larger than {max_bytes} bytes")
-            return f.read(max_bytes + 1)[:max_bytes]
+            if dirfd >= 0:
+                os.close(dirfd)
+        try:
+            _check_plain(relpath, os.fstat(fd), max_bytes)  # what was opened, whatever was looked at
+            with open(fd, "rb", closefd=False) as f:
+                return f.read(max_bytes + 1)[:max_bytes]
+        finally:
+            os.close(fd)
 
     def write_file(self, relpath: str, data: bytes, mode: int = 0o644) -> None:
         """Create or replace a file for the program (replacing, never writing through, a link)."""
@@ -189,15 +198,16 @@ class WorkDir:
         """Every path in the folder (a top-level ``skip`` left out), relative to it, with what
         any change alters: type and mode, inode, size, and the modification and change times
         (a program may put the first back, never the second). Links are listed, not followed.
-        Past ``limit`` paths (``SNAPSHOT_LIMIT``) the walk stops and says so with the key
-        ``MORE``: what lies beyond is not compared (``Jail.reset_work`` then copies afresh)."""
+        Past ``limit`` paths (``SNAPSHOT_LIMIT``) or ``DEPTH_LIMIT`` folders deep the walk
+        stops and says so with the key ``MORE``: what lies beyond is not compared
+        (``Jail.reset_work`` then copies afresh)."""
         limit = SNAPSHOT_LIMIT if limit is None else limit
         found: dict[str, tuple[int, ...]] = {}
 
-        def walk(fd: int, prefix: str) -> None:
+        def walk(fd: int, prefix: str, depth: int) -> None:
             with os.scandir(fd) as entries:
                 for entry in entries:
-                    if len(found) >= limit:
+                    if len(found) >= limit or depth > DEPTH_LIMIT:
                         found[MORE] = (limit,)
                         return
                     if not prefix and entry.name == skip:
@@ -208,42 +218,23 @@ class WorkDir:
                     if stat.S_ISDIR(st.st_mode):
                         sub = os.open(entry.name, O_DIR, dir_fd=fd)
                         try:
-                            walk(sub, path + "/")
+                            walk(sub, path + "/", depth + 1)
                         finally:
                             os.close(sub)
 
         top = os.open(self.path, O_DIR)
         try:
-            walk(top, "")
+            walk(top, "", 1)
         finally:
             os.close(top)
         return found
 
-    def paths(self, limit: int = 10_000) -> set[str]:
-        """The paths in the folder, relative to it (links listed, never followed)."""
-        found: set[str] = set()
-        for folder, dirs, files in os.walk(self.path):
-            rel = os.path.relpath(folder, self.path)
-            for name in dirs + files:
-                found.add(name if rel == "." else os.path.join(rel, name))
-            if len(found) > limit:
-                break
-        return found
-
     def clear(self, keep: str | None = None) -> None:
         """Remove everything in the folder but the entry named ``keep`` (links are removed,
-        never followed)."""
-        import shutil
-
+        never followed; folders nested however deep)."""
         fd = os.open(self.path, O_DIR)
         try:
-            for entry in os.scandir(fd):
-                if entry.name == keep:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.name, dir_fd=fd)
-                else:
-                    os.unlink(entry.name, dir_fd=fd)
+            _empty(fd, keep)
         finally:
             os.close(fd)
 
@@ -253,35 +244,38 @@ class WorkDir:
         src = os.open(self.path, O_DIR)
         try:
             dest.mkdir(parents=True, exist_ok=True)
-            _copy_fd_tree(src, dest, max_bytes, [0])
+            _copy_fd_tree(src, dest, max_bytes, [0], 1)
         finally:
             os.close(src)
 
 
-def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int]) -> None:
-    for entry in os.scandir(src_fd):
-        st = entry.stat(follow_symlinks=False)
-        target = dest / entry.name
-        if stat.S_ISDIR(st.st_mode):
-            target.mkdir(mode=0o755)
-            sub = os.open(entry.name, O_DIR, dir_fd=src_fd)
-            try:
-                _copy_fd_tree(sub, target, max_bytes, total)
-            finally:
-                os.close(sub)
-        elif stat.S_ISLNK(st.st_mode):
-            os.symlink(os.readlink(entry.name, dir_fd=src_fd), target)
-        elif stat.S_ISREG(st.st_mode):
-            total[0] += st.st_size
-            if total[0] > max_bytes:
-                raise ValueError(f"build output is larger than {max_bytes} bytes")
-            fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=src_fd)
-            with os.fdopen(fd, "rb") as fin, open(target, "xb") as fout:
-                if not stat.S_ISREG(os.fstat(fin.fileno()).st_mode):
-                    continue
-                while chunk := fin.read(1 << 20):
-                    fout.write(chunk)
-            os.chmod(target, 0o755 if st.st_mode & 0o111 else 0o644)
+def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int], depth: int) -> None:
+    with os.scandir(src_fd) as entries:  # closed however the copy ends
+        for entry in entries:
+            if depth > DEPTH_LIMIT:
+                raise ValueError(f"build output has folders nested more than {DEPTH_LIMIT} deep")
+            st = entry.stat(follow_symlinks=False)
+            target = dest / entry.name
+            if stat.S_ISDIR(st.st_mode):
+                target.mkdir(mode=0o755)
+                sub = os.open(entry.name, O_DIR, dir_fd=src_fd)
+                try:
+                    _copy_fd_tree(sub, target, max_bytes, total, depth + 1)
+                finally:
+                    os.close(sub)
+            elif stat.S_ISLNK(st.st_mode):
+                os.symlink(os.readlink(entry.name, dir_fd=src_fd), target)
+            elif stat.S_ISREG(st.st_mode):
+                total[0] += st.st_size
+                if total[0] > max_bytes:
+                    raise ValueError(f"build output is larger than {max_bytes} bytes")
+                fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=src_fd)
+                with os.fdopen(fd, "rb") as fin, open(target, "xb") as fout:
+                    if not stat.S_ISREG(os.fstat(fin.fileno()).st_mode):
+                        continue
+                    while chunk := fin.read(1 << 20):
+                        fout.write(chunk)
+                os.chmod(target, 0o755 if st.st_mode & 0o111 else 0o644)
 
 
 def copy_tree(
@@ -330,10 +324,62 @@ def copy_tree(
                 os.fchmod(fout.fileno(), st.st_mode & 0o755)
 
 
+def _check_plain(relpath: str, st: os.stat_result, max_bytes: int) -> None:
+    """Refuse, in words, anything but a regular, singly linked file of at most ``max_bytes``."""
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{relpath} is {KINDS.get(stat.S_IFMT(st.st_mode), 'not a regular file')}")
+    if st.st_nlink != 1:
+        raise ValueError(f"{relpath} has {st.st_nlink} hard links")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{relpath} is larger than {max_bytes} bytes")
+
+
+def _empty(top: int, keep: str | None = None) -> None:
+    """Remove everything in the open folder ``top`` but its entry ``keep``, never following a
+    link, with at most ``DEPTH_LIMIT`` folders open at once: a folder deeper down is moved up
+    into ``top`` whole (as the runner empties /tmp), to be removed in a later pass."""
+    while True:
+        with os.scandir(top) as found:
+            entries = [entry for entry in found if entry.name != keep]
+        if not entries:
+            return
+        for entry in entries:
+            _remove(top, top, entry, 1)
+
+
+def _remove(top: int, parent: int, entry: os.DirEntry[str], depth: int) -> None:
+    if not entry.is_dir(follow_symlinks=False):
+        os.unlink(entry.name, dir_fd=parent)
+    elif depth > DEPTH_LIMIT:
+        os.rename(entry.name, f"{_new_folder(top)}/deep", src_dir_fd=parent, dst_dir_fd=top)
+    else:
+        fd = os.open(entry.name, O_DIR, dir_fd=parent)
+        try:
+            with os.scandir(fd) as found:
+                inside = list(found)
+            for sub in inside:
+                _remove(top, fd, sub, depth + 1)
+        finally:
+            os.close(fd)
+        os.rmdir(entry.name, dir_fd=parent)
+
+
+def _new_folder(top: int) -> str:
+    """A folder made in ``top`` under a name nothing there had."""
+    n = 0
+    while True:
+        try:
+            os.mkdir(f".arbiter-deep-{n}", 0o700, dir_fd=top)
+            return f".arbiter-deep-{n}"
+        except FileExistsError:
+            n += 1
+
+
 def _remove_tree(path: Path) -> None:
     """Remove a folder a program wrote into, without following its links."""
-    import shutil
-
-    if not shutil.rmtree.avoids_symlink_attacks:  # pragma: no cover - Linux has it
-        raise SandboxError("refusing to remove an untrusted tree without fd-based rmtree")
-    shutil.rmtree(path)
+    fd = os.open(path, O_DIR)
+    try:
+        _empty(fd)
+    finally:
+        os.close(fd)
+    os.rmdir(path)

@@ -129,9 +129,9 @@ class HeartsFlowers(TurnGame[HFState, Move]):
             return Illegal(
                 f"{text[:40]!r} is not a move: a side N, S, E or W and a number from 1 to {state.n}, like W2"
             )
-        k = int(text[1:])
+        k = int(text[1:]) if len(text) <= 12 else 0  # longer is out of range (and int() refuses 4300 digits)
         if not 1 <= k <= state.n:
-            return Illegal(f"{text!r}: the number must be from 1 to {state.n}")
+            return Illegal(f"{text[:40]!r}: the number must be from 1 to {state.n}")
         return (text[0], k)
 
     def move_text(self, state: HFState, move: Move) -> str:

@@ -89,6 +89,7 @@ def test_flowers_sees_the_board_as_hearts():
         ("w2\n", "not a move"),
         ("W²\n", "not a move"),  # a digit to str.isdigit, not to int()
         ("W١\n", "not a move"),
+        ("W" + "1" * 5000 + "\n", "from 1 to 4"),  # int() refuses it (4300 digits): once a platform fault
     ],
 )
 def test_bad_replies_are_illegal(output, reason):

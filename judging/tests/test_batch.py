@@ -118,6 +118,13 @@ def test_an_output_file_that_is_a_link_is_not_followed():
     assert "root:" not in str(record.replay)
 
 
+def test_an_output_file_that_is_a_folder_is_the_program_s_crash_not_the_platform_s():
+    """It once raised IsADirectoryError: the match was retried as a platform fault."""
+    record = _run(PROGRAMS / "cw_folder.py")
+    assert record.outcome.statuses == ("crash",)
+    assert record.outcome.reason == "output.txt: output.txt is a folder"
+
+
 def test_a_program_over_its_memory_is_stopped_and_said_so():
     record = _run(PROGRAMS / "cw_hog.py")
     assert record.outcome.statuses == ("crash",) and record.outcome.reason == "over the memory limit of 512 MB"

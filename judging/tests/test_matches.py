@@ -100,6 +100,22 @@ def test_a_token_plays_the_most_urgent_queued_match():
     assert matches.claim("w") is None
 
 
+def test_a_file_name_that_is_not_utf8_is_named_in_a_reason_that_saves():
+    """The reason naming it once failed to save (UnicodeEncodeError): the attempt was left
+    running until the watchdog gave it up as lost, and the match was played again."""
+    contest = make_contest(game="chomp", game_params={"rows": 2, "cols": 2})
+    path = PROGRAMS / "chomp_bad_name.py"
+    subs = [
+        make_submission(make_entry(contest, name=name), source=path.read_bytes(), filename=path.name)
+        for name in ("First", "Second")
+    ]
+    match = make_match(contest, subs, params={"rows": 2, "cols": 2})
+    assert matches.play_now(match.pk) == Match.Status.FINISHED
+    first = match.seats.get(index=0)
+    assert first.status == "illegal" and first.reason.startswith("move 1: wrote bad\\xff\\nname in its folder: ")
+    assert match.attempts.get().outcome == Outcome.FINISHED
+
+
 def test_a_match_whose_worker_went_silent_goes_back_ahead_of_the_queue(queued):
     match = _chomp_match()
     later = _chomp_match(match.stage)  # queued earlier than the rescue, but not yet started

@@ -133,6 +133,21 @@ def test_a_chomp_program_that_writes_outside_tmp_loses_as_the_page_says(program)
     )
 
 
+def test_folders_nested_past_python_s_recursion_limit_are_an_illegal_reply_not_a_platform_fault(program):
+    """1,200 folders deep, the referee's look at the folder once raised RecursionError."""
+    record = play(chomp, ["chomp_deep.py", "chomp_last.c"], program, {"rows": 2, "cols": 2})
+    assert record.outcome.statuses == ("illegal", "win")
+    assert record.outcome.reason.startswith("move 1: wrote (more paths than a snapshot lists), deep, deep/deep, ")
+
+
+def test_hearts_and_flowers_empties_folders_nested_thousands_deep_between_moves(program):
+    """Emptying them once raised RecursionError; now the game is played to its end, every move
+    in a fresh folder."""
+    record = play(hf, ["hf_deep.py", "hf_support.py"], program, {"n": 3})
+    assert record.outcome.statuses == ("draw", "draw") and len(record.replay["moves"]) == 36
+    assert {m["stderr"].strip() for m in record.replay["moves"] if m["seat"] == 0} == {"fresh folder"}
+
+
 def test_a_chomp_program_that_leaves_a_file_in_tmp_loses_and_never_finds_it_again(program):
     """ "All files that are created MUST be removed on completion of your move": a program
     that kept a memo in /tmp found it at its next move; now each move has a fresh /tmp,

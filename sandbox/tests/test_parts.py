@@ -20,6 +20,7 @@ from sandbox.limits import Limits
 from sandbox.result import RunResult, Verdict
 from sandbox.seccomp import compiled_filter
 from sandbox.selfcheck import FULL, require_isolation, run_selfcheck
+from sandbox.text import printable
 
 from .conftest import BACKSTOP_WALL_S, PROGRAMS
 
@@ -42,6 +43,16 @@ def test_capture_keeps_short_output_whole() -> None:
     c.feed(b"12345")
     c.feed(b"67890\n")
     assert (c.getvalue(), c.truncated) == (b"1234567890\n", False)
+
+
+def test_a_program_s_bytes_and_names_become_text_that_prints() -> None:
+    name = os.fsdecode(b"bad\xff\nname")  # as os.scandir names it
+    assert printable(name) == "bad\\xff\\nname"
+    assert printable(b"ok \xc3\xa9\x00\x1b[2J\r\n\tend\xed\xa0\x80", lines=True) == (
+        "ok é\\x00\\x1b[2J\r\n\tend\\xed\\xa0\\x80"  # UTF-8 kept; NUL, escapes, a surrogate's bytes quoted
+    )
+    assert printable("\u202eevil\u2028") == "\\u202eevil\\u2028"
+    assert printable(printable(name)) == printable(name)  # text already safe stays as it is
 
 
 def test_result_json_has_the_documented_fields() -> None:
