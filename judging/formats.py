@@ -193,3 +193,17 @@ def uncounted_kinds() -> list[str]:
 
 def continuous_kinds() -> list[str]:
     return [kind for kind, f in FORMATS.items() if f.continuous]
+
+
+def shown_status(stage: Stage) -> str:
+    """A stage's status as people should read it (a ``Stage.Status`` value). A stage no judge
+    runs (the system test: it plays each new version by itself) was shown "pending" forever
+    at "6 of 6 played": it is running while its contest takes submissions or a game of it is
+    left to play, then finished. Cancelled stays cancelled."""
+    found = FORMATS.get(stage.kind)
+    if found is None or found.run_by_judges or stage.status == Stage.Status.CANCELLED:
+        return stage.status
+    if stage.contest.is_open():
+        return Stage.Status.RUNNING
+    left = stage.matches.filter(status__in=(Match.Status.QUEUED, Match.Status.RUNNING)).exists()
+    return Stage.Status.RUNNING if left else Stage.Status.FINISHED

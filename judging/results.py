@@ -28,6 +28,18 @@ STATUS_WORDS = {
     BYE: "bye",
 }
 MOVE = re.compile(r"^move (\d+):")
+# A program's faults counted: "2 crashes, 1 timeout".
+FAULT_NOUNS = {
+    CRASH: ("crash", "crashes"),
+    TIMEOUT: ("timeout", "timeouts"),
+    ILLEGAL: ("illegal move", "illegal moves"),
+    EXIT: ("early exit", "early exits"),
+}
+
+
+def counted(status: str, n: int) -> str:
+    one, many = FAULT_NOUNS.get(status, (status, status))
+    return f"{n} {one if n == 1 else many}"
 
 
 def ordinal(n: int) -> str:
@@ -61,13 +73,16 @@ def _place(seat: Any, seats: Sequence[Any]) -> int:
     return 1 + sum(1 for other in seats if (other.points or 0) > (seat.points or 0))
 
 
-def seat_words(game: Game, seat: Any, seats: Sequence[Any]) -> str:
+def seat_words(game: Game, seat: Any, seats: Sequence[Any] | None = None) -> str:
     """One seat's result: "won", "lost: left no solution (move 23)", "crashed (move 1)", a
-    race's "2nd of 3: finished 1.2 s after the winner". "" before it is played."""
+    race's "2nd of 3: finished 1.2 s after the winner" (its place only given ``seats``, the
+    match's). "" before it is played."""
     if not seat.status:
         return ""
     own = _own_words(game, seat)
-    if _ranked(game, seats) and seat.status != BYE:  # a race: its place says more than won or lost
+    if (
+        seats is not None and _ranked(game, seats) and seat.status != BYE
+    ):  # a race: its place says more than won or lost
         place = f"{ordinal(_place(seat, seats))} of {len(seats)}"
         return f"{place}: {own}" if own else f"{place}: {STATUS_WORDS.get(seat.status, seat.status)}"
     words = STATUS_WORDS.get(seat.status, seat.status)
@@ -123,3 +138,23 @@ def _from_side(game: Game, mine: Any, other: Any, seats: Sequence[Any]) -> str:
         words = words.removeprefix("lost").removeprefix(":").strip()
         return f"lost to {name}" + (f": {words}" if words else "")
     return f"lost to {name}: {words}"
+
+
+def stderr_tail(match: Any, index: int, lines: int = 10) -> str:
+    """The last ``lines`` lines its program at seat ``index`` wrote to standard error in the
+    match (the replay's: its moves', its race seat's or its run's), for its owner and the
+    judges: a crash at move 1 shows its traceback where the result is read. "" if none."""
+    try:
+        replay = match.load_replay()
+    except (OSError, ValueError):
+        return ""
+    if not replay:
+        return ""
+    seats = replay.get("seats") or []
+    written = [m.get("stderr") or "" for m in replay.get("moves", []) if m.get("seat") == index]
+    if index < len(seats) and seats[index].get("stderr"):
+        written.append(seats[index]["stderr"])
+    if index == 0 and replay.get("stderr"):
+        written.append(replay["stderr"])
+    text = "".join(written).rstrip("\n")
+    return "\n".join(text.splitlines()[-lines:])

@@ -38,6 +38,7 @@ from .limits import BUILD_LIMITS, Limits
 from .result import RunResult, Verdict
 from .selfcheck import require_isolation
 from .slots import Slot
+from .text import printable
 
 CACHE_FORMAT = 1
 
@@ -246,9 +247,11 @@ def _build(
         run = None
         if build_argv:
             run = jail.run(build_argv, env=dict(toolchain.env))
-            log = (run.stdout + run.stderr).decode("utf-8", errors="replace")
+            log = printable(run.stdout + run.stderr, lines=True)
             if run.verdict is not Verdict.OK:
-                fail.log = f"{log}\nbuild failed: {run.verdict.value}{': ' + run.note if run.note else ''}".strip()
+                fail.log = (
+                    f"{build_failed('the build' if lang.name == 'archive' else 'compilation', run)}\n{log}".strip()
+                )
                 fail.run = run
                 return fail
         else:
@@ -271,6 +274,21 @@ def _build(
             os.chmod(files / "runme", 0o755)
     program = Program(lang.name, toolchain.version, files, tuple(command), toolchain.binds, toolchain.env)
     return BuildResult(True, lang.name, toolchain.version, log, program, run=run)
+
+
+def build_failed(what: str, run: RunResult) -> str:
+    """The first line of a failed build's log, as a contestant reads it: "compilation failed
+    (exit code 1):" above the compiler's own message."""
+    if run.verdict is Verdict.RUNTIME_ERROR:
+        how = f"exit code {run.exit_code}" if run.exit_code else run.note
+        return f"{what} failed" + (f" ({how})" if how else "") + ":"
+    stopped = {
+        Verdict.TIME_LIMIT: "took too long",
+        Verdict.WALL_LIMIT: "took too long",
+        Verdict.MEMORY_LIMIT: "ran out of memory",
+        Verdict.OUTPUT_LIMIT: "printed too much",
+    }.get(run.verdict, "failed")
+    return f"{what} {stopped}" + (f" ({run.note})" if run.note else "") + ":"
 
 
 def _archive_build_command(jail: Jail) -> tuple[str, ...] | None:

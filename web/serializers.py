@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import results
+from judging import formats, results
 from judging.models import Match, MatchAttempt, MatchSeat
 
 
@@ -16,6 +16,10 @@ class StageSerializer(serializers.ModelSerializer):
 
     contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     kind_label = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField(
+        help_text="pending, running, finished or cancelled; a stage no judge runs (the system test) is running while "
+        "its contest is open or a game of it is left to play, then finished."
+    )
     matches_played = serializers.IntegerField(read_only=True, help_text="Finished, with a result.")
     matches_total = serializers.IntegerField(read_only=True, help_text="Every match but the cancelled ones.")
     matches_queued = serializers.IntegerField(read_only=True)
@@ -44,9 +48,10 @@ class StageSerializer(serializers.ModelSerializer):
             "matches_cancelled",
         ]
 
-    def get_kind_label(self, stage: Stage) -> str:
-        from judging import formats
+    def get_status(self, stage: Stage) -> str:
+        return formats.shown_status(stage)
 
+    def get_kind_label(self, stage: Stage) -> str:
         return formats.label(stage.kind)
 
 

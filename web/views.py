@@ -23,7 +23,7 @@ from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
-from judging import formats, publication, scheduling, testgames
+from judging import formats, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -219,8 +219,13 @@ def _fault_digest(submission: Submission) -> dict:
     seats = MatchSeat.objects.filter(submission=submission, status__in=FAULTS, match__status=Match.Status.FINISHED)
     counts = dict(seats.values_list("status").annotate(n=Count("pk")).order_by())
     latest = list(seats.select_related("match__stage").order_by("-match__finished_at")[:5])
+    for seat in latest:
+        game = registry.get(submission.entry.contest.game)
+        seat.words = results.seat_words(game, seat)
+        seat.stderr_tail = results.stderr_tail(seat.match, seat.index)
     games = MatchSeat.objects.filter(submission=submission, match__status=Match.Status.FINISHED).count()
-    return {"counts": sorted(counts.items()), "latest": latest, "total": sum(counts.values()), "games": games}
+    counts_said = [results.counted(status, n) for status, n in sorted(counts.items())]
+    return {"counts": counts_said, "latest": latest, "total": sum(counts.values()), "games": games}
 
 
 @require_GET

@@ -70,10 +70,18 @@ def test_build_cache(sandbox_settings: SandboxSettings) -> None:
     assert run_program(second.program, settings=sandbox_settings).exit_code == 7
 
 
+def test_a_build_that_prints_nul_and_escapes_keeps_a_log_that_saves(sandbox_settings: SandboxSettings) -> None:
+    source = b'#error "\x00\x1b[2J bad"\nint main(void) { return 0; }\n'
+    build = build_program(source, "nul.c", settings=sandbox_settings)
+    assert not build.ok and "\x00" not in build.log and "\x1b" not in build.log and "\\x1b[2J" in build.log
+
+
 def test_failed_build_returns_its_log(sandbox_settings: SandboxSettings) -> None:
     build = build_program(b"int main(void) { return nope; }\n", "bad.c", settings=sandbox_settings)
     assert not build.ok and build.program is None
     assert "nope" in build.log and "error" in build.log
+    # The contestant's words first, the compiler's message under them (not "build failed: runtime_error").
+    assert build.log.startswith("compilation failed (exit code 1):\n") and "runtime_error" not in build.log
     again = build_program(b"int main(void) { return nope; }\n", "bad.c", settings=sandbox_settings)
     assert again.cached and not again.ok and again.log == build.log
 

@@ -27,6 +27,15 @@ def stage_kind(kind: str) -> str:
     return formats.label(kind)
 
 
+@register.filter(name="stage_status")
+def stage_status(stage) -> str:
+    """A stage's status as people read it: a system test is "Running", then "Finished"."""
+    from contests.models import Stage
+    from judging import formats
+
+    return Stage.Status(formats.shown_status(stage)).label
+
+
 @register.filter(name="named_seats")
 def named_seats(reason: str, seats) -> str:
     """A game's reason with each "seat N" given its entry's name ("seat 1 ate the poison

@@ -148,3 +148,27 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
     _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)
+
+
+@pytest.fixture
+def wheels_match(transactional_db):
+    """A race of the pace car and a client that logs in and never plays (arbiter play wheels
+    pacecar.pl wheels_spinner.py --param decks=1 --clock seconds=20; its logs cut short)."""
+    replay = json.loads((SAMPLES / "wheels.json").read_text())
+    contest = make_contest(game="wheels", game_params=replay["params"])
+    subs = [make_submission(make_entry(contest, name=seat["name"])) for seat in replay["seats"]]
+    match = make_match(contest, subs, status="finished", stage=make_stage(contest, name="Race"))
+    match.save_replay(replay)
+    return match, replay
+
+
+def test_a_finished_race_says_who_did_not_finish(wheels_match, page, live_server):
+    match, replay = wheels_match
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=1")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    states = page.locator("table.wheels-race tbody tr td:last-child").all_inner_texts()
+    assert states[0].startswith("finished at") and states[1] != "did not finish"  # still on its way then
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('table.wheels-race tbody tr:last-child td:last-child')"
+                           ".textContent === 'did not finish'")  # fmt: skip
+    assert page.locator("table.wheels-race tbody tr td:last-child").all_inner_texts()[0].startswith("finished at")

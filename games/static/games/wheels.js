@@ -4,7 +4,9 @@
 // and stderr, where the replay holds them (its owner's and the judges', or everyone's after
 // the contest).
 Arbiter.register("wheels", {
-  render(frame, element, replay) {
+  render(frame, element, replay, position) {
+    // The last moment of a finished race: whoever has not finished did not (not "racing").
+    const over = Boolean(replay.result) && position >= (replay.frames || []).length - 1;
     const decks = (replay.params && replay.params.decks) || 1;
     const seats = replay.seats || [];
     const table = document.createElement("table");
@@ -37,7 +39,15 @@ Arbiter.register("wheels", {
       row.appendChild(bar);
       const state = document.createElement("td");
       state.textContent =
-        e.finished_s !== null ? `finished at ${e.finished_s.toFixed(1)} s` : e.connected ? "racing" : e.connections ? "disconnected" : "not logged in";
+        e.finished_s !== null
+          ? `finished at ${e.finished_s.toFixed(1)} s`
+          : over
+            ? "did not finish"
+            : e.connected
+              ? "racing"
+              : e.connections
+                ? "disconnected"
+                : "not logged in";
       row.appendChild(state);
       body.appendChild(row);
     });
