@@ -86,6 +86,11 @@ class StageFormat:
         """After one of the stage's matches ended (``why``), in its transaction, the stage's
         row locked; the stage is finished afterwards if nothing of it is left to play."""
 
+    def version_activated(self, stage: Stage, submission) -> list[Match]:
+        """A version became its entry's active one while this (continuous, running) stage is:
+        schedule what it owes (in that transaction, the stage's row locked by the caller)."""
+        return []
+
     def match_queued_again(self, match: Match) -> None:
         """A judge re-runs one of its matches (in that transaction)."""
 

@@ -23,13 +23,14 @@ from judging.models import Match, MatchAttempt, MatchSeat
 log = logging.getLogger(__name__)
 
 # The kinds of stage this module registers (Stage.kind).
-ROUND_ROBIN, SWISS, LADDER, BATCH, QUALIFICATION, RACE = (
+ROUND_ROBIN, SWISS, LADDER, BATCH, QUALIFICATION, RACE, PRACTICE = (
     "round_robin",
     "swiss",
     "ladder",
     "batch",
     "qualification",
     "race",
+    "practice",
 )
 
 
@@ -332,7 +333,7 @@ def version_activated(submission: Submission) -> None:
         contest_id=submission.entry.contest_id, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
     )
     for stage in stages:
-        schedule_continuous(stage, submission)
+        formats.of(stage.kind).version_activated(stage, submission)
 
 
 @register(LADDER, "Continuous (an open contest's games, as versions arrive)")
@@ -355,6 +356,64 @@ class Continuous(StageFormat):
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_continuous(stage)
+
+    def version_activated(self, stage: Stage, submission: Submission) -> list[Match]:
+        return schedule_continuous(stage, submission)
+
+
+# --- Practice: each new version alone, as it arrives ----------------------------------------
+
+
+def practice_seed(stage: Stage) -> int:
+    """The inputs every version of a practice stage runs on, so that their results compare:
+    the stage's ``seed``, else one drawn from the stage's identity (the same for each run)."""
+    if "seed" in stage.params:
+        return int(stage.params["seed"])
+    return random.Random(f"practice/{stage.contest.slug}/{stage.pk}").randrange(2**62)
+
+
+@writing()
+def schedule_practice(stage: Stage, submission: Submission | None = None) -> list[Match]:
+    """A practice stage's runs still owed: each current version (or only ``submission``) that
+    has not run in it yet runs once, alone, on the stage's inputs: an output-only program's
+    run, a race client's laps. Nothing for a finished or cancelled stage."""
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != PRACTICE:
+        raise StageError(f"{stage} is not a practice stage")
+    if stage.status in (Stage.Status.FINISHED, Stage.Status.CANCELLED):
+        return []
+    players = contenders(stage)
+    if submission is not None:
+        players = [(entry, sub) for entry, sub in players if sub.pk == submission.pk]
+    ran = set(
+        MatchSeat.objects.filter(match__stage=stage)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .values_list("submission_id", flat=True)
+    )
+    seed, params = practice_seed(stage), stage_params(stage)
+    return _launch(stage, [_create_match(stage, 1, seed, params, [p]) for p in players if p[1].pk not in ran])
+
+
+@register(PRACTICE, "Practice (each new version runs alone, as it arrives)")
+class Practice(StageFormat):
+    """An open output-only or race contest's practice: each version that passes its system
+    test runs at once, alone, on the stage's inputs (Crossed Words' run, the Solitaire 500's
+    laps), and the stage's standings rank the current versions. A contestant sees where a
+    new program stands without waiting for the judges' final run."""
+
+    listed = 35
+    params = (formats.SECONDS, formats.SEED)
+    continuous = True
+    ends_when_played = False  # it goes on while its contest is open
+
+    def fits(self, game) -> bool:
+        return isinstance(game, (BatchGame, RaceGame))
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_practice(stage)
+
+    def version_activated(self, stage: Stage, submission: Submission) -> list[Match]:
+        return schedule_practice(stage, submission)
 
 
 # --- Swiss system ---------------------------------------------------------------------------

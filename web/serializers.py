@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import formats, results
+from judging import formats, plans, results
 from judging.models import Match, MatchAttempt, MatchSeat
 
 
@@ -120,10 +120,20 @@ class ContestDetailSerializer(ContestSerializer):
 class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
-        fields = ["id", "contest", "name", "form_data", "is_reference", "status", "status_reason", "created_at"]
+        fields = [
+            "id", "contest", "name", "form_data", "is_reference", "status", "status_reason", "created_at", "next_games",
+        ]  # fmt: skip
         read_only_fields = fields
 
     contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    next_games = serializers.SerializerMethodField(
+        help_text="When it plays next: text, the stage (id) that will play it, its games queued now, and "
+        "judge_needed (true: no stage will play it unless a judge adds or re-runs one)."
+    )
+
+    @extend_schema_field(serializers.DictField())
+    def get_next_games(self, entry: Entry) -> dict:
+        return plans.next_games(entry).to_json()
 
 
 class EntryCreateSerializer(serializers.Serializer):

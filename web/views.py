@@ -23,7 +23,7 @@ from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
-from judging import formats, publication, results, scheduling, testgames
+from judging import formats, plans, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -273,6 +273,7 @@ def entry_detail(request, slug: str, entry_id: int):
     )
     context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
     context["games"] = _shown_page(request, games, 50)
+    context["next_games"] = plans.next_games(entry) if contest.is_hosted else None
     return render(request, "contests/entry.html", context)
 
 

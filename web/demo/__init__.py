@@ -179,6 +179,7 @@ DEMO_CONTESTS = [
         ),
         stages=[
             ("System test", "system_test", {"decks": 1, "seconds": 120}),
+            ("Practice laps", "practice", {"decks": 2, "seconds": 120}),
             ("Trial laps", "qualification", {"decks": 5, "seconds": 300}),
             ("Race", "race", {"decks": 3, "delays": 1, "first_wins": 1, "seconds": 300}),
         ],
@@ -223,6 +224,7 @@ DEMO_CONTESTS = [
         # the contest's 300 s are for a real final).
         stages=[
             ("System test", "system_test", {"seed": 20001217, "seconds": 10}),
+            ("Practice", "practice", {"seed": 20001217, "seconds": 20}),
             ("Final run", "batch", {"seconds": 20}),
         ],
         references=[

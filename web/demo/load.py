@@ -9,7 +9,7 @@ from django.db import transaction
 
 from contests.models import Contest, Entry, Stage, Submission
 from contests.services import ensure_judges_group
-from judging import lifecycle
+from judging import formats, lifecycle
 from judging.models import Match
 from web.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
 
@@ -65,7 +65,7 @@ def load_demo(queue_builds: bool = True) -> list[str]:
         created.append(f"contest {spec.slug}")
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
             stage = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
-            if kind == "ladder" and contest.is_hosted:  # open contests play as versions arrive
+            if formats.of(kind).continuous and contest.is_hosted:  # open contests play as versions arrive
                 lifecycle.run_stage(stage)
         for submission in _enter_references(contest, spec, organiser):
             if queue_builds:
@@ -106,7 +106,7 @@ def play_demo() -> list[str]:
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
     Only games not yet played are played, so a second run changes nothing. The round robins
     and finals wait for a judge to run them."""
-    from judging import builds, matches, tournaments
+    from judging import builds, matches
 
     done = []
     for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
@@ -117,8 +117,11 @@ def play_demo() -> list[str]:
             continue
         done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
     for spec in DEMO_CONTESTS:
-        for stage in Stage.objects.filter(contest__slug=spec.slug, kind="ladder", status=Stage.Status.RUNNING):
-            tournaments.schedule_continuous(stage)  # what the versions active now still owe
+        continuous = Stage.objects.filter(
+            contest__slug=spec.slug, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
+        )
+        for stage in continuous:
+            formats.of(stage.kind).start(stage)  # what the versions active now still owe
             waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
             if not waiting:
                 continue

@@ -1,0 +1,99 @@
+"""A practice stage: in an open output-only or race contest, each version that passes its
+system test runs at once, alone, on the stage's inputs; its standings rank current versions.
+An entry submitted after the judges' run used to show "Ready (active)" and never play."""
+
+import pytest
+
+from contests.models import Stage, Submission
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission
+from judging import lifecycle, matches, standings, system_test
+from judging.models import Match
+from judging.tests.conftest import PLAYERS
+from judging.tests.test_batch import _weak_source
+from judging.tournaments import practice_seed
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+
+def _version(entry, source: bytes, filename="main.py", language="python3") -> Submission:
+    sub = make_submission(entry, source=source, filename=filename, language=language, status=Submission.Status.READY)
+    system_test.choose_active(entry.pk)  # what a passed system test does
+    return sub
+
+
+def test_each_new_version_runs_once_alone_on_the_same_inputs_and_the_standings_count_the_current(queued):
+    contest = make_contest(slug="words", game="crossed_words", game_params={}, clock={"seconds": 20})
+    stage = make_stage(contest, name="Practice", kind="practice")
+    assert lifecycle.run_stage(stage) == []  # nobody yet: it opens and waits
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.RUNNING
+
+    alice = make_entry(contest, name="Alice")
+    first = _version(alice, _weak_source(3))
+    runs = list(stage.matches.all())
+    assert len(runs) == 1 and runs[0].seed == practice_seed(stage) and runs[0].seats.get().submission == first
+    assert matches.play_now(runs[0].pk) == Match.Status.FINISHED
+    system_test.choose_active(alice.pk)  # the same version again: nothing owed
+    assert stage.matches.count() == 1
+
+    second = _version(alice, _weak_source(12))
+    bob = make_entry(contest, name="Bob")
+    _version(bob, _weak_source(6))
+    waiting = stage.matches.filter(status=Match.Status.QUEUED)
+    assert {m.seats.get().submission.entry.name for m in waiting} == {"Alice", "Bob"}
+    assert {m.seed for m in stage.matches.all()} == {practice_seed(stage)}  # results that compare
+    for match in waiting:
+        assert matches.play_now(match.pk) == Match.Status.FINISHED
+    table = standings.compute(contest, stage)
+    assert [row.entry.name for row in table.rows] == ["Alice", "Bob"]  # her 12 moves beat his 6
+    assert [row.games for row in table.rows] == [1, 1]  # Alice's first version no longer counts
+    stage.refresh_from_db()
+    second.refresh_from_db()
+    assert stage.status == Stage.Status.RUNNING and second.is_active
+
+
+def test_a_practice_stage_runs_a_race_clients_laps_alone():
+    contest = make_contest(slug="wheels", game="wheels", game_params={"decks": 1}, clock={"seconds": 60})
+    stage = make_stage(contest, name="Practice laps", kind="practice", params={"seconds": 30})
+    lifecycle.run_stage(stage)
+    path = PLAYERS / "wheels/players/pacecar.pl"
+    entry = make_entry(contest, name="Pace car")
+    _version(entry, path.read_bytes(), filename=path.name, language="perl")
+    run = stage.matches.get()
+    assert matches.play_now(run.pk) == Match.Status.FINISHED
+    seat = run.seats.get()
+    assert seat.status == "win" and seat.score > 0
+
+
+def test_an_entry_says_when_it_plays_next(queued):
+    """A version that arrives after the judges' run is told that a judge must add a stage; a
+    practice stage plays it at once; a pending stage plays it when the judges run it."""
+    from judging.plans import next_games
+
+    contest = make_contest(slug="words", game="crossed_words", game_params={}, clock={"seconds": 20})
+    final = make_stage(contest, name="Final run", kind="batch", params={"seconds": 20})
+    alice = make_entry(contest, name="Alice")
+    assert next_games(alice).text == "No program yet: submit one to play."
+    _version(alice, _weak_source(3))
+    assert (
+        next_games(alice).text == "It plays in Final run when the judges run it."
+        and next_games(alice).stage == final.pk
+    )
+    lifecycle.run_stage(final)
+    said = next_games(alice)
+    assert said.text == "1 game queued or playing in Final run." and said.queued == 1
+    assert matches.play_now(final.matches.get().pk) == Match.Status.FINISHED
+    late = make_entry(contest, name="Late")
+    _version(late, _weak_source(3))
+    said = next_games(late)
+    assert said.judge_needed and "a judge must add or re-run one" in said.text
+    practice = make_stage(contest, name="Practice", kind="practice", order=0)
+    lifecycle.run_stage(practice)
+    assert next_games(late).text == "1 game queued or playing in Practice."
+    assert matches.play_now(practice.matches.get(seats__entry=late).pk) == Match.Status.FINISHED
+    said = next_games(late)
+    assert said.stage == practice.pk and "as soon as a new version passes its system test" in said.text
+    newest = make_submission(late, source=_weak_source(2), status=Submission.Status.BUILDING)
+    assert next_games(late).text.startswith(
+        f"Version {newest.number} is being built and tested; it plays in Practice once"
+    )
