@@ -4,8 +4,9 @@ every entrant's game held at once in one asyncio loop.
 A connection is greeted with a login request and answers ``username:password``; a wrong
 password or a second socket for an entrant already connected gets an ``ERR`` line and is
 closed. Then every line is an instruction of one or more commands, executed in order and
-each answered on one line (``table.py`` plays them). A game is kept per entrant across
-reconnects.
+each answered on one line (``table.py`` plays them). Each command is a turn on the loop: a
+client's long lines never hold up another's answers by more than one of its commands (or the
+reading of one of its lines). A game is kept per entrant across reconnects.
 
 Delays (``delays=True``, the race's): at most one move-containing instruction per second per
 entrant (a later one waits for its second), and a one-second pit stop after each illegal
@@ -283,6 +284,7 @@ class WheelsServer:
                 return
             words = raw.decode("utf-8", errors="replace").split()
             if not words:
+                await asyncio.sleep(0)  # a blank line is a turn too
                 continue
             entrant.table.instructions += 1
             if self.delays and any(is_move(w) for w in words):
@@ -290,12 +292,12 @@ class WheelsServer:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 entrant.last_move_line = loop.time()
-            entrant.log.add(self._seconds(entrant), "< " + " ".join(words)[:500])
+            entrant.log.add(self._seconds(entrant), "< " + " ".join(words[:500])[:500])
             for word in words:
                 if await self._command(entrant, word, writer):
                     return
-            await writer.drain()
-            await asyncio.sleep(0)  # every entrant's turn, however fast one of them sends
+                await writer.drain()  # its answers wait in the socket, not in the server
+                await asyncio.sleep(0)  # each command is a turn: every entrant's, however long its lines
 
     async def _command(self, entrant: Entrant, word: str, writer: asyncio.StreamWriter) -> bool:
         """Execute one command and answer it; True when the connection is to close."""

@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import statistics
 import time
+
+import pytest
 
 from games.wheels import server as wheels_server
 from games.wheels.cards import decks_from_seed, read_decks
@@ -198,6 +201,71 @@ def test_a_client_flooding_status_does_not_starve_another():
         assert server.entrants["alice"].table.instructions < 200_000  # held back by its own unread answers
 
     run(test, delays=False)
+
+
+async def _flood(port: int, login: str, line: str) -> None:
+    """A client sending ``line`` again and again, as fast as the server takes it, and reading
+    its answers away as fast as they come."""
+    client, _ = await Client.connect(port, login)
+
+    async def read_away() -> None:
+        while await client.reader.read(1 << 16):
+            pass
+
+    reading = asyncio.create_task(read_away())
+    try:
+        while True:
+            await client.send(line)
+    finally:
+        reading.cancel()
+        client.writer.transport.abort()  # gone at once, what the server still had to say dropped
+
+
+def _longest(unit: str) -> str:
+    """``unit`` repeated, as long as a line may be."""
+    return " ".join([unit] * (MAX_LINE // (len(unit) + 1) - 1))
+
+
+async def _round_trips(client: Client, count: int, server: WheelsServer, flooder: str) -> tuple[list[float], int]:
+    """``count`` ``status`` round trips of ``client``, or as many as 30 s allow: the seconds
+    of each, and the most lines the flooder's server log grew by during one (each of its
+    commands writes one or two)."""
+    latencies, most = [], 0
+    deadline = time.perf_counter() + 30
+    while len(latencies) < count and time.perf_counter() < deadline:
+        log = server.entrants[flooder].log if flooder in server.entrants else wheels_server.ServerLog()
+        before, lines = time.perf_counter(), log.lines
+        await client.send("status")
+        assert (await client.line()).startswith("OK ")
+        latencies.append(time.perf_counter() - before)
+        most = max(most, log.lines - lines)
+    return latencies, most
+
+
+@pytest.mark.parametrize("flood", [_longest("dump status"), "\n" * MAX_LINE], ids=["1 MiB lines", "blank lines"])
+def test_a_flooder_delays_another_clients_answers_by_a_few_of_its_turns_only(flood):
+    """Each command is a turn on the server's loop, and so is each line: beside a client
+    sending lines of ``dump status`` as long as a line may be, or blank lines, as fast as it
+    can, another's answer waits for a few of the flooder's commands, never for a whole line
+    of them (docs/games.md, "Fairness": the bound, and what was measured)."""
+
+    async def test(server, port):
+        bob, _ = await Client.connect(port, "bob:pw2")
+        alone, _ = await _round_trips(bob, 200, server, "alice")
+        flooding = asyncio.create_task(_flood(port, "alice:pw", flood))
+        while "alice" not in server.entrants:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)  # its first lines are in
+        beside, most = await _round_trips(bob, 200, server, "alice")
+        assert not flooding.done()  # and still flooding
+        flooding.cancel()
+        await asyncio.gather(flooding, return_exceptions=True)
+        return alone, beside, most
+
+    alone, beside, most = run(test, delays=False)
+    assert len(beside) == 200, f"{len(beside)} answers in 30 s beside the flooder"
+    assert most <= 100  # its commands while one answer waited: 9 log lines measured (a line's: 260,000)
+    assert statistics.median(beside) <= 20 * statistics.median(alone) + 0.005  # measured: 1-3 times
 
 
 def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
