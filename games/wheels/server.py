@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.wheels.table import Table, is_move
+from games.wheels.table import MOVE_WORDS, Table
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +287,7 @@ class WheelsServer:
                 await asyncio.sleep(0)  # a blank line is a turn too
                 continue
             entrant.table.instructions += 1
-            if self.delays and any(is_move(w) for w in words):
+            if self.delays and not MOVE_WORDS.isdisjoint(words):
                 wait = entrant.last_move_line + MOVE_INTERVAL_S - loop.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
