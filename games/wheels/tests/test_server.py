@@ -293,6 +293,31 @@ def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
     assert 2.9 <= pits < 4.5  # its second's wait, then 1 s after each error
 
 
+def test_with_delays_ten_other_commands_a_second_and_the_rest_wait_their_turn():
+    """Commands that are no moves are limited too, in the page's way (a wait, not a refusal):
+    of a line of 25, ten are answered at once, ten a second later and five a second after
+    that; a move is not held up by them. Without delays, all 25 at once."""
+
+    async def test(server, port):
+        client, _ = await Client.connect(port)
+        started = time.monotonic()
+        await client.send(" ".join(["status", "dump", "syncA", "blat", "status"] * 5))
+        times = []
+        for _ in range(25):
+            await client.line()
+            times.append(time.monotonic() - started)
+        before = time.monotonic()
+        await client.send("lay")
+        assert (await client.line()).startswith("OK ")
+        return times, time.monotonic() - before
+
+    times, lay_s = run(test, delays=True)
+    assert [sum(t < s for t in times) for s in (0.5, 1.5)] == [10, 20]
+    assert 1.9 <= times[-1] < 3.0 and lay_s < 0.5
+    times, _ = run(test, delays=False)
+    assert times[-1] < 0.5
+
+
 def test_no_delays_when_the_judges_turn_them_off():
     async def test(server, port):
         client, _ = await Client.connect(port)
