@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import statistics
+import sys
 import time
+from asyncio.subprocess import PIPE
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +20,7 @@ from games.wheels.cards import decks_from_seed, read_decks
 from games.wheels.server import GREETING, MAX_LINE, Entrant, WheelsServer
 from games.wheels.tests import dialogue
 
+PLANNER = Path(__file__).resolve().parents[1] / "players" / "planner.py"
 OPEN: list[Client] = []  # the clients of the test running, closed after it
 
 
@@ -266,6 +271,60 @@ def test_a_flooder_delays_another_clients_answers_by_a_few_of_its_turns_only(flo
     assert len(beside) == 200, f"{len(beside)} answers in 30 s beside the flooder"
     assert most <= 100  # its commands while one answer waited: 9 log lines measured (a line's: 260,000)
     assert statistics.median(beside) <= 20 * statistics.median(alone) + 0.005  # measured: 1-3 times
+
+
+async def _planner_race(port: int, within_s: float) -> float | None:
+    """The planner (``players/planner.py``) playing as bob: the seconds from its start to its
+    end, or None when it has not finished within ``within_s``."""
+    env = {
+        **os.environ,
+        "SWP_SERVERNAME": "127.0.0.1",
+        "SWP_SERVERPORT": str(port),
+        "SWP_USERNAME": "bob",
+        "SWP_PASSWORD": "pw2",
+    }
+    started = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(sys.executable, str(PLANNER), env=env, stderr=PIPE)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), within_s)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return None
+    assert process.returncode == 0 and b"planner: finished" in err, err
+    return time.perf_counter() - started
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("delays", "decks", "slower"), [(False, 10, 4.0), (True, 3, 1.3)], ids=["off", "on"])
+def test_the_planners_race_beside_two_flooders_takes_about_as_long_as_alone(delays, decks, slower):
+    """The planner's race alone, then beside a client sending 1 MiB lines of legal moves (the
+    most delays let through: a line a second) and another sending 1 MiB lines of ``dump
+    status``, both as fast as they can. It shares the server's turns with them, and never
+    waits for a line of theirs (docs/games.md, "Fairness": the bound, and what was measured)."""
+    passwd = {"alice": "pw", "bob": "pw2", "carol": "pw3"}
+    moves = " ".join(["lay"] * 13 + ["0123"])  # legal for ever: the deck laid out, picked up, again
+
+    async def alone(server, port):
+        return await _planner_race(port, 60)
+
+    async def beside(server, port):
+        floods = [
+            asyncio.create_task(_flood(port, "alice:pw", _longest(moves))),
+            asyncio.create_task(_flood(port, "carol:pw3", _longest("dump status"))),
+        ]
+        await asyncio.sleep(0.5)  # their first lines are in
+        try:
+            return await _planner_race(port, 60)
+        finally:
+            for flood in floods:
+                flood.cancel()
+            await asyncio.gather(*floods, return_exceptions=True)
+
+    kwargs = {"decks": decks_from_seed(decks, 7), "passwd": passwd, "delays": delays}
+    alone_s, beside_s = run(alone, **kwargs), run(beside, **kwargs)
+    assert alone_s is not None and beside_s is not None, (alone_s, beside_s)
+    assert beside_s <= slower * alone_s + 1.0, (alone_s, beside_s)
 
 
 def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
