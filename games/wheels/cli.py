@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=int, default=8, help="shuffled decks when no --decks (default 8)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
     parser.add_argument("--passwd", type=Path, help="name:password lines (default ./passwd if present)")
-    parser.add_argument("--no-delays", action="store_true", help="no move rate limit, no pit stops")
+    parser.add_argument("--no-delays", action="store_true", help="no rate limits, no pit stops")
 
 
 def make_server(options: dict, warn) -> WheelsServer:

@@ -3,10 +3,11 @@ a TCP client of the contest's own game server (``server.py``), which plays each 
 game by the rules (``table.py``).
 
 A stage's parameters: ``decks`` (the page's 50 trial laps or 500 for the race), ``delays``
-(the race's one move-containing instruction a second and one-second pit stops; off for the
-trial laps, tests and the demo as the judges choose) and ``first_wins`` (the race: it ends at
-"the first to issue a legal win instruction on the last deck"; without it every entrant
-plays every deck, or until the stage's time limit, as the trial laps measure each one).
+(the race's one move-containing instruction a second and one-second pit stops, and ten other
+commands a second; off for the trial laps, tests and the demo as the judges choose) and
+``first_wins`` (the race: it ends at "the first to issue a legal win instruction on the last
+deck"; without it every entrant plays every deck, or until the stage's time limit, as the
+trial laps measure each one).
 
 The result of a seat: points by place (N for the first of N, down to 1); score, the rounds
 played (the trial laps' measure: "The 24 entries with the lowest round count qualify"); moves,
@@ -51,7 +52,7 @@ with 8 decks:
 Options: --port (5200), --decks FILE (one deck a line: 52 cards such as Ah Td 3c, top card
 first, separated by single spaces), --count N --seed S, --passwd FILE (name:password lines;
 without one, ./passwd if present, else anyone may log in), --no-delays (no one-second move
-limit and no pit stops).
+limit, no pit stops, no limit of ten other commands a second).
 
 Then, in another terminal, a client:
 
@@ -73,7 +74,7 @@ class Wheels(RaceGame):
         params=(
             Param("decks", 50, 1, 1000, "Decks in the puzzle: 50 for the trial laps, 500 for the race."),
             Param(
-                "delays", 0, 0, 1, "1: one move-containing instruction a second and a 1 s pit stop per illegal move."
+                "delays", 0, 0, 1, "1: a move-containing instruction and ten other commands a second; 1 s pit stops."
             ),
             Param("first_wins", 0, 0, 1, "1: the race ends at the first legal win on the last deck."),
             Param("start_wait", 30, 1, 600, "Seconds the server waits for every entrant to log in before the start."),

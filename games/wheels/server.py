@@ -4,15 +4,16 @@ every entrant's game held at once in one asyncio loop.
 A connection is greeted with a login request and answers ``username:password``; a wrong
 password or a second socket for an entrant already connected gets an ``ERR`` line and is
 closed. Then every line is an instruction of one or more commands, executed in order and
-each answered on one line (``table.py`` plays them). A game is kept per entrant across
-reconnects.
+each answered on one line (``table.py`` plays them). Each command is a turn on the loop: a
+client's long lines never hold up another's answers by more than one of its commands (or the
+reading of one of its lines). A game is kept per entrant across reconnects.
 
 Delays (``delays=True``, the race's): at most one move-containing instruction per second per
-entrant (a later one waits for its second), and a one-second pit stop after each illegal
-move. In a race (``expected`` names the entrants) nobody's login is answered until every
-expected entrant has logged in or ``start_timeout_s`` has passed: then every game's clock
-starts at once ("Gentlemen, start your sockets!"); alone, an entrant's clock starts at its
-first login.
+entrant (a later one waits for its second), a one-second pit stop after each illegal move,
+and at most ten other commands in any second (the eleventh waits for its turn). In a race
+(``expected`` names the entrants) nobody's login is answered until every expected entrant
+has logged in or ``start_timeout_s`` has passed: then every game's clock starts at once
+("Gentlemen, start your sockets!"); alone, an entrant's clock starts at its first login.
 
 Lines longer than ``MAX_LINE`` bytes are refused and the connection closed: an instruction
 holding a whole deck's solution is a few kilobytes.
@@ -28,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.wheels.table import Table, is_move
+from games.wheels.table import MOVE_WORDS, Table, is_move
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ GREETING = "Solitaire 500 server (Stateful Wheels Protocol): login with username
 MAX_LINE = 1 << 20
 LOGIN_TIMEOUT_S = 30.0
 MOVE_INTERVAL_S = 1.0  # one move-containing instruction per second
+OTHERS_PER_S = 10  # and ten other commands (status, dump, sync..., close, unknown words)
 PIT_STOP_S = 1.0  # for each illegal move
 LOG_HEAD = 1000  # lines of an entrant's server log kept from the start
 LOG_TAIL = 3000  # ... and from the end (24 entrants' logs in a race's replay: a few MB)
@@ -85,6 +87,7 @@ class Entrant:
     finished_s: float | None = None  # seconds from its start to its last win
     progressed_s: float = 0.0  # seconds from its start to its latest discard or win
     last_move_line: float = float("-inf")
+    others: deque[float] = field(default_factory=lambda: deque(maxlen=OTHERS_PER_S))  # when its latest ran
     errors: int = 0  # ERR lines sent (illegal moves and unknown words)
 
     def seconds(self, now: float) -> float:
@@ -283,19 +286,22 @@ class WheelsServer:
                 return
             words = raw.decode("utf-8", errors="replace").split()
             if not words:
+                await asyncio.sleep(0)  # a blank line is a turn too
                 continue
             entrant.table.instructions += 1
-            if self.delays and any(is_move(w) for w in words):
+            if self.delays and not MOVE_WORDS.isdisjoint(words):
                 wait = entrant.last_move_line + MOVE_INTERVAL_S - loop.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
                 entrant.last_move_line = loop.time()
-            entrant.log.add(self._seconds(entrant), "< " + " ".join(words)[:500])
+            entrant.log.add(self._seconds(entrant), "< " + " ".join(words[:500])[:500])
             for word in words:
+                if self.delays and not is_move(word):
+                    await _pace(entrant.others)
                 if await self._command(entrant, word, writer):
                     return
-            await writer.drain()
-            await asyncio.sleep(0)  # every entrant's turn, however fast one of them sends
+                await writer.drain()  # its answers wait in the socket, not in the server
+                await asyncio.sleep(0)  # each command is a turn: every entrant's, however long its lines
 
     async def _command(self, entrant: Entrant, word: str, writer: asyncio.StreamWriter) -> bool:
         """Execute one command and answer it; True when the connection is to close."""
@@ -323,6 +329,17 @@ class WheelsServer:
             await writer.drain()
             await asyncio.sleep(PIT_STOP_S)
         return False
+
+
+async def _pace(latest: deque[float]) -> None:
+    """Wait until one more command may run of at most ``latest.maxlen`` in any second, and
+    note when it runs (``latest``: when the latest of them ran)."""
+    loop = asyncio.get_running_loop()
+    if len(latest) == latest.maxlen:
+        wait = latest[0] + 1.0 - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+    latest.append(loop.time())
 
 
 async def _drain_input(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, within_s: float = 2.0) -> None:

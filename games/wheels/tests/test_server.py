@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import statistics
+import sys
 import time
+from asyncio.subprocess import PIPE
+from pathlib import Path
+
+import pytest
 
 from games.wheels import server as wheels_server
 from games.wheels.cards import decks_from_seed, read_decks
 from games.wheels.server import GREETING, MAX_LINE, Entrant, WheelsServer
 from games.wheels.tests import dialogue
 
+PLANNER = Path(__file__).resolve().parents[1] / "players" / "planner.py"
 OPEN: list[Client] = []  # the clients of the test running, closed after it
 
 
@@ -200,6 +208,125 @@ def test_a_client_flooding_status_does_not_starve_another():
     run(test, delays=False)
 
 
+async def _flood(port: int, login: str, line: str) -> None:
+    """A client sending ``line`` again and again, as fast as the server takes it, and reading
+    its answers away as fast as they come."""
+    client, _ = await Client.connect(port, login)
+
+    async def read_away() -> None:
+        while await client.reader.read(1 << 16):
+            pass
+
+    reading = asyncio.create_task(read_away())
+    try:
+        while True:
+            await client.send(line)
+    finally:
+        reading.cancel()
+        client.writer.transport.abort()  # gone at once, what the server still had to say dropped
+
+
+def _longest(unit: str) -> str:
+    """``unit`` repeated, as long as a line may be."""
+    return " ".join([unit] * (MAX_LINE // (len(unit) + 1) - 1))
+
+
+async def _round_trips(client: Client, count: int, server: WheelsServer, flooder: str) -> tuple[list[float], int]:
+    """``count`` ``status`` round trips of ``client``, or as many as 30 s allow: the seconds
+    of each, and the most lines the flooder's server log grew by during one (each of its
+    commands writes one or two)."""
+    latencies, most = [], 0
+    deadline = time.perf_counter() + 30
+    while len(latencies) < count and time.perf_counter() < deadline:
+        log = server.entrants[flooder].log if flooder in server.entrants else wheels_server.ServerLog()
+        before, lines = time.perf_counter(), log.lines
+        await client.send("status")
+        assert (await client.line()).startswith("OK ")
+        latencies.append(time.perf_counter() - before)
+        most = max(most, log.lines - lines)
+    return latencies, most
+
+
+@pytest.mark.parametrize("flood", [_longest("dump status"), "\n" * MAX_LINE], ids=["1 MiB lines", "blank lines"])
+def test_a_flooder_delays_another_clients_answers_by_a_few_of_its_turns_only(flood):
+    """Each command is a turn on the server's loop, and so is each line: beside a client
+    sending lines of ``dump status`` as long as a line may be, or blank lines, as fast as it
+    can, another's answer waits for a few of the flooder's commands, never for a whole line
+    of them (docs/games.md, "Fairness": the bound, and what was measured)."""
+
+    async def test(server, port):
+        bob, _ = await Client.connect(port, "bob:pw2")
+        alone, _ = await _round_trips(bob, 200, server, "alice")
+        flooding = asyncio.create_task(_flood(port, "alice:pw", flood))
+        while "alice" not in server.entrants:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)  # its first lines are in
+        beside, most = await _round_trips(bob, 200, server, "alice")
+        assert not flooding.done()  # and still flooding
+        flooding.cancel()
+        await asyncio.gather(flooding, return_exceptions=True)
+        return alone, beside, most
+
+    alone, beside, most = run(test, delays=False)
+    assert len(beside) == 200, f"{len(beside)} answers in 30 s beside the flooder"
+    assert most <= 100  # its commands while one answer waited: 9 log lines measured (a line's: 260,000)
+    assert statistics.median(beside) <= 20 * statistics.median(alone) + 0.005  # measured: 1-3 times
+
+
+async def _planner_race(port: int, within_s: float) -> float | None:
+    """The planner (``players/planner.py``) playing as bob: the seconds from its start to its
+    end, or None when it has not finished within ``within_s``."""
+    env = {
+        **os.environ,
+        "SWP_SERVERNAME": "127.0.0.1",
+        "SWP_SERVERPORT": str(port),
+        "SWP_USERNAME": "bob",
+        "SWP_PASSWORD": "pw2",
+    }
+    started = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(sys.executable, str(PLANNER), env=env, stderr=PIPE)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), within_s)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return None
+    assert process.returncode == 0 and b"planner: finished" in err, err
+    return time.perf_counter() - started
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("delays", "decks", "slower"), [(False, 10, 4.0), (True, 3, 1.3)], ids=["off", "on"])
+def test_the_planners_race_beside_two_flooders_takes_about_as_long_as_alone(delays, decks, slower):
+    """The planner's race alone, then beside a client sending 1 MiB lines of legal moves (the
+    most delays let through: a line a second) and another sending 1 MiB lines of ``dump
+    status``, both as fast as they can. It shares the server's turns with them, and never
+    waits for a line of theirs (docs/games.md, "Fairness": the bound, and what was measured)."""
+    passwd = {"alice": "pw", "bob": "pw2", "carol": "pw3"}
+    moves = " ".join(["lay"] * 13 + ["0123"])  # legal for ever: the deck laid out, picked up, again
+
+    async def alone(server, port):
+        return await _planner_race(port, 60)
+
+    async def beside(server, port):
+        floods = [
+            asyncio.create_task(_flood(port, "alice:pw", _longest(moves))),
+            asyncio.create_task(_flood(port, "carol:pw3", _longest("dump status"))),
+        ]
+        await asyncio.sleep(0.5)  # their first lines are in
+        try:
+            return await _planner_race(port, 60)
+        finally:
+            for flood in floods:
+                flood.cancel()
+            await asyncio.gather(*floods, return_exceptions=True)
+
+    kwargs = {"decks": decks_from_seed(decks, 7), "passwd": passwd, "delays": delays}
+    alone_s, beside_s = run(alone, **kwargs), run(beside, **kwargs)
+    assert alone_s is not None and beside_s is not None, (alone_s, beside_s)
+    assert beside_s <= slower * alone_s + 1.0, (alone_s, beside_s)
+
+
 def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
     async def test(server, port):
         client, _ = await Client.connect(port)
@@ -223,6 +350,31 @@ def test_one_move_instruction_a_second_and_a_pit_stop_per_illegal_move():
     assert status_s < 0.5
     assert answers[:2] == ["ERR cannot move 23"] * 2 and answers[2].startswith("OK ")
     assert 2.9 <= pits < 4.5  # its second's wait, then 1 s after each error
+
+
+def test_with_delays_ten_other_commands_a_second_and_the_rest_wait_their_turn():
+    """Commands that are no moves are limited too, in the page's way (a wait, not a refusal):
+    of a line of 25, ten are answered at once, ten a second later and five a second after
+    that; a move is not held up by them. Without delays, all 25 at once."""
+
+    async def test(server, port):
+        client, _ = await Client.connect(port)
+        started = time.monotonic()
+        await client.send(" ".join(["status", "dump", "syncA", "blat", "status"] * 5))
+        times = []
+        for _ in range(25):
+            await client.line()
+            times.append(time.monotonic() - started)
+        before = time.monotonic()
+        await client.send("lay")
+        assert (await client.line()).startswith("OK ")
+        return times, time.monotonic() - before
+
+    times, lay_s = run(test, delays=True)
+    assert [sum(t < s for t in times) for s in (0.5, 1.5)] == [10, 20]
+    assert 1.9 <= times[-1] < 3.0 and lay_s < 0.5
+    times, _ = run(test, delays=False)
+    assert times[-1] < 0.5
 
 
 def test_no_delays_when_the_judges_turn_them_off():
