@@ -173,8 +173,8 @@ DEMO_CONTESTS = [
             "digits and '-'). All entries run at once on one machine and share its CPU. Test at home with "
             "`python manage.py wheels_server --no-delays` and the pace car below.\n\n"
             "Trial laps: 50 decks, every entry measured; the 24 with the fewest rounds qualify (the best third if "
-            "there are more than 72). The race: 500 decks, at most one move-containing instruction a second and a "
-            "one-second pit stop for each illegal move; the first legal `win` on the last deck wins, the others "
+            "there are more than 72). The race: 500 decks, at most one move-containing instruction a second (and ten "
+            "other commands in any second) and a one-second pit stop for each illegal move; the first legal `win` on the last deck wins, the others "
             "are ranked by how far they got. This demo runs short versions of both."
         ),
         stages=[
