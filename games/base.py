@@ -256,6 +256,9 @@ class Game(ABC):
     # The language table of the original contest (sandbox.languages.TABLES): its compilers'
     # commands and flags, what `play` builds with when no contest is named.
     original_table: str = "arbiter"
+    # An archive entry's script run once in the build jail after its build, if the entry has
+    # one (the Solitaire 500: "If you include an INSTALL script ... it will be run").
+    install_script: str = ""
     # The game's own names for results (a seat's ``detail``) in a contestant's words:
     # {"NO_SOLUTIONS_LEFT": "left no solution"}; a detail not named here is shown as it is.
     result_words: Mapping[str, str] = {}

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from contests.locks import lock, lock_one, writing
 from contests.models import Stage, Submission
+from games import registry
 from judging import dispatch, events, formats, system_test
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
         language=submission.language,
         table_name=submission.entry.contest.language_table,
         from_sources=rebuilt,
+        install=install_script(submission.entry.contest),
     )
     status = Submission.Status.READY if result.ok else Submission.Status.BUILD_FAILED
     build_log = result.log
@@ -118,3 +120,11 @@ def rebuild(submission: Submission) -> bool:
     if updated:
         dispatch.queue_build(submission.pk)
     return bool(updated)
+
+
+def install_script(contest) -> str:
+    """The install script an archive entry of the contest's game may hold ("" if none)."""
+    try:
+        return registry.get(contest.game).install_script
+    except registry.UnknownGame:  # a contest the platform does not host
+        return ""

@@ -187,6 +187,7 @@ class Heartbeat:
 
 
 def _player(seat) -> Player:
+    from judging.builds import install_script
     from sandbox.programs import build_program
 
     submission = seat.submission
@@ -197,6 +198,7 @@ def _player(seat) -> Player:
             language=submission.language,
             table_name=seat.entry.contest.language_table,
             from_sources=submission.rebuilt_from_sources,
+            install=install_script(seat.entry.contest),
         )
     if not build.ok:
         raise SandboxError(f"submission {submission.pk} no longer builds here: {build.log[-500:]}")

@@ -138,12 +138,17 @@ def build_program(
     limits: Limits = BUILD_LIMITS,
     settings: SandboxSettings | None = None,
     from_sources: bool = False,
+    install: str = "",
 ) -> BuildResult:
     """Build a source (or archive, or executable) in the jail with the command its contest's
     language table gives, or take it from the cache.
 
     ``from_sources``: an archive's runme is made again with ``src/Makefile`` (the supplied one
-    is discarded), for an entry whose supplied runme does not run; other languages refuse it."""
+    is discarded), for an entry whose supplied runme does not run; other languages refuse it.
+    ``install``: the name of a script an archive may hold that is run once, in the build jail,
+    after its build (the Solitaire 500's ``INSTALL``: "it will be run"); what it prints goes
+    into the build log, what it writes into the program's folder is kept, and its failure is
+    the build's."""
     settings = settings or get_settings()
     languages = table(table_name)
     lang = LANGUAGES[language] if language else language_for(filename, source, languages.commands)
@@ -154,7 +159,10 @@ def build_program(
         offered = ", ".join(languages.commands)
         return BuildResult(False, lang.name, toolchain.version, f"{lang.title} is not offered here ({offered})")
     commands = languages.commands[lang.name]
-    key = cache_key(source, lang.name, toolchain.version, commands, "from-sources" if from_sources else "")
+    extra = ("from-sources" if from_sources else "") + (
+        f"install:{install}" if install and lang.name == "archive" else ""
+    )
+    key = cache_key(source, lang.name, toolchain.version, commands, extra)
     final = settings.cache_dir / key
     cached = _load(final, lang, toolchain)
     if cached is not None:
@@ -165,7 +173,7 @@ def build_program(
     staging = settings.cache_dir / f".tmp-{uuid.uuid4().hex}"
     staging.mkdir(mode=0o700)
     try:
-        result = _build(source, lang, commands, toolchain, limits, settings, staging, from_sources)
+        result = _build(source, lang, commands, toolchain, limits, settings, staging, from_sources, install)
         (staging / "build.json").write_text(json.dumps(_meta(result)), encoding="utf-8")
         try:
             os.rename(staging, final)
@@ -213,6 +221,7 @@ def _build(
     settings: SandboxSettings,
     staging: Path,
     from_sources: bool = False,
+    install: str = "",
 ) -> BuildResult:
     files = staging / "files"
     command = commands.run
@@ -256,6 +265,18 @@ def _build(
                 return fail
         else:
             log = ""
+        if install and lang.name == "archive" and os.path.lexists(jail.work.path / install):
+            try:
+                argv = _install_command(jail, install)
+            except ValueError as e:
+                fail.log = f"{log}\n{install} cannot be run: {e}".strip()
+                return fail
+            run = jail.run(argv, env=dict(toolchain.env))
+            log = f"{log}\n$ ./{install}\n{printable(run.stdout + run.stderr, lines=True)}".strip()
+            if run.verdict is not Verdict.OK:
+                fail.log = f"{build_failed(install, run)}\n{log}"
+                fail.run = run
+                return fail
         for needed in (*lang.outputs, *(["runme"] if lang.name == "archive" else [])):
             try:
                 jail.work.read_file(needed, max_bytes=limits.file_size_mb << 20)
@@ -289,6 +310,24 @@ def build_failed(what: str, run: RunResult) -> str:
         Verdict.OUTPUT_LIMIT: "printed too much",
     }.get(run.verdict, "failed")
     return f"{what} {stopped}" + (f" ({run.note})" if run.note else "") + ":"
+
+
+def _install_command(jail: Jail, name: str) -> tuple[str, ...]:
+    """An archive's install script run as its ``#!`` line says (the interpreter's name: the
+    jail has its own paths), else by sh. Read without following a link; nothing on the host
+    is changed for it. ValueError, in words, for what cannot be such a script."""
+    assert jail.work is not None
+    first = jail.work.read_file(name, max_bytes=1 << 20).split(b"\n", 1)[0]
+    if not first.startswith(b"#!"):
+        return ("sh", f"./{name}")
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return ("sh", f"./{name}")
+    interpreter, *args = words
+    interpreter = interpreter.rpartition("/")[2]
+    if interpreter == "env" and args:
+        interpreter, *args = args
+    return (interpreter, *args, f"./{name}")
 
 
 def _archive_build_command(jail: Jail) -> tuple[str, ...] | None:

@@ -1,6 +1,7 @@
 """The game server on its own, for contestants testing their clients at home (no Django, no
 database): ``python -m games.wheels [--port 5200] [--decks FILE | --count N --seed S]
-[--passwd FILE] [--no-delays]``, the same as ``manage.py wheels_server``. Without --passwd it
+[--passwd FILE] [--no-delays]``, the same as ``manage.py wheels_server``. Its standard output
+is the server log: each login and disconnection, each finish, and what each ``dump`` prints. Without --passwd it
 reads ./passwd when there is one (the page's "whoami:password data in its invocation
 directory"), else it lets anyone in under any name."""
 
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-delays", action="store_true", help="no rate limits, no pit stops")
 
 
-def make_server(options: dict, warn) -> WheelsServer:
+def make_server(options: dict, warn, say=None) -> WheelsServer:
     """The server the options ask for; ValueError (in words) for a bad deck or passwd file."""
     try:
         if options["decks"]:
@@ -39,11 +40,11 @@ def make_server(options: dict, warn) -> WheelsServer:
         raise ValueError(str(e)) from None
     if passwd is None:
         warn("no passwd file: anyone may log in under any name")
-    return WheelsServer(decks, passwd, delays=not options["no_delays"])
+    return WheelsServer(decks, passwd, delays=not options["no_delays"], echo=say)
 
 
 def run(options: dict, say, warn) -> None:
-    server = make_server(options, warn)
+    server = make_server(options, warn, say)
     try:
         serve_forever(server, options["host"], options["port"], say)
     except OSError as e:

@@ -66,6 +66,7 @@ name with the password it is given in SWP_PASSWORD.
 
 
 class Wheels(RaceGame):
+    install_script = "INSTALL"  # "If you include an INSTALL script ... it will be run."
     info = GameInfo(
         name="wheels",
         title="The Solitaire 500 (Wheels)",

@@ -124,6 +124,7 @@ class WheelsServer:
         expected: Sequence[str] = (),
         start_timeout_s: float = 60.0,
         on_finish: Callable[[Entrant], None] | None = None,
+        echo: Callable[[str], None] | None = None,
     ) -> None:
         self.decks = [tuple(d) for d in decks]
         self.passwd = passwd
@@ -131,6 +132,10 @@ class WheelsServer:
         self.expected = list(expected)
         self.start_timeout_s = start_timeout_s
         self.on_finish = on_finish
+        # The standalone server's own log (its standard output): logins, disconnections, every
+        # `dump` ("print the game state ... into the server log, for client debugging") and
+        # each finish, as NAME SECONDS WHAT. A race's logs go into its replay instead.
+        self.echo = echo
         self.entrants: dict[str, Entrant] = {name: self._entrant(name) for name in self.expected}
         self.finish_order: list[str] = []
         self.started: float | None = None  # the race's green flag (loop time)
@@ -222,7 +227,7 @@ class WheelsServer:
         and not when a later connection has taken its place)."""
         if entrant.connected and entrant.connections == connection:
             entrant.connected = False
-            entrant.log.add(self._seconds(entrant), "disconnected")
+            self._note(entrant, "disconnected")
 
     def _seconds(self, entrant: Entrant) -> float:
         return entrant.seconds(asyncio.get_running_loop().time())
@@ -263,7 +268,7 @@ class WheelsServer:
         await self._go.wait()
         if entrant.started is None:
             entrant.started = asyncio.get_running_loop().time()
-        entrant.log.add(self._seconds(entrant), f"logged in (connection {entrant.connections})")
+        self._note(entrant, f"logged in (connection {entrant.connections})")
         await self._send(writer, entrant.table.status(int(self._seconds(entrant))))
         return entrant
 
@@ -303,6 +308,13 @@ class WheelsServer:
                 await writer.drain()  # its answers wait in the socket, not in the server
                 await asyncio.sleep(0)  # each command is a turn: every entrant's, however long its lines
 
+    def _note(self, entrant: Entrant, text: str) -> None:
+        """A line of the entrant's server log that the standalone server also prints."""
+        seconds = self._seconds(entrant)
+        entrant.log.add(seconds, text)
+        if self.echo is not None:
+            self.echo(f"{entrant.name} {seconds:.3f} {text}")
+
     async def _command(self, entrant: Entrant, word: str, writer: asyncio.StreamWriter) -> bool:
         """Execute one command and answer it; True when the connection is to close."""
         table = entrant.table
@@ -313,7 +325,7 @@ class WheelsServer:
             return True
         seconds = self._seconds(entrant)
         if answer.dump:
-            entrant.log.add(seconds, "dump: " + table.dump())
+            self._note(entrant, "dump: " + table.dump())
         entrant.log.add(seconds, "> " + answer.line)
         writer.write(answer.line.encode() + b"\n")
         if answer.line.startswith("ERR"):
@@ -323,6 +335,8 @@ class WheelsServer:
         if table.finished and entrant.finished_s is None:
             entrant.finished_s = seconds
             self.finish_order.append(entrant.name)
+            if self.echo is not None:
+                self.echo(f"{entrant.name} {seconds:.3f} finished every deck in {table.round} rounds")
             if self.on_finish is not None:
                 self.on_finish(entrant)
         if answer.illegal and self.delays:

@@ -97,3 +97,40 @@ def test_an_entry_says_when_it_plays_next(queued):
     assert next_games(late).text.startswith(
         f"Version {newest.number} is being built and tested; it plays in Practice once"
     )
+
+
+def test_a_wheels_archive_whose_install_script_writes_what_it_needs_races(queued):
+    """The page: "If you include an INSTALL script ... it will be run." Built by the worker's
+    own path, its output in the build log, then a lap of the practice stage."""
+    import io
+    import tarfile
+
+    from judging import builds
+
+    def member(name: str, data: bytes) -> tuple[tarfile.TarInfo, bytes]:
+        info = tarfile.TarInfo(name)
+        info.size, info.mode = len(data), 0o755
+        return info, data
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as archive:
+        for info, data in (
+            member("INSTALL", b"#!/bin/sh\necho 'PACE=pacecar.pl' > settings.sh\necho configured\n"),
+            member("runme", b"#!/bin/sh\n. ./settings.sh\nexec perl \"$PACE\"\n"),
+            member("pacecar.pl", (PLAYERS / "wheels/players/pacecar.pl").read_bytes()),
+        ):
+            archive.addfile(info, io.BytesIO(data))
+    contest = make_contest(slug="wheels", game="wheels", game_params={"decks": 1}, clock={"seconds": 60})
+    stage = make_stage(contest, name="Practice laps", kind="practice", params={"seconds": 30})
+    lifecycle.run_stage(stage)
+    entry = make_entry(contest, name="Installed")
+    sub = make_submission(
+        entry, source=out.getvalue(), filename="entry.tar.gz", language="archive", status=Submission.Status.QUEUED
+    )
+    builds.build_submission(sub.pk)
+    sub.refresh_from_db()
+    assert sub.status == Submission.Status.READY, sub.build_log
+    assert "$ ./INSTALL\nconfigured" in sub.build_log
+    run = stage.matches.get()
+    assert matches.play_now(run.pk) == Match.Status.FINISHED
+    assert run.seats.get().status == "win"

@@ -198,10 +198,23 @@ def test_the_kit_runs_the_server_without_the_platform(tmp_path):
             [sys.executable, "-I", "planner.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 0 and "planner: finished in round" in done.stderr, done.stderr
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            answers = client.makefile("rb")
+            answers.readline()  # the greeting
+            client.sendall(b"debugger:x\n")
+            answers.readline()  # the status line
+            client.sendall(b"dump\n")
+            assert answers.readline().startswith(b"OK ")
     finally:
         server.terminate()
         out, err = server.communicate(timeout=10)
     assert f"Wheels server on 127.0.0.1:{port}: 2 decks, delays off" in out
+    # Its standard output is the server log the page names: a client's author sees its dump.
+    assert (
+        "me " in out and "finished every deck in" in out and "debugger " in out and " logged in (connection 1)" in out
+    )
+    dump = out.split("debugger ", 2)[2].split(" dump: ", 1)[1].splitlines()[0]
+    assert dump.startswith("deck 1 hand [") and "Ah" in dump and "piles (bottom first) [__ | __ | __ | __]" in dump
     assert "anyone may log in" in err
     assert "README.txt" in GAME.kit() and "pacecar.pl" in GAME.kit()
 

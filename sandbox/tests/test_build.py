@@ -271,3 +271,34 @@ def test_unsafe_archives_are_refused(sandbox_settings: SandboxSettings, data: by
     build = build_program(data, "entry.zip", settings=sandbox_settings)
     assert not build.ok
     assert "archive refused" in build.log
+
+
+def test_an_archives_install_script_runs_once_in_the_build_jail_and_what_it_writes_is_kept(
+    sandbox_settings: SandboxSettings,
+) -> None:
+    """The Solitaire 500: "If you include an INSTALL script (say, to install any modules you
+    might include with your entry), it will be run." It never was: an entry needing its file crashed."""
+    data = _tgz(
+        (_info("INSTALL", mode=0o644), b"#!/usr/bin/perl -w\nopen(F, '>', 'Module.pm'); print F \"1;\\n\"; print \"installed\\n\";\n"),
+        (_info("runme"), b"#!/bin/sh\ntest -f Module.pm && echo ready\n"),
+    )  # fmt: skip
+    build = build_program(data, "entry.tar.gz", settings=sandbox_settings, install="INSTALL")
+    assert build.ok, build.log
+    assert "$ ./INSTALL\ninstalled" in build.log
+    assert build.program is not None and run_program(build.program, settings=sandbox_settings).stdout == b"ready\n"
+    plain = build_program(data, "entry.tar.gz", settings=sandbox_settings)  # a game without one: not run
+    assert plain.ok and not plain.cached and "INSTALL" not in plain.log
+    assert run_program(plain.program, settings=sandbox_settings).stdout == b""
+
+
+def test_a_failing_install_script_fails_the_build_in_words(sandbox_settings: SandboxSettings) -> None:
+    data = _tgz((_info("INSTALL"), b"echo 'no compiler for XS' >&2\nexit 3\n"), (_info("runme"), b"#!/bin/sh\n"))
+    build = build_program(data, "entry.tar.gz", settings=sandbox_settings, install="INSTALL")
+    assert (
+        not build.ok and build.log.startswith("INSTALL failed (exit code 3):\n") and "no compiler for XS" in build.log
+    )
+    folder = _tgz(
+        (_info("INSTALL", tarfile.DIRTYPE), b""), (_info("runme"), b"#!/bin/sh\n")
+    )  # a folder in its place: words, not a platform fault
+    refused = build_program(folder, "entry.tar.gz", settings=sandbox_settings, install="INSTALL")
+    assert not refused.ok and "INSTALL cannot be run" in refused.log

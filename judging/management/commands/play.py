@@ -169,7 +169,13 @@ class Command(BaseCommand):
             except OSError as e:
                 raise CommandError(f"{path}: {e.strerror}") from None
             try:
-                build = build_program(data, source.name, language=lang, table_name=conditions["language_table"])
+                build = build_program(
+                    data,
+                    source.name,
+                    language=lang,
+                    table_name=conditions["language_table"],
+                    install=game.install_script,
+                )
             except (ValueError, KeyError) as e:
                 raise CommandError(f"{path}: {e}") from None
             except SandboxError as e:
