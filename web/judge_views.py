@@ -5,6 +5,7 @@ call (judging.verification) and renders the answer."""
 from __future__ import annotations
 
 import csv
+import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -136,12 +137,18 @@ def judges_log(request, slug: str):
         writer = csv.writer(response)
         writer.writerow(["when (UTC)", "judge", "action", "target", "reason", "data"])
         for a in actions.iterator():
-            writer.writerow(
-                [a.at.isoformat(), a.judge.username if a.judge else "", a.action, a.target, a.reason, a.data]
-            )
+            data = json.dumps(a.data, ensure_ascii=False, sort_keys=True) if a.data is not None else ""
+            row = [a.at.isoformat(), a.judge.username if a.judge else "", a.action, a.target, a.reason, data]
+            writer.writerow([_cell(value) for value in row])
         return response
     page = Paginator(actions, 100).get_page(request.GET.get("page"))
     return render(request, "contests/judges_log.html", {"contest": contest, "page": page})
+
+
+def _cell(value: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one a contestant wrote (an entry's name in a
+    target, a reason) that starts like a formula gets a leading apostrophe."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 # --- The console --------------------------------------------------------------------------

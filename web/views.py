@@ -309,6 +309,7 @@ def standings(request, slug: str):
         stage = standings_service.current_stage(contest)
     stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
     context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
+    context["continuous"] = stage is not None and formats.of(stage.kind).continuous
     if contest.is_hosted:
         record = publication.record_for(contest, request.user)
         context["frozen"] = record.frozen

@@ -116,7 +116,7 @@ def test_a_wheels_archive_whose_install_script_writes_what_it_needs_races(queued
     with tarfile.open(fileobj=out, mode="w:gz") as archive:
         for info, data in (
             member("INSTALL", b"#!/bin/sh\necho 'PACE=pacecar.pl' > settings.sh\necho configured\n"),
-            member("runme", b"#!/bin/sh\n. ./settings.sh\nexec perl \"$PACE\"\n"),
+            member("runme", b'#!/bin/sh\n. ./settings.sh\nexec perl "$PACE"\n'),
             member("pacecar.pl", (PLAYERS / "wheels/players/pacecar.pl").read_bytes()),
         ):
             archive.addfile(info, io.BytesIO(data))

@@ -129,7 +129,7 @@ def test_a_race_contest_offers_trial_laps_and_the_race_with_the_decks_named():
     from web.stage_form import StageForm, kinds_for
 
     contest = make_contest(slug="wheels", game="wheels", game_params={})
-    assert [k for k, _ in kinds_for(contest)] == ["system_test", "qualification", "race"]
+    assert [k for k, _ in kinds_for(contest)] == ["system_test", "practice", "qualification", "race"]
     form = StageForm(contest, "race", {"name": "Race", "order": 3, "game_decks": 500, "game_delays": 1,
                                        "game_first_wins": 1, "stage_seconds": 3600})  # fmt: skip
     assert form.is_valid(), form.errors
@@ -260,3 +260,24 @@ def test_the_console_says_when_no_worker_serves_the_queue_its_games_need(client,
     assert "No worker alive serves" not in client.get("/contests/chomp2/console/").content.decode()
     WorkerHeartbeat.objects.filter(hostname="w@a").update(sandbox_level="none")  # it takes no match
     assert "<code>matches</code> queue" in client.get("/contests/chomp2/console/").content.decode()
+
+
+def test_the_judges_log_csv_holds_json_data_and_no_formula(client, judge, contest):
+    """Its data column was a Python repr ({'entry': 3, 'ok': True}); a contestant's words
+    starting with '=' became a spreadsheet formula on a judge's machine."""
+    import csv
+    import io
+    import json
+
+    from contests.services import log_action
+
+    log_action(
+        judge, contest.pk, "entry.disqualify", '=HYPERLINK("http://evil")', "-copied", entry=3, ok=True, why=None
+    )
+    client.force_login(judge)
+    text = client.get(f"/contests/{contest.slug}/judges-log/?format=csv").content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["when (UTC)", "judge", "action", "target", "reason", "data"]
+    row = next(r for r in rows if r[2] == "entry.disqualify")
+    assert row[3] == '\'=HYPERLINK("http://evil")' and row[4] == "'-copied"
+    assert json.loads(row[5]) == {"entry": 3, "ok": True, "why": None}

@@ -1,5 +1,6 @@
 """The replay viewer in a real Chromium, on the committed sample replays."""
 
+import io
 import json
 import re
 import shutil
@@ -172,3 +173,41 @@ def test_a_finished_race_says_who_did_not_finish(wheels_match, page, live_server
     page.wait_for_function("document.querySelector('table.wheels-race tbody tr:last-child td:last-child')"
                            ".textContent === 'did not finish'")  # fmt: skip
     assert page.locator("table.wheels-race tbody tr td:last-child").all_inner_texts()[0].startswith("finished at")
+
+
+@pytest.fixture
+def crossed_words_match(transactional_db, tmp_path):
+    """A real run of the simple player on the practice inputs, as `arbiter play` records it."""
+    from django.core.management import call_command
+
+    path = tmp_path / "replay.json"
+    program = Path(__file__).resolve().parents[2] / "games/crossed_words/players/simple.py"
+    call_command(
+        "play", "crossed_words", str(program), "--clock", "seconds=3", "--replay", str(path), stdout=io.StringIO()
+    )
+    replay = json.loads(path.read_text())
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    # closed: its runs are everyone's to watch (while open a run's solution is its author's)
+    contest = make_contest(game="crossed_words", game_params={}, closes_at=timezone.now() - timedelta(days=1))
+    sub = make_submission(make_entry(contest, name="Simple"))
+    match = make_match(contest, [sub], status="finished", stage=make_stage(contest, name="Final run", kind="batch"))
+    match.save_replay(replay)
+    return match, replay
+
+
+def test_the_crossed_words_board_fits_a_phone(crossed_words_match, page, live_server):
+    """At a 390 px wide phone the 17x17 board was 420 px wide: the page scrolled sideways."""
+    match, replay = crossed_words_match
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move={len(replay['frames']) - 1}")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    board = page.locator(".cw-grid").bounding_box()
+    assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= 390, board
+    wide = page.evaluate("""[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)
+        .filter(e => !e.closest('table')).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12)""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
+    letters = page.locator(".cw-letter")
+    assert letters.count() > 10 and letters.first.bounding_box()["width"] >= 12  # still readable

@@ -169,10 +169,11 @@ const Arbiter = (() => {
   // A board as a CSS grid with its coordinates along the top and before each row (``row(r)``
   // adds that label; the game adds the row's squares). Numbered from 1 unless the game names
   // them as its programs do (Sudoku's rows A-I, columns a-i); ``size`` is a column's width.
-  function board(className, cols, { colName = (c) => c + 1, rowName = (r) => r + 1, size = "1fr" } = {}) {
+  // Columns may shrink below their content (minmax(0, ...)): a 17-wide board fits a phone.
+  function board(className, cols, { colName = (c) => c + 1, rowName = (r) => r + 1, size = "minmax(0, 1fr)" } = {}) {
     const grid = document.createElement("div");
     grid.className = `${className} coords`;
-    grid.style.gridTemplateColumns = `1.4rem repeat(${cols}, ${size})`;
+    grid.style.gridTemplateColumns = `minmax(0, 1.4rem) repeat(${cols}, ${size})`;
     const label = (content) => grid.appendChild(text("b", String(content), "coord"));
     label("");
     for (let c = 0; c < cols; c++) label(colName(c));
