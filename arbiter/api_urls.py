@@ -23,6 +23,7 @@ urlpatterns = [
     path("matches/", api.match_list, name="api-matches"),
     path("matches/<id:pk>/", api.match_detail, name="api-match"),
     path("matches/<id:pk>/replay/", api.match_replay, name="api-replay"),
+    path("matches/<id:pk>/bundle/", api.match_bundle, name="api-bundle"),
     path("matches/<id:pk>/rerun/", api.match_rerun, name="api-match-rerun"),
     path("matches/<id:pk>/cancel/", api.match_cancel, name="api-match-cancel"),
     path("matches/<id:pk>/attempts/", api.match_attempts, name="api-match-attempts"),

@@ -8,6 +8,8 @@
     arbiter matches chomp --mine
     arbiter replay 42
     arbiter play chomp mine.c games/chomp/players/random_player.c   # locally, no server
+    arbiter bundle 42                             # match-42-bundle.zip: what it was played with
+    arbiter replay --check match-42-bundle.zip    # play it again here: the same moves and scores?
 
 Every command takes ``--json`` for output a script can read. The URL and token may also be
 set in ~/.config/arbiter/config.ini (section [arbiter], keys url and token).
@@ -56,7 +58,7 @@ class Client:
         self.url = url
         self.http = httpx.Client(base_url=url + "/api", headers=headers, timeout=timeout)
 
-    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+    def request(self, method: str, path: str, raw: bool = False, **kwargs: Any) -> Any:
         try:
             response = self.http.request(method, path, **kwargs)
         except httpx.HTTPError as e:
@@ -69,6 +71,8 @@ class Client:
             except (ValueError, KeyError, TypeError):
                 message = response.text[:200] or response.reason_phrase
             raise CliError(message, response.status_code)
+        if raw:
+            return response.content
         try:
             return response.json()
         except ValueError:
@@ -272,6 +276,51 @@ def cmd_replay(client: Client, args) -> int:
     return 0
 
 
+def cmd_bundle(client: Client, args) -> int:
+    data = client.request("GET", f"/matches/{args.match}/bundle/", raw=True)
+    out = Path(args.out or f"match-{args.match}-bundle.zip")
+    out.write_bytes(data)
+    _print(
+        args, {"bundle": str(out), "bytes": len(data)}, [f"{out}: {len(data)} bytes; `arbiter replay --check {out}`"]
+    )
+    return 0
+
+
+def _programs(items: list[str]) -> dict[int, Path]:
+    programs = {}
+    for item in items:
+        seat, sep, path = item.partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise CliError(f"--program {item!r}: write it as SEAT=FILE (seat 0 first)")
+        programs[int(seat)] = Path(path)
+    return programs
+
+
+def cmd_check(args) -> int:
+    """Play a bundle's match again here and say whether it came out the same (exit 0), or
+    where it differs (exit 2)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
+    import django
+
+    django.setup()
+    from judging.bundles import BundleError, check
+    from sandbox.errors import SandboxError
+
+    try:
+        report = check(Path(args.check), _programs(args.program or []))
+    except BundleError as e:
+        raise CliError(str(e)) from None
+    except SandboxError as e:
+        raise CliError(f"the sandbox cannot run programs here: {e}") from None
+    verdict = "identical: every move, verdict and score as on the site" if report.identical else "DIFFERENT"
+    lines = [f"match {report.match} ({report.game}) played again here: {verdict}"]
+    lines += [f"  {line}" for line in report.differences]
+    lines += [f"  note: {note}" for note in report.notes]
+    lines.append(f"  here: {report.here['reason']}")
+    _print(args, report.to_json(), [safe(line) for line in lines])
+    return 0 if report.identical else 2
+
+
 def cmd_play(args) -> int:
     """A local game under the game's original contest's conditions, or (``--contest``) under a
     site contest's, read from its API."""
@@ -344,8 +393,13 @@ def parser() -> argparse.ArgumentParser:
     c = command("matches", "a contest's matches, newest first")
     c.add_argument("contest")
     c.add_argument("--mine", action="store_true", help="only games of your entries")
-    c = command("replay", "a match's moves, times and your program's stderr")
+    c = command("replay", "a match's moves, times and your program's stderr; --check: play a bundle again here")
+    c.add_argument("match", type=int, nargs="?")
+    c.add_argument("--check", metavar="BUNDLE", help="a match's bundle (`arbiter bundle N`): play it again locally")
+    c.add_argument("--program", action="append", metavar="SEAT=FILE", help="a program the bundle names by hash only")
+    c = command("bundle", "download a match's bundle, to play it again at home")
     c.add_argument("match", type=int)
+    c.add_argument("-o", "--out", help="the file (default match-N-bundle.zip)")
     c = command("play", "play a match locally with the real referee and sandbox (no server)")
     c.add_argument("game")
     c.add_argument("programs", nargs="+")
@@ -366,6 +420,7 @@ COMMANDS = {
     "standings": cmd_standings,
     "matches": cmd_matches,
     "replay": cmd_replay,
+    "bundle": cmd_bundle,
 }
 
 
@@ -374,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "play":
             return cmd_play(args)
+        if args.command == "replay" and args.check:
+            return cmd_check(args)
+        if args.command == "replay" and args.match is None:
+            raise CliError("replay: give a match's number, or --check BUNDLE")
         url, token = config()
         client = Client(args.url or url, args.token or token)
         return COMMANDS[args.command](client, args)

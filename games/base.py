@@ -283,6 +283,16 @@ class Game(ABC):
     def frame(self, state: Any) -> dict[str, Any]:
         """A state as JSON for the replay viewer."""
 
+    def reproduced(self, replay: Mapping[str, Any]) -> dict[str, Any]:
+        """What of a replay a deterministic program makes again, the same, when its game is
+        played again (``arbiter replay --check``): every move or fault in order, each seat's
+        points, score and status, and how the game ended; never a time."""
+        result = replay.get("result") or {}
+        return {
+            "moves": [[m.get("seat"), m.get("move"), m.get("status")] for m in replay.get("moves", [])],
+            **{key: result.get(key) for key in ("points", "scores", "statuses", "reason")},
+        }
+
 
 class TurnGame(Game, Generic[State, Move]):
     """A game of moves and turns: states, the seat to move, legal moves and their notation."""

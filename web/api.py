@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
@@ -28,7 +29,7 @@ from web import serializers as s
 from web.api_support import JSONParser, body_object, error_body, idempotent, refused
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
-from web.views import replay_shown
+from web.views import bundle_response, replay_shown
 
 
 def paged(serializer_class) -> serializers.Serializer:
@@ -504,6 +505,20 @@ def match_detail(request, pk: int):
 @permission_classes([AllowAny])
 def match_replay(request, pk: int):
     return Response(replay_shown(request, _match(request, pk)))
+
+
+@extend_schema(
+    responses={(200, "application/zip"): OpenApiTypes.BINARY},
+    summary="The bundle to play the match again at home: `arbiter replay --check BUNDLE`",
+    description="A zip: bundle.json (game, referee version, seed, parameters, clock, language table, each "
+    "seat's language, SHA-256 and build command), replay.json, the programs the caller may read, the contest's "
+    "data file. Another contestant's program is named by its SHA-256 alone.",
+    operation_id="matches_bundle",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_bundle(request, pk: int):
+    return bundle_response(request, _match(request, pk))
 
 
 # --- Judges -----------------------------------------------------------------------------------

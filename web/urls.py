@@ -31,6 +31,7 @@ urlpatterns = [
     path("submissions/<id:pk>/test-game/", views.test_game, name="test-game"),
     path("matches/<id:pk>/", views.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views.match_replay, name="replay"),
+    path("matches/<id:pk>/bundle.zip", views.match_bundle, name="match-bundle"),
     path("matches/<id:pk>/rerun/", views.match_action, {"action": "rerun"}, name="match-rerun"),
     path("matches/<id:pk>/cancel/", views.match_action, {"action": "cancel"}, name="match-cancel"),
 ]

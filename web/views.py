@@ -23,7 +23,7 @@ from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
-from judging import formats, plans, publication, results, scheduling, testgames
+from judging import bundles, formats, plans, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -493,6 +493,26 @@ def replay_shown(request, match: Match) -> dict:
 @require_GET
 def match_replay(request, pk: int):
     return JsonResponse(replay_shown(request, _match(request, pk)))
+
+
+def bundle_response(request, match: Match) -> HttpResponse:
+    """The match's bundle (judging.bundles) as its viewer may have it: the replay they may see,
+    the programs they may read, the others' hashes. The page's link and the API's the same."""
+    replay = replay_shown(request, match)
+    data = bundles.make(
+        match,
+        replay,
+        readable=lambda entry: services.can_see_private(request.user, entry),
+        site=request.build_absolute_uri("/").rstrip("/"),
+    )
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = content_disposition_header(True, f"match-{match.pk}-bundle.zip")
+    return response
+
+
+@require_GET
+def match_bundle(request, pk: int):
+    return bundle_response(request, _match(request, pk))
 
 
 @require_GET

@@ -18,6 +18,7 @@ they got (decks won, then sets discarded of the deck in play, then who got there
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,36 @@ class Wheels(RaceGame):
     def frame(self, state: Any) -> dict[str, Any]:
         """A moment of the race: each entrant's progress (the server's snapshot)."""
         return {"entrants": state}
+
+    def reproduced(self, replay: Mapping[str, Any]) -> dict[str, Any]:
+        """A race played again: each entrant's dialogue with the server (its commands and the
+        replies, without their times) and its status and rounds. Who crossed the line first
+        between two that finished, and so their points, is a matter of milliseconds: not
+        compared."""
+        result = replay.get("result") or {}
+        return {
+            "dialogues": [_dialogue(seat.get("server_log")) for seat in replay.get("seats", [])],
+            "statuses": result.get("statuses"),
+            "scores": result.get("scores"),
+        }
+
+
+def _dialogue(log: str | None) -> list[str] | None:
+    """A server log's commands and replies until the entrant finished (what it says after, the
+    race ends when it will) or, of a long log, its first part (LOG_HEAD lines), their times
+    taken out; None: not in this replay, another entrant's that its viewer may not read."""
+    if log is None:
+        return None
+    said = []
+    for line in log.splitlines():
+        if line.startswith("… ") and line.endswith(" lines left out …"):
+            break  # a long race's log keeps its last lines too, which shift with what came after the finish
+        text = line.strip().split(" ", 1)[-1]
+        if text[:2] in ("< ", "> "):
+            said.append(_TIME.sub("time _", text))
+            if text.startswith("> OK FI NI SH ED"):
+                break
+    return said
+
+
+_TIME = re.compile(r"\btime \d+(\.\d+)?")

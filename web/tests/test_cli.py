@@ -55,6 +55,12 @@ def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_ser
     assert len(mine) == 2 and all(m["status"] == "finished" for m in mine)
     replay = run(live_server, token, "replay", str(mine[0]["id"])).stdout
     assert "result:" in replay and "seat 0" in replay
+    bundle = tmp_path / "game.zip"
+    said = run(live_server, token, "bundle", str(mine[0]["id"]), "-o", str(bundle)).stdout
+    assert f"arbiter replay --check {bundle}" in said
+    again = subprocess.run([str(ARBITER), "replay", "--check", str(bundle), "--json"], capture_output=True, text=True)
+    report = json.loads(again.stdout)  # the reference program plays at random: the same game, or where not
+    assert again.returncode == (0 if report["identical"] else 2) and report["game"] == "chomp", again.stderr
 
     empty = tmp_path / "empty.c"
     empty.write_text("")

@@ -1,0 +1,334 @@
+"""A match's bundle: everything it was played with, to play it again at home and learn whether
+it comes out the same (``arbiter replay --check BUNDLE``).
+
+A bundle is a zip: ``bundle.json`` (the game and the referee's version, the seed, the
+parameters, the clock and memory, the language table, each seat's language, file name,
+SHA-256 and build and run commands), ``replay.json`` (the replay as its viewer may see it),
+``programs/SEAT/FILE`` for each program its viewer may read (their own, a reference
+program's; a judge's: all) and ``data/FILE``, the contest's data file. Another contestant's
+program is named by its hash alone: given with ``--program SEAT=FILE``, it must be that file.
+
+Checking builds each program with the bundle's table and language, plays the game with its
+seed, parameters, clock and data in the real referee and jail, and compares what a
+deterministic program makes again (``Game.reproduced``: every move, fault, score and status;
+never a time). A bundle is a download from the web: read with limits, every name checked."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from games import registry
+from games.base import ParamError
+from games.clocks import Clock, ClockError
+from judging.models import Match
+from judging.referee import Player, play
+from sandbox import languages
+
+FORMAT = "arbiter-bundle"
+VERSION = 1
+MAX_MEMBERS = 64
+MAX_BYTES = 256 << 20  # a bundle's members together, unpacked (a program or a data file may be large)
+
+
+class BundleError(Exception):
+    """A bundle that cannot be checked, in words: not a bundle, damaged, a program missing."""
+
+
+def _arbiter_version() -> str:
+    try:
+        return metadata.version("arbiter")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _member(name: str) -> str:
+    """A file name as it may stand in the zip: its last part, nothing a shell or an unzip would
+    read as a path."""
+    cleaned = "".join(ch if ch.isprintable() and ch not in "/\\" else "_" for ch in PurePosixPath(name).name)
+    return cleaned.strip(". ") or "program"
+
+
+def make(match: Match, replay: dict[str, Any], readable: Callable[[Any], bool], site: str) -> bytes:
+    """The bundle of a finished ``match`` as its viewer gets it: ``replay`` as they may see it,
+    the source of each seat whose entry ``readable`` lets them read."""
+    contest = match.contest
+    game = registry.get(contest.game)
+    table = languages.table(contest.language_table)
+    files: dict[str, bytes] = {"replay.json": json.dumps(replay, indent=1).encode()}
+    seats = []
+    for seat in match.seats.select_related("entry", "submission").order_by("index"):
+        submission = seat.submission
+        commands = table.commands.get(submission.language)
+        build, run = commands.shown() if commands else ("", "")
+        shown = {
+            "seat": seat.index,
+            "entry": seat.entry.name,
+            "reference": seat.entry.is_reference,
+            "language": submission.language,
+            "toolchain": submission.toolchain,
+            "filename": submission.filename,
+            "sha256": submission.sha256,
+            "build": build,
+            "run": run,
+            "from_sources": submission.rebuilt_from_sources,
+            "file": None,
+        }
+        if readable(seat.entry):
+            shown["file"] = f"programs/{seat.index}/{_member(submission.filename)}"
+            with submission.source.open("rb") as f:
+                files[shown["file"]] = f.read()
+        seats.append(shown)
+    data = None
+    if contest.game_data:
+        with contest.game_data.open("rb") as f:
+            content = f.read()
+        data = {"file": f"data/{_member(contest.game_data.name)}", "sha256": hashlib.sha256(content).hexdigest()}
+        files[data["file"]] = content
+    clock = replay.get("clock") or Clock.from_json({**game.default_clock, **contest.clock}).to_json()
+    manifest = {
+        "format": FORMAT,
+        "version": VERSION,
+        "site": site,
+        "match": match.pk,
+        "contest": contest.slug,
+        "stage": match.stage.name if match.stage_id else "test game",
+        "game": game.info.name,
+        "referee_version": replay.get("version", game.info.version),
+        "arbiter_version": _arbiter_version(),
+        "seed": match.seed,
+        "params": replay.get("params", match.params),
+        "clock": clock,
+        "language_table": contest.language_table,
+        "install": game.install_script,
+        "data": data,
+        "seats": seats,
+        "result": replay.get("result"),
+        "replay": "replay.json",
+    }
+    files["bundle.json"] = json.dumps(manifest, indent=1).encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(files):
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0)), files[name])
+    return buffer.getvalue()
+
+
+# --- Checking -------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    game: str
+    match: int | None
+    identical: bool
+    differences: list[str]
+    conditions: dict[str, Any]
+    here: dict[str, Any]  # the result played here
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "match": self.match,
+            "identical": self.identical,
+            "differences": self.differences,
+            "notes": self.notes,
+            "conditions": self.conditions,
+            "here": self.here,
+        }
+
+
+class _Bundle:
+    """A bundle's zip, read with limits: no member over what is left of MAX_BYTES, no more
+    than MAX_MEMBERS members, names only as bundle.json gives them."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self.zip = zipfile.ZipFile(path)
+        except FileNotFoundError:
+            raise BundleError(f"{path}: no such file") from None
+        except (zipfile.BadZipFile, OSError, ValueError) as e:
+            raise BundleError(f"{path} is not a bundle (a zip from a match's page): {e}") from None
+        members = self.zip.infolist()
+        if len(members) > MAX_MEMBERS:
+            raise BundleError(f"{path} holds {len(members)} files; a bundle holds at most {MAX_MEMBERS}")
+        self.sizes = {m.filename: m.file_size for m in members}
+        self.left = MAX_BYTES
+
+    def read(self, name: str) -> bytes:
+        if not isinstance(name, str) or name not in self.sizes:
+            raise BundleError(f"the bundle has no file {name!r}")
+        if self.sizes[name] > self.left:
+            raise BundleError(f"{name} unpacks to more than {MAX_BYTES >> 20} MB")
+        try:
+            with self.zip.open(name) as f:
+                data = f.read(self.left + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as e:
+            raise BundleError(f"{name} in the bundle is damaged: {e}") from None
+        if len(data) > self.left:
+            raise BundleError(f"{name} unpacks to more than {MAX_BYTES >> 20} MB")
+        self.left -= len(data)
+        return data
+
+    def json(self, name: str) -> dict[str, Any]:
+        try:
+            value = json.loads(self.read(name))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise BundleError(f"{name} in the bundle is not JSON: {e}") from None
+        if not isinstance(value, dict):
+            raise BundleError(f"{name} in the bundle is not a JSON object")
+        return value
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _seat_sources(bundle: _Bundle, seats: list[dict], programs: Mapping[int, Path]) -> list[bytes]:
+    sources = []
+    for seat in seats:
+        index = seat.get("seat")
+        if index in programs:
+            try:
+                data = Path(programs[index]).read_bytes()
+            except OSError as e:
+                raise BundleError(f"--program {index}={programs[index]}: {e.strerror}") from None
+            if _sha256(data) != seat.get("sha256"):
+                raise BundleError(
+                    f"--program {index}={programs[index]} is not the program the site played for {seat.get('entry')} "
+                    f"(its SHA-256 is {_sha256(data)}, the site's {seat.get('sha256')})"
+                )
+        elif seat.get("file"):
+            data = bundle.read(seat["file"])
+            if _sha256(data) != seat.get("sha256"):
+                raise BundleError(f"{seat['file']} in the bundle is not the program the site played (SHA-256 differs)")
+        else:
+            raise BundleError(
+                f"seat {index} ({seat.get('entry')}) is another contestant's program: the bundle has its SHA-256 "
+                f"only ({seat.get('sha256')}); give it with --program {index}=FILE"
+            )
+        sources.append(data)
+    return sources
+
+
+def _said(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
+    """Where a game played again differs from the site's, in words: the first move that
+    differs (and the number of moves), then each other key that differs."""
+    out = []
+    for key in site.keys() | here.keys():
+        a, b = site.get(key), here.get(key)
+        if a == b:
+            continue
+        if isinstance(a, list) and isinstance(b, list) and key in ("moves", "dialogues"):
+            for n, (x, y) in enumerate(zip(a, b, strict=False), 1):
+                if x != y:
+                    what = "move" if key == "moves" else "seat"
+                    out.append(f"{what} {n if key == 'moves' else n - 1}: on the site {_said(x)}, here {_said(y)}")
+                    break
+            if len(a) != len(b):
+                out.append(f"{key}: {len(a)} on the site, {len(b)} here")
+        else:
+            out.append(f"{key}: on the site {_said(a)}, here {_said(b)}")
+    return sorted(out, key=lambda line: (not line.startswith(("move", "seat")), line))
+
+
+def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
+    """Play a bundle's match again here and compare it with the site's."""
+    from sandbox.programs import build_program
+
+    bundle = _Bundle(Path(path))
+    manifest = bundle.json("bundle.json")
+    if manifest.get("format") != FORMAT:
+        raise BundleError("bundle.json is not an Arbiter bundle's (its format is not arbiter-bundle)")
+    if manifest.get("version") != VERSION:
+        raise BundleError(f"this Arbiter reads bundles of version {VERSION}, not {manifest.get('version')!r}")
+    try:
+        game = registry.get(str(manifest.get("game")))
+    except registry.UnknownGame as e:
+        raise BundleError(str(e)) from None
+    seats = manifest.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats) or not seats:
+        raise BundleError("bundle.json names no seats")
+    notes = []
+    if manifest.get("referee_version") != game.info.version:
+        notes.append(
+            f"the referee here is version {game.info.version} of {game.info.title}, the site's was "
+            f"{manifest.get('referee_version')}: a rule may have changed"
+        )
+    table = manifest.get("language_table")
+    if table not in languages.TABLES:
+        raise BundleError(f"the language table {table!r} is not known here (one of {', '.join(languages.TABLES)})")
+    try:
+        params = game.resolve_params(manifest.get("params") or {})
+        clock = Clock.from_json(manifest.get("clock") or {})
+        seed = int(manifest["seed"])
+    except (ParamError, ClockError, KeyError, TypeError, ValueError) as e:
+        raise BundleError(f"bundle.json: its parameters, clock or seed do not read: {e}") from None
+    data = None
+    if manifest.get("data"):
+        data = bundle.read(manifest["data"].get("file"))
+        if _sha256(data) != manifest["data"].get("sha256"):
+            raise BundleError("the contest's data file in the bundle is damaged (SHA-256 differs)")
+    site_replay = bundle.json(str(manifest.get("replay", "replay.json")))
+    players = []
+    for seat, source in zip(seats, _seat_sources(bundle, seats, programs or {}), strict=True):
+        try:
+            build = build_program(
+                source,
+                str(seat.get("filename") or "program"),
+                language=seat.get("language"),
+                table_name=table,
+                from_sources=bool(seat.get("from_sources")),
+                install=str(manifest.get("install") or ""),
+            )
+        except (ValueError, KeyError) as e:
+            raise BundleError(f"seat {seat.get('seat')} ({seat.get('entry')}): {e}") from None
+        if not build.ok:
+            raise BundleError(f"seat {seat.get('seat')} ({seat.get('entry')}) did not build here:\n{build.log}")
+        if seat.get("toolchain") and build.toolchain and seat["toolchain"] != build.toolchain:
+            notes.append(f"seat {seat.get('seat')}: built here with {build.toolchain}, on the site {seat['toolchain']}")
+        players.append(
+            Player(name=str(seat.get("entry") or seat.get("filename")), program=build.program, submission={})
+        )
+    record = play(game, params, seed, players, clock, data=data)
+    site, here = game.reproduced(site_replay), game.reproduced(record.replay)
+    if "dialogues" in site:  # another entrant's dialogue, which the bundle's viewer may not read: not compared
+        here["dialogues"] = [
+            None if x is None else y for x, y in zip(site["dialogues"], here["dialogues"], strict=False)
+        ]
+    found = differences(site, here)
+    conditions = {
+        "game": game.info.name,
+        "referee_version": game.info.version,
+        "seed": seed,
+        "params": params,
+        "clock": clock.to_json(),
+        "language_table": table,
+    }
+    result = record.outcome
+    return Report(
+        game=game.info.name,
+        match=manifest.get("match"),
+        identical=not found,
+        differences=found,
+        conditions=conditions,
+        here={
+            "points": list(result.points),
+            "scores": list(result.scores),
+            "statuses": list(result.statuses),
+            "reason": result.reason,
+        },
+        notes=notes,
+    )
