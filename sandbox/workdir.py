@@ -29,6 +29,9 @@ KINDS = {
 MORE = "(more paths than a snapshot lists)"  # a snapshot cut short
 SNAPSHOT_LIMIT = 10_000
 DEPTH_LIMIT = 32  # folders open at once in a walk of the folder: its paths are listed and copied this deep
+# A kept path's length below its folder, in bytes: 32 folders of 255-byte names would pass
+# the host's PATH_MAX (4096) where a build's files are kept, and then wherever they are read.
+PATH_LIMIT = 1024
 MNT_DETACH = 0x2
 O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -244,23 +247,25 @@ class WorkDir:
         src = os.open(self.path, O_DIR)
         try:
             dest.mkdir(parents=True, exist_ok=True)
-            _copy_fd_tree(src, dest, max_bytes, [0], 1)
+            _copy_fd_tree(src, dest, max_bytes, [0], 1, 0)
         finally:
             os.close(src)
 
 
-def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int], depth: int) -> None:
+def _copy_fd_tree(src_fd: int, dest: Path, max_bytes: int, total: list[int], depth: int, length: int) -> None:
     with os.scandir(src_fd) as entries:  # closed however the copy ends
         for entry in entries:
             if depth > DEPTH_LIMIT:
                 raise ValueError(f"build output has folders nested more than {DEPTH_LIMIT} deep")
+            if length + 1 + len(os.fsencode(entry.name)) > PATH_LIMIT:
+                raise ValueError(f"build output has a path longer than {PATH_LIMIT} bytes")
             st = entry.stat(follow_symlinks=False)
             target = dest / entry.name
             if stat.S_ISDIR(st.st_mode):
                 target.mkdir(mode=0o755)
                 sub = os.open(entry.name, O_DIR, dir_fd=src_fd)
                 try:
-                    _copy_fd_tree(sub, target, max_bytes, total, depth + 1)
+                    _copy_fd_tree(sub, target, max_bytes, total, depth + 1, length + 1 + len(os.fsencode(entry.name)))
                 finally:
                     os.close(sub)
             elif stat.S_ISLNK(st.st_mode):

@@ -14,9 +14,11 @@ from judging.models import Match
 
 
 def test_every_kind_the_platform_runs_has_a_format_and_says_how_it_counts():
-    assert set(formats.FORMATS) == {"system_test", "round_robin", "swiss", "ladder", "batch", "qualification", "race"}
+    assert set(formats.FORMATS) == {
+        "system_test", "practice", "round_robin", "swiss", "ladder", "batch", "qualification", "race"
+    }  # fmt: skip
     assert formats.uncounted_kinds() == ["system_test"]
-    assert formats.continuous_kinds() == ["ladder"]
+    assert formats.continuous_kinds() == ["ladder", "practice"]
     assert not formats.of("system_test").run_by_judges
 
 

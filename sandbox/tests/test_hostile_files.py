@@ -80,3 +80,29 @@ def test_the_host_lists_reads_copies_and_empties_whatever_a_program_left(
         jail.work.clear()
         assert os.listdir(jail.work.path) == []
     assert canary_untouched()
+
+
+def test_a_deep_folder_of_long_names_fails_the_build_in_words_not_the_host(tmp_path: Path) -> None:
+    """Found by the plans above: 17 folders of 250-byte names pass the host's PATH_MAX (4096)
+    where a build's files are kept, and the copy raised OSError (a platform fault)."""
+    from sandbox.workdir import PATH_LIMIT, WorkDir
+
+    work = tmp_path / "work"
+    work.mkdir()
+    fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(17):  # made as a program makes them: one folder at a time, by its handle
+            os.mkdir("x" * 250, dir_fd=fd)
+            inner = os.open("x" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(os.open("program", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    with pytest.raises(ValueError, match=f"a path longer than {PATH_LIMIT} bytes"):
+        WorkDir(work, os.getuid(), 64).copy_out(tmp_path / "kept", max_bytes=1 << 20)
+    shallow = tmp_path / "shallow"
+    (shallow / ("y" * 250) / ("y" * 250)).mkdir(parents=True)
+    (shallow / ("y" * 250) / ("y" * 250) / "f").write_bytes(b"kept")
+    WorkDir(shallow, os.getuid(), 64).copy_out(tmp_path / "kept2", max_bytes=1 << 20)
+    assert (tmp_path / "kept2" / ("y" * 250) / ("y" * 250) / "f").read_bytes() == b"kept"
