@@ -437,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         client = Client(args.url or url, args.token or token)
         return COMMANDS[args.command](client, args)
     except CliError as e:
-        print(safe(f"arbiter: {e}"), file=sys.stderr)
+        print("\n".join(safe(line) for line in f"arbiter: {e}".splitlines()), file=sys.stderr)  # a build log's lines
         return 1
 
 

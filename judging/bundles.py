@@ -220,6 +220,11 @@ def _seat_sources(bundle: _Bundle, seats: list[dict], programs: Mapping[int, Pat
 
 
 def _said(value: Any) -> str:
+    """A compared value in words: a move as "seat 0 played Cd2" (or its fault), else JSON."""
+    if isinstance(value, list) and len(value) == 3 and (value[0] is None or isinstance(value[0], int)):
+        seat, move, status = value
+        who = f"seat {seat}" if seat is not None else "the program"
+        return f"{who} played {move}" if move is not None else f"{who}: {status}"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -309,6 +314,12 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
             None if x is None else y for x, y in zip(site["dialogues"], here["dialogues"], strict=False)
         ]
     found = differences(site, here)
+    if found:
+        notes.append(
+            "a program that seeds its random numbers from the clock or the system (std::random_device, "
+            "time(NULL), Python's random) or stops its search on a deadline plays differently each time: "
+            "pin its seed (its stderr in the replay may show the one it used) and check again"
+        )
     conditions = {
         "game": game.info.name,
         "referee_version": game.info.version,

@@ -5,6 +5,7 @@ differs says where, and a damaged or hostile one says what is wrong."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -124,7 +125,8 @@ def test_a_bundle_that_does_not_match_says_where_and_the_cli_says_so_too(client,
 
     report = check(_rewrite(bundle, "replay.json", changed))
     assert not report.identical
-    assert report.differences[0].startswith('move 3: on the site [0, "9,9", null], here [0, ')
+    assert report.differences[0].startswith("move 3: on the site seat 0 played 9,9, here seat 0 played ")
+    assert "pin its seed" in report.notes[-1]
     assert any(line.startswith("points: on the site") for line in report.differences)
 
     env = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path / "var")}
@@ -234,3 +236,18 @@ def test_a_race_is_compared_by_each_dialogue_until_its_finish():
         ["< lay", "> OK time _"],
         None,  # another's, not in this viewer's replay
     ]
+
+
+def test_a_program_that_does_not_build_here_is_said_line_by_line(tmp_path):
+    source = b"int main(void) { return undeclared; }\n"
+    seat = {**MANIFEST["seats"][0], "file": "programs/0/a.c", "filename": "a.c", "language": "c"}
+    seat["sha256"] = hashlib.sha256(source).hexdigest()
+    manifest = {**MANIFEST, "seats": [seat]}
+    path = tmp_path / "b.zip"
+    path.write_bytes(_zip({"bundle.json": json.dumps(manifest).encode(), "replay.json": b"{}", seat["file"]: source}))
+    env = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path / "var")}
+    said = subprocess.run([str(ARBITER), "replay", "--check", str(path)], capture_output=True, text=True, env=env)
+    assert said.returncode == 1 and "\\n" not in said.stderr, said.stderr  # the compiler's lines, not one of \\n
+    lines = said.stderr.splitlines()
+    assert lines[0] == "arbiter: seat 0 (Other) did not build here:" and "compilation failed" in lines[1]
+    assert any("undeclared" in line for line in lines[2:])

@@ -206,6 +206,7 @@ class Command(BaseCommand):
                     "reason": outcome.reason if outcome.statuses[i] not in ("win", "draw") else "",
                     "moves": record.seats[i].moves,
                     "cpu_s": round(record.seats[i].cpu_s, 3),
+                    "wall_s": round(record.seats[i].wall_s, 3),  # what a clock of wall time counts
                     "warnings": record.seats[i].warnings,
                 }
                 for i in range(len(players))
