@@ -25,7 +25,7 @@ from contests.tests.factories import (
     make_submission,
     make_user,
 )
-from judging import builds, notifications, system_test, verification
+from judging import builds, notifications, system_test, verification, watchdog
 from judging import services as judges
 from judging.models import EmailOptOut, Match, MatchAttempt, Notification, ReportedFault
 from sandbox.programs import BuildResult
@@ -274,3 +274,13 @@ def test_the_digest_tells_the_faults_since_the_newest_submission_and_not_a_syste
     assert notifications.send_fault_digests(later + timedelta(seconds=2)) == 1
     digest = Notification.objects.get()
     assert digest.subject == "Muncher: 1 crash since version 2" and ", version 1: " in digest.lines[0]["text"]
+
+
+def test_the_watchdog_writes_the_digests_once_a_minute(queued, monkeypatch):
+    contest, stage, mine, theirs = _faulty_entry()
+    _game(contest, stage, mine, theirs, "crash")
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.run_once("w1")["digests"] == 1
+    _game(contest, stage, mine, theirs, "crash")
+    assert "digests" not in watchdog.run_once("w1")  # looked a moment ago
+    assert Notification.objects.count() == 1
