@@ -10,9 +10,9 @@ back announces nothing; its e-mail is a task sent when that transaction commits
 e-mail, never a build, a match or a judge's deed, and the notification stays on the site.
 
 Only a contestant's entries are told: a reference program is the organisers'. A judge's
-reason for a re-run, a cancel or a rebuild goes to the judges' log only (the console and the
-API say so); the note on an output and the reason for a disqualification are written for the
-contestant and reach them.
+reason for a re-run, a cancel or a rebuild stays in the judges' log, where the API says it
+goes; the note on an output and the reason for a disqualification are written for the
+contestant (the console says so) and reach them.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 BUILD_LOG_LINES = 15  # the end of a build log a failed build's notification shows
 DIGEST_LINES = 20  # the faults a digest lists one by one; it counts them all
+# A fault is news for a day: one older when first seen (an installation upgraded to digests, a
+# watchdog stopped for days) is history, on the entry's page, not told.
+NEWS = timedelta(days=1)
 FAULT_ORDER = (CRASH, TIMEOUT, ILLEGAL, EXIT)
 
 
@@ -333,10 +336,12 @@ def output_decided(match: Match, seat: MatchSeat, status: str, note: str = "") -
 # --- The digest of faults ---------------------------------------------------------------------
 
 
-def unreported_faults():
+def unreported_faults(now: datetime | None = None):
     """Every seat of a contestant's active entry whose newest result is a fault of its program
-    (crash, timeout, illegal move, early exit), recorded since the entry's newest submission and
-    not told yet; a system test's games are not (a failed system test is told by itself)."""
+    (crash, timeout, illegal move, early exit), recorded since the entry's newest submission
+    (and within ``NEWS`` of ``now``) and not told yet; a system test's games are not (a failed
+    system test is told by itself)."""
+    now = now or timezone.now()
     newest = Submission.objects.filter(entry=OuterRef("entry")).order_by("-created_at").values("created_at")[:1]
     told = ReportedFault.objects.filter(seat=OuterRef("pk"), attempt=OuterRef("match__result_attempt"))
     return (
@@ -345,6 +350,7 @@ def unreported_faults():
             entry__is_reference=False,
             entry__status=Entry.Status.ACTIVE,
             match__result_attempt__isnull=False,
+            match__finished_at__gte=now - NEWS,  # a cheap cut before the joins: the match's end is its result's
         )
         .exclude(match__stage__kind="system_test")
         .annotate(since=Subquery(newest))
@@ -359,7 +365,7 @@ def send_fault_digests(now: datetime | None = None) -> int:
     now = now or timezone.now()
     every = timedelta(minutes=settings.FAULT_DIGEST_MINUTES)
     seats = (
-        unreported_faults()
+        unreported_faults(now)
         .select_related("entry__contest", "submission", "match__stage", "match__contest", "match__result_attempt")
         .prefetch_related("match__seats__entry")
         .order_by("entry_id", "match__result_attempt__finished_at", "pk")

@@ -276,6 +276,14 @@ def test_the_digest_tells_the_faults_since_the_newest_submission_and_not_a_syste
     assert digest.subject == "Muncher: 1 crash since version 2" and ", version 1: " in digest.lines[0]["text"]
 
 
+def test_a_fault_older_than_a_day_when_first_seen_is_history_not_news():
+    contest, stage, mine, theirs = _faulty_entry()
+    old = _game(contest, stage, mine, theirs, "crash")
+    Submission.objects.filter(pk=mine.pk).update(created_at=timezone.now() - timedelta(days=3))
+    assert notifications.send_fault_digests(timezone.now() + timedelta(days=1, minutes=1)) == 0
+    assert list(notifications.unreported_faults().values_list("match", flat=True)) == [old.pk]  # still news today
+
+
 def test_the_watchdog_writes_the_digests_once_a_minute(queued, monkeypatch):
     contest, stage, mine, theirs = _faulty_entry()
     _game(contest, stage, mine, theirs, "crash")
