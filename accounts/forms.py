@@ -2,6 +2,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from judging.models import Notification
+
 
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(required=True, help_text="For news about your submissions; never shown to others.")
@@ -15,3 +17,14 @@ class SignUpForm(UserCreationForm):
         if User.objects.filter(email__iexact=email).exists():
             raise forms.ValidationError("An account with this e-mail address already exists.")
         return email
+
+
+class NotificationEmailForm(forms.Form):
+    """Which kinds of notification come by e-mail; the site lists every kind all the same."""
+
+    email = forms.MultipleChoiceField(
+        choices=Notification.Kind.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="E-mail me when",
+    )

@@ -9,4 +9,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("tokens/<id:pk>/revoke/", views.revoke_token, name="revoke-token"),
+    path("notifications/", views.notification_list, name="notifications"),
+    path("notifications/settings/", views.notification_settings, name="notification-settings"),
 ]

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -5,9 +6,11 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import SignUpForm
+from accounts.forms import NotificationEmailForm, SignUpForm
 from accounts.models import ApiToken
 from contests.models import Submission
+from judging import notifications
+from judging.models import Notification
 
 
 @require_http_methods(["GET", "POST"])
@@ -49,9 +52,36 @@ def revoke_token(request, pk: int):
     return redirect("profile")
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_list(request):
+    """The user's notifications, newest first, the unread ones marked (and read once shown);
+    a POST marks them all read."""
+    if request.method == "POST":
+        notifications.mark_read(request.user)
+        return redirect("notifications")
+    mine = Notification.objects.filter(user=request.user).select_related("contest")
+    page = Paginator(mine, 50).get_page(request.GET.get("page"))
+    notifications.mark_read(request.user, [n.pk for n in page if n.read_at is None])
+    return render(request, "accounts/notifications.html", {"page": page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request):
+    """Which kinds of notification the user gets by e-mail."""
+    form = NotificationEmailForm(
+        request.POST or None, initial={"email": sorted(notifications.email_kinds(request.user))}
+    )
+    if request.method == "POST" and form.is_valid():
+        notifications.set_email_kinds(request.user, form.cleaned_data["email"])
+        messages.success(request, "Saved: your e-mails follow these choices from now on.")
+        return redirect("notification-settings")
+    context = {"form": form, "every": settings.FAULT_DIGEST_MINUTES}
+    return render(request, "accounts/notification_settings.html", context)
+
+
 def locked_out(request, credentials=None, *args, **kwargs):
     """django-axes' answer to a log-in from an address that gave too many wrong passwords."""
-    from django.conf import settings
-
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)

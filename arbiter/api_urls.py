@@ -34,6 +34,8 @@ urlpatterns = [
     path("stages/<id:pk>/rerun/", api.stage_rerun, name="api-stage-rerun"),
     path("stages/<id:pk>/cancel/", api.stage_cancel, name="api-stage-cancel"),
     path("stages/<id:pk>/credit-rest/", api.stage_credit_rest, name="api-stage-credit-rest"),
+    path("notifications/", api.notification_list, name="api-notifications"),
+    path("notifications/read/", api.notifications_read, name="api-notifications-read"),
     path("events/", events_api.events, name="api-events"),
     path("events/head/", events_api.events_head, name="api-events-head"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape

@@ -280,6 +280,33 @@ EVENTS_STREAMS_MAX = env_int("EVENTS_STREAMS_MAX", 2000, minimum=1)
 # Test games a contestant may ask for in one contest in any 24 hours.
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
 
+# --- Notifications and e-mail (judging/notifications.py) ---------------------------------
+# The site's address as contestants reach it, for the links in e-mails.
+SITE_URL = env_str("SITE_URL", f"http://localhost:{PORT}").rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ConfigError(f"SITE_URL={SITE_URL!r} is not an address starting with http:// or https://")
+# E-mails go through this SMTP server; with no EMAIL_HOST they are printed on the worker's
+# standard output instead (one machine: nothing to set up).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    if EMAIL_USE_TLS and EMAIL_USE_SSL:
+        raise ConfigError("EMAIL_USE_TLS and EMAIL_USE_SSL are both on: STARTTLS (587) or TLS from the start (465)")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# Seconds an SMTP connection may wait; a send that fails is tried again later by its task.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arbiter@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# An entry's digest of its program's faults (crashes, timeouts, illegal moves) is written at most
+# this often.
+FAULT_DIGEST_MINUTES = env_int("FAULT_DIGEST_MINUTES", 60, minimum=1)
+
 # --- Cache (API rate limits) ------------------------------------------------------------
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL.startswith(("redis://", "rediss://")):

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
+from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
@@ -424,21 +425,25 @@ def log_action(judge, contest_id: int, action: str, target: str, reason: str = "
     )
 
 
+@transaction.atomic
 def disqualify(judge, entry: Entry, reason: str) -> Entry:
-    """Take an entry out of the standings, with the reason its contestant reads."""
+    """Take an entry out of the standings, with the reason its contestant reads (and is told)."""
     reason = (reason or "").strip()
     if not reason:
         raise Refused("Say why the entry is disqualified; the contestant will read it.")
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.DISQUALIFIED, status_reason=reason[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
+    signals.entry_judged.send(sender=Entry, entry=entry, action="disqualify", reason=entry.status_reason)
     return entry
 
 
+@transaction.atomic
 def reinstate(judge, entry: Entry, reason: str = "") -> Entry:
     if entry.status != Entry.Status.DISQUALIFIED:
         raise Refused("Only a disqualified entry can be reinstated.")
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE, status_reason=(reason or "").strip()[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)
+    signals.entry_judged.send(sender=Entry, entry=entry, action="reinstate", reason=entry.status_reason)
     return entry

@@ -1,7 +1,12 @@
 """What the contests layer announces to the layers above it, which listen (judging builds a
-submission when it is received): contests never imports them."""
+submission when it is received, and tells a contestant a judge's decision on their entry):
+contests never imports them."""
 
 from django.dispatch import Signal
 
 # Sent inside the transaction that saved a new submission (argument: submission).
 submission_received = Signal()
+
+# Sent inside the transaction of a judge's decision on an entry (arguments: entry, action:
+# "disqualify" or "reinstate", reason: what its contestant reads).
+entry_judged = Signal()

@@ -10,7 +10,7 @@ from django.utils import timezone
 from contests.locks import lock, lock_one, writing
 from contests.models import Stage, Submission
 from games import registry
-from judging import dispatch, events, formats, system_test
+from judging import dispatch, events, formats, notifications, system_test
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +56,11 @@ def build_submission(submission_id: int) -> Submission.Status | None:
         build_log = f"{submission.build_log}\n{header}\n{result.log}".strip()
     limit = submission.entry.contest.max_executable_bytes
     size = program_size(result.program) if result.ok and result.program is not None else None
+    too_large = False
     if size is not None and limit is not None:
         built = _tree_size(result.program.files)  # the limit is the build's, not the interpreter's
         if built > limit:
-            status = Submission.Status.BUILD_FAILED
+            status, too_large = Submission.Status.BUILD_FAILED, True
             build_log = (
                 f"{build_log}\nthe built program is {built:,} bytes; this contest accepts at most {limit:,}".strip()
             )
@@ -84,6 +85,8 @@ def build_submission(submission_id: int) -> Submission.Status | None:
                 status = Submission.Status.TESTING
         if updated:
             events.submission_changed(submission)
+        if updated and status == Submission.Status.BUILD_FAILED:
+            notifications.build_failed(submission, too_large=too_large)
     log.info("submission %s built: %s", submission_id, status)
     return status
 

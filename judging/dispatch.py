@@ -78,6 +78,15 @@ def queue_build(submission_id: int) -> None:
     build_submission.delay_on_commit(submission_id)
 
 
+def queue_email(notification_id: int) -> None:
+    """E-mail a notification once the transaction that wrote it commits. The change it
+    announces is committed by then: a broker that is away is logged (``robust``), never raised
+    into the build, the match or the judge's deed that announced it."""
+    from judging.tasks import send_notification
+
+    transaction.on_commit(lambda: send_notification.delay(notification_id), robust=True)
+
+
 def queue_received_submission(sender, submission, **kwargs) -> None:
     """A new submission was saved (``contests.signals.submission_received``): build it."""
     queue_build(submission.pk)

@@ -363,3 +363,68 @@ class Latency(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} on {self.host}: {self.count} ≤ {self.le}"
+
+
+class Notification(models.Model):
+    """Something a contestant is told (``judging/notifications.py``): on the site, newest first
+    with the unread ones marked, and by e-mail unless they opted out of its kind. Written in
+    the transaction of the change it announces; only its user ever sees it."""
+
+    class Kind(models.TextChoices):
+        BUILD_FAILED = "build_failed", "A version of my program did not compile"
+        TEST_FAILED = "test_failed", "A version of my program failed its system test"
+        JUDGED = "judged", "A judge decided on my entry, its games or its outputs"
+        FAULTS = "faults", "A digest of my program's crashes, timeouts and illegal moves"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    subject = models.CharField(max_length=200, help_text="One line: the e-mail's subject, the list's heading.")
+    body = models.TextField(help_text="What happened and what it means for the entry, in words.")
+    lines = models.JSONField(
+        default=list, blank=True, help_text='Items in a list, each {"text", "link"}: the games that failed, the faults.'
+    )
+    log = models.TextField(blank=True, help_text="Text shown as it is: the end of a build log.")
+    link = models.CharField(max_length=300, blank=True, help_text="The page it is about, a path on the site.")
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="notification_list"),
+            models.Index(fields=["user"], condition=models.Q(read_at__isnull=True), name="notification_unread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.subject}"
+
+
+class EmailOptOut(models.Model):
+    """A kind of notification its user does not want by e-mail (the site lists it all the same)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=12, choices=Notification.Kind.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_email_opt_out")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: no e-mail of {self.kind}"
+
+
+class ReportedFault(models.Model):
+    """A program's fault (a seat's crash, timeout, illegal move, early exit, as one attempt of its
+    match recorded it) told in a digest: the unique pair is what keeps a fault from being told
+    twice, whichever worker writes the next digest."""
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="faults")
+    seat = models.ForeignKey(MatchSeat, on_delete=models.CASCADE, related_name="+")
+    attempt = models.ForeignKey(MatchAttempt, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "attempt"], name="fault_reported_once")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} in {self.attempt}"

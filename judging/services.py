@@ -10,7 +10,7 @@ from contests.locks import lock_one, writing
 from contests.models import Contest, Stage, Submission
 from contests.services import log_action
 from games import registry
-from judging import builds, formats, lifecycle, publication
+from judging import builds, formats, lifecycle, notifications, publication
 
 
 def add_stage(
@@ -82,26 +82,33 @@ def cancel_stage(judge, stage, reason: str = "") -> dict[str, int]:
 
 
 def rerun_match(judge, match, reason: str = ""):
-    """Play a match again; its earlier result counts until the new one lands."""
-    match = lifecycle.rerun_match(match)
-    log_action(judge, match.contest_id, "match.rerun", f"match {match.pk}", reason)
+    """Play a match again; its earlier result counts until the new one lands. Its contestants
+    are told (the reason is the judges' log's)."""
+    with writing():
+        match = lifecycle.rerun_match(match)
+        log_action(judge, match.contest_id, "match.rerun", f"match {match.pk}", reason)
+        notifications.match_rerun(match)
     return match
 
 
 def cancel_match(judge, match, reason: str = ""):
     """Cancel a match that is queued or being played; None (and nothing logged) if it had ended."""
-    cancelled = lifecycle.cancel_match(match)
-    if cancelled is not None:
-        log_action(judge, cancelled.contest_id, "match.cancel", f"match {cancelled.pk}", reason)
+    with writing():
+        cancelled = lifecycle.cancel_match(match)
+        if cancelled is not None:
+            log_action(judge, cancelled.contest_id, "match.cancel", f"match {cancelled.pk}", reason)
+            notifications.match_cancelled(cancelled)
     return cancelled
 
 
 def rebuild(judge, submission: Submission, reason: str = "") -> bool:
     """Build again a submission the platform failed (or lost); False if it was no such build."""
-    if not builds.rebuild(submission):
-        return False
-    entry = submission.entry
-    log_action(judge, entry.contest_id, "submission.rebuild", f"{entry.name} v{submission.number}", reason)
+    with writing():
+        if not builds.rebuild(submission):
+            return False
+        entry = submission.entry
+        log_action(judge, entry.contest_id, "submission.rebuild", f"{entry.name} v{submission.number}", reason)
+        notifications.rebuilt(submission)
     return True
 
 

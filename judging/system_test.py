@@ -17,7 +17,7 @@ from contests.models import Entry, Stage, Submission
 from contests.services import log_action
 from games import registry
 from games.base import CRASH, FAULTS
-from judging import dispatch, events, formats, scheduling
+from judging import dispatch, events, formats, notifications, scheduling
 from judging.formats import SECONDS, SEED, StageError, StageFormat, StageParam, register
 from judging.lifecycle import Ended
 from judging.models import Match, MatchSeat
@@ -157,6 +157,8 @@ def conclude(match: Match) -> None:
     active = choose_active(submission.entry_id)
     if was_active and active != submission:
         _told_back(submission, active, lines)
+    if failed:
+        notifications.test_failed(submission, seats, active, rerun=not first_test)
     events.submission_changed(submission)
     if active is not None and active != submission:
         events.submission_changed(active)

@@ -8,15 +8,18 @@ forgotten; the watchdog (``judging/watchdog.py``) catches whatever a lost messag
 from __future__ import annotations
 
 import logging
+import smtplib
 
 from celery import shared_task
 from django.conf import settings
 
-from judging import builds, disks, logs, matches, workers
+from judging import builds, disks, logs, matches, notifications, workers
 from judging.matches import DB_ERRORS
 from sandbox.errors import SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
+
+MAIL_TRIES = 5  # a notification's e-mail is given up after this many refusals of the mail server
 
 
 def backoff(retries: int) -> int:
@@ -73,3 +76,21 @@ def _play(self, match_id: int, races: bool) -> None:
     except (SandboxUnavailable, disks.DiskFull) as e:  # this host cannot play now: the token goes back
         log.error("%s takes no match: %s", self.request.hostname, e)
         raise self.retry(exc=e, countdown=30) from e
+
+
+@shared_task(name="judging.send_notification", bind=True, max_retries=None)
+def send_notification(self, notification_id: int) -> None:
+    """E-mail one notification. A mail server that is away or refuses is tried again, a minute
+    later and then less often, ``MAIL_TRIES`` times in all; then the e-mail is given up (said in
+    the log) and the notification stays on the site."""
+    try:
+        notifications.send_email(notification_id)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+    except (smtplib.SMTPException, OSError) as e:
+        tries = self.request.retries + 1
+        if tries >= MAIL_TRIES:
+            log.error("notification %s not e-mailed, given up after %s tries: %s", notification_id, tries, e)
+            return
+        log.warning("notification %s not e-mailed (try %s of %s): %s", notification_id, tries, MAIL_TRIES, e)
+        raise self.retry(exc=e, countdown=60 * backoff(self.request.retries)) from e

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from contests.locks import writing
 from contests.models import JudgeAction, Stage
-from judging import events, lifecycle
+from judging import events, lifecycle, notifications
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
 
 Status = Verification.Status
@@ -156,6 +156,7 @@ def decide(match: Match, judge, status: str, note: str = "") -> Verification:
             claimed=seat.score,
         )
         events.standings_changed(match.stage)
+        notifications.output_decided(match, seat, status, note)
     return verification
 
 
@@ -183,6 +184,7 @@ def credit_rest(stage: Stage, judge, note: str = "") -> int:
                 },
             )
             _count(claim.match, Status.CREDITED)
+            notifications.output_decided(claim.match, claim.seat, Status.CREDITED, note)
         _log(
             stage,
             judge,

@@ -9,7 +9,9 @@ workers, the broker or the database. Every worker runs a round from its heartbea
 - sends tokens for queued matches the broker has no message for (a broker restarted without
   its data, a message acknowledged by a task that failed), and again the builds of queued
   submissions;
-- puts back builds whose worker was lost (building for far longer than a build may take).
+- puts back builds whose worker was lost (building for far longer than a build may take);
+- once a minute, writes the digests of programs' faults that are due
+  (``notifications.send_fault_digests``: each entry's at most every ``FAULT_DIGEST_MINUTES``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import uuid
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -24,13 +27,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import builds, dispatch, matches, queues
+from judging import builds, dispatch, matches, notifications, queues
 from judging.models import Lease, Match, MatchAttempt
 
 log = logging.getLogger(__name__)
 
 BUILD_STALE = timedelta(minutes=15)  # a build may take a minute of wall time, and wait for a slot
 QUEUED_BUILD_GRACE = timedelta(minutes=1)
+DIGEST_SCAN = timedelta(minutes=1)  # how often a round looks for faults to tell
 
 
 def take_lease(name: str, holder: str, ttl: timedelta) -> bool:
@@ -61,7 +65,18 @@ def run_once(holder: str) -> dict[str, int]:
     }
     if any(done.values()):
         log.warning("watchdog: %s", ", ".join(f"{n} {what}" for what, n in done.items() if n))
+    if _due("fault-digests", DIGEST_SCAN):
+        done["digests"] = notifications.send_fault_digests()
+        if done["digests"]:
+            log.info("watchdog: %s digests of programs' faults written", done["digests"])
     return done
+
+
+def _due(name: str, every: timedelta) -> bool:
+    """Whether a job done at most once per ``every`` across the installation is due: it takes
+    the lease ``name`` for ``every`` only once that has expired (its holder's name is new each
+    time, so not even the last one renews it early)."""
+    return take_lease(name, f"{socket.gethostname()} {uuid.uuid4().hex}", every)
 
 
 def _unless_the_broker_is_away(step) -> int:

@@ -21,10 +21,10 @@ from rest_framework.response import Response
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import formats, publication, scheduling, testgames, verification
+from judging import formats, notifications, publication, scheduling, testgames, verification
 from judging import services as judges
 from judging import standings as standings_service
-from judging.models import Match, MatchSeat
+from judging.models import Match, MatchSeat, Notification
 from web import serializers as s
 from web.api_support import JSONParser, body_object, error_body, idempotent, refused
 from web.converters import parse_id
@@ -842,3 +842,36 @@ def entry_reinstate(request, pk: int):
     except services.Refused as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
     return Response(s.EntrySerializer(entry).data)
+
+
+# --- Notifications ----------------------------------------------------------------------------
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("unread", bool, description="Only those not read yet.")],
+    responses=paged(s.NotificationSerializer),
+    summary="Your notifications, newest first: builds and system tests that failed, judges' decisions, faults",
+    operation_id="notifications_list",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def notification_list(request):
+    mine = Notification.objects.filter(user=request.user).select_related("contest")
+    if request.query_params.get("unread", "").lower() in ("1", "true", "yes"):
+        mine = mine.filter(read_at__isnull=True)
+    return _paginate(request, mine, s.NotificationSerializer)
+
+
+@extend_schema(
+    request=s.MarkReadSerializer,
+    responses=s.MarkedReadSerializer,
+    summary="Mark your notifications read: those named, or all of them",
+    operation_id="notifications_read",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def notifications_read(request):
+    body = s.MarkReadSerializer(data=body_object(request))
+    body.is_valid(raise_exception=True)
+    marked = notifications.mark_read(request.user, body.validated_data.get("ids"))
+    return Response({"marked": marked, "unread": notifications.unread_count(request.user)})

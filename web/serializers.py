@@ -7,8 +7,8 @@ from rest_framework import serializers
 
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import formats, plans, results
-from judging.models import Match, MatchAttempt, MatchSeat
+from judging import formats, notifications, plans, results
+from judging.models import Match, MatchAttempt, MatchSeat, Notification
 
 
 class StageSerializer(serializers.ModelSerializer):
@@ -392,3 +392,58 @@ class TestGameSerializer(serializers.Serializer):
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_judge = serializers.BooleanField()
+
+
+class NotificationSerializer(serializers.ModelSerializer):
+    """One of the user's notifications: what happened, in words, and the page it is about."""
+
+    contest = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    lines = serializers.SerializerMethodField(help_text="Items listed under the body, each with its page.")
+    url = serializers.SerializerMethodField(help_text="The page it is about, as a full address.")
+    read = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Notification
+        fields = [
+            "id",
+            "kind",
+            "contest",
+            "subject",
+            "body",
+            "lines",
+            "log",
+            "link",
+            "url",
+            "created_at",
+            "read",
+            "read_at",
+        ]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.DictField(child=serializers.CharField()))  # {"text", "link", "url"}
+    )
+    def get_lines(self, notification: Notification) -> list[dict[str, str]]:
+        return [
+            {**line, "url": notifications.absolute(line["link"])} if line.get("link") else line
+            for line in notification.lines
+        ]
+
+    def get_url(self, notification: Notification) -> str:
+        return notifications.absolute(notification.link) if notification.link else ""
+
+    def get_read(self, notification: Notification) -> bool:
+        return notification.read_at is not None
+
+
+class MarkReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=1000,
+        help_text="The notifications to mark read; all of yours if not given.",
+    )
+
+
+class MarkedReadSerializer(serializers.Serializer):
+    marked = serializers.IntegerField(help_text="How many of those were unread.")
+    unread = serializers.IntegerField(help_text="How many of yours are unread now.")
