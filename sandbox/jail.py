@@ -399,6 +399,24 @@ class Jail:
         except ValueError as e:
             raise SandboxError(f"the jail's runner said what cannot be read: {data[:200]!r}") from e
 
+    def _send(self, request: bytes, fds: Sequence[int] = ()) -> None:
+        """Send the runner a request (with ``fds``). A runner found gone as it is sent to (a
+        program ended it, and bubblewrap is not yet reaped, so ``_ensure_runner`` saw it alive)
+        is replaced and asked once more: nothing had started. Twice gone: a platform fault."""
+        for again in (False, True):
+            assert self._control is not None
+            try:
+                if fds:
+                    socket.send_fds(self._control, [request], list(fds))
+                else:
+                    self._control.sendall(request)
+                return
+            except OSError as e:
+                if again:
+                    raise SandboxError(f"cannot reach the jail's runner: {e}") from e
+                self.runner_lost = True
+                self._ensure_runner()
+
     def _ensure_runner(self) -> None:
         """A program can end its own jail (e.g. run out of pids); start a fresh runner then,
         keeping the work folder, so a match goes on."""
@@ -435,11 +453,11 @@ class Jail:
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         try:
-            socket.send_fds(self._control, [request], [in_r, out_w, err_w])
-        except OSError as e:
+            self._send(request, (in_r, out_w, err_w))
+        except SandboxError:
             for fd in (in_w, out_r, err_r):
                 os.close(fd)
-            raise SandboxError(f"cannot reach the jail's runner: {e}") from e
+            raise
         finally:
             for fd in (in_r, out_w, err_w):
                 os.close(fd)
@@ -534,11 +552,7 @@ class Jail:
         how many. What the runner cannot remove goes with the jail's runner: a fresh one, its
         /tmp a fresh mount, takes its place at once (the work folder is kept)."""
         self._ensure_runner()
-        assert self._control is not None
-        try:
-            self._control.sendall(_request(b"C", list(TMP_FOLDERS)))
-        except OSError as e:
-            raise SandboxError(f"cannot reach the jail's runner: {e}") from e
+        self._send(_request(b"C", list(TMP_FOLDERS)))
         reply = self._receive(time.monotonic() + WIPE_S)
         if reply is None or "cleaned" not in reply:
             raise SandboxError(f"the jail's runner did not clean /tmp: {reply}")

@@ -399,3 +399,25 @@ def _referee_and_jail_cpu(jail: Jail) -> float:
     """CPU seconds used so far by this process (the referee) and by everything in the jail."""
     assert jail.cgroup is not None
     return time.process_time() + jail.cgroup.cpu_ns() / 1e9
+
+
+def test_a_runner_gone_before_bubblewrap_is_reaped_is_replaced_not_a_fault(
+    programs: Builder, sandbox_settings: SandboxSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a second engineer: a runner that had died (a program can end its jail) while
+    bubblewrap was not yet reaped looked alive, and the next move's request failed as "cannot
+    reach the jail's runner", a platform fault. It is replaced and the move runs."""
+    import select
+    import signal
+
+    program = programs.build("daemon.c")
+    with open_jail(program, LIMITS, settings=sandbox_settings) as jail:
+        assert jail.run(["sh", "-c", "echo before"]).stdout == b"before\n"
+        assert jail._bwrap is not None and jail._control is not None
+        for pid in set(jail._spare) - {jail._bwrap.pid}:  # the runner (and bubblewrap's child)
+            os.kill(pid, signal.SIGKILL)
+        assert select.select([jail._control], [], [], BACKSTOP_WALL_S)[0]  # its end of the socket closed
+        monkeypatch.setattr(jail._bwrap, "poll", lambda: None)  # bubblewrap not yet reaped: the race
+        after = jail.run(["sh", "-c", "echo after"])
+        assert after.verdict is Verdict.OK and after.stdout == b"after\n"
+        assert jail.run(["sh", "-c", "echo again"]).stdout == b"again\n"
