@@ -69,7 +69,12 @@ def start_web(site, port: int) -> subprocess.Popen:
         cwd=ROOT, env={**site.env, "ALLOWED_HOSTS": "127.0.0.1", "API_RATE_LIMIT": "1000000/min"}, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
+    return listening(web, port)
+
+
+def listening(web: subprocess.Popen, port: int, seconds: float = 60) -> subprocess.Popen:
+    """``web`` once it answers on ``port`` (a server starting: ``seconds`` at most)."""
+    deadline = time.monotonic() + seconds
     while True:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:

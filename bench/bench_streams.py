@@ -19,17 +19,15 @@ import asyncio
 import os
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_load import visit  # noqa: E402
+from bench.bench_load import listening, visit  # noqa: E402
 from judging.tests.installation import BIN, free_port, running_site  # noqa: E402
 
 
@@ -58,13 +56,7 @@ def start_web(site, port: int, server: list[str] = ASGI) -> subprocess.Popen:
         cwd=ROOT, env=env, start_new_session=True, preexec_fn=more_files,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while True:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return web
-        assert web.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-        time.sleep(0.2)
+    return listening(web, port)
 
 
 async def open_streams(port: int, count: int) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
