@@ -222,8 +222,9 @@ if LOG_FORMAT not in ("text", "json"):
 SANDBOX_ROOT = Path(env_str("SANDBOX_ROOT", "") or default_sandbox_root(VAR_DIR))
 SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache")))
 # Programs this installation runs at once on a worker host: by default as many as the host has
-# cores (those this process may run on), and never fewer than a two-seat match needs.
-SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(2, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
+# cores (those this process may run on), and never fewer than a two-seat match of an uploaded
+# game needs: its two players and its referee (only one of them computes at a time).
+SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(3, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
 # The host-wide pool of uids jails run as; each jail leases one that no other jail on the host
 # (of any installation) is using.
 SANDBOX_UID_BASE = env_int("SANDBOX_UID_BASE", 60000, minimum=1000, maximum=2**31)

@@ -9,6 +9,10 @@ class ContestsConfig(AppConfig):
         # After every app's migration, not only this one's: the judges' permissions are also
         # those of judging's models, made when judging's migrations have run.
         post_migrate.connect(_ensure_groups, dispatch_uid="contests.ensure_groups")
+        from contests.hosted_games import SOURCE
+        from games import registry
+
+        registry.GAMES.install(SOURCE)  # the uploaded games, beside the built-in ones
 
 
 def _ensure_groups(sender, **kwargs) -> None:

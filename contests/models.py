@@ -248,3 +248,41 @@ class JudgeAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.judge} {self.action} {self.target}"
+
+
+class GameVersion(models.Model):
+    """One upload of a game the platform has no code for (games/hosted.py): its manifest and
+    its files, and what the conformance kit found. A new upload of a name is its next version;
+    only an accepted version can be played, and a contest names the version it plays
+    (``Contest.game``: ``connect-four@2``) until its organiser moves it."""
+
+    class Status(models.TextChoices):
+        CHECKING = "checking", "Being checked"
+        ACCEPTED = "accepted", "Accepted"
+        REFUSED = "refused", "Refused"
+
+    name = models.CharField(max_length=30)
+    version = models.PositiveIntegerField()
+    title = models.CharField(max_length=100)
+    manifest = models.JSONField(help_text="game.json as uploaded.")
+    archive = models.FileField(upload_to="games/", help_text="Every file of the upload, as a zip the platform made.")
+    sha256 = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CHECKING)
+    report = models.JSONField(default=dict, blank=True, help_text="The conformance kit's report.")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(default=timezone.now)
+    checked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "-version"]
+        constraints = [models.UniqueConstraint(fields=["name", "version"], name="game_version_unique")]
+        permissions = [("upload_game", "Can upload a game (a referee program and its manifest)")]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}@{self.version}"

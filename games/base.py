@@ -267,6 +267,19 @@ class Game(ABC):
     # An archive entry (runme, src/Makefile) whose supplied runme cannot run is made again from
     # its sources and tested once more, where the contest's page promises it.
     rebuilds_from_sources: bool = False
+    # The fewest and the most players of one game, when it may have any number between
+    # (an uploaded game's manifest); None: exactly ``info.seats``.
+    seat_range: tuple[int, int] | None = None
+
+    def seats_wrong(self, count: int) -> str:
+        """Why a game cannot have ``count`` players ("" if it can)."""
+        if self.seat_range is not None:
+            low, high = self.seat_range
+            return "" if low <= count <= high else f"{self.info.name} needs {low} to {high} players, not {count}"
+        seats = self.info.seats
+        if not seats:
+            return "" if count else f"{self.info.name} needs at least one player"
+        return "" if count == seats else f"{self.info.name} needs {seats} player{'s' * (seats != 1)}, not {count}"
 
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, int]:
         """The full parameter set: defaults filled in, every value checked, unknown names refused."""

@@ -6,9 +6,9 @@ class JudgingConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported for what they register: the worker's heartbeat (signals), the output-only
-        # and race referees (referee.REFEREES), the stage formats (formats.FORMATS).
+        # race and uploaded games' referees (referee.REFEREES), the stage formats (formats.FORMATS).
         from contests.signals import entry_judged, submission_received
-        from judging import batch, race, signals, system_test, tournaments  # noqa: F401
+        from judging import batch, program_referee, race, signals, system_test, tournaments  # noqa: F401
         from judging.dispatch import queue_received_submission
         from judging.notifications import entry_judged as tell_entry_judged
 

@@ -41,6 +41,7 @@ from games.clocks import Clock
 from judging import disks, dispatch, events, lifecycle, logs, metrics
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
+from judging.program_referee import RefereeFault
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
 from sandbox.text import printable
@@ -69,7 +70,7 @@ def race_games() -> tuple[str, ...]:
     matches go to the ``races`` queue, played by the hosts that serve it."""
     from games.base import RaceGame
 
-    return tuple(name for name, game in registry.GAMES.items() if isinstance(game, RaceGame))
+    return tuple(name for name, game in registry.BUILT_IN.items() if isinstance(game, RaceGame))
 
 
 def of_queue(matches, races: bool):
@@ -266,6 +267,9 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
             return
         except SandboxError as e:
             end_attempt(attempt.pk, Outcome.INFRA, f"{type(e).__name__}: {e}")
+            return
+        except RefereeFault as e:  # the organiser's program, not a player's: retried, then a judge's
+            end_attempt(attempt.pk, Outcome.INFRA, f"the game's referee: {e}")
             return
         except Exception:  # a platform bug: recorded for the judges, retried elsewhere, never lost
             log.exception("match %s, attempt %s: platform error", match.pk, attempt.number)

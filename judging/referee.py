@@ -127,12 +127,9 @@ class Referee:
         data: bytes | None = None,
         on_progress: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
-        if not game.info.seats and not players:
-            raise ValueError(f"{game.info.name} needs at least one player")
-        if game.info.seats and len(players) != game.info.seats:
-            raise ValueError(
-                f"{game.info.name} needs {game.info.seats} player{'s' * (game.info.seats != 1)}, not {len(players)}"
-            )
+        wrong = game.seats_wrong(len(players))
+        if wrong:
+            raise ValueError(wrong)
         self.game, self.seed, self.players, self.clock = game, seed, players, clock
         self.should_stop, self.data = should_stop, data
         self.on_progress = on_progress  # told of a long match's progress as it goes (a race's live page)

@@ -18,11 +18,13 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games import registry
-from games.base import ParamError
+from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
+from games.hosted import ManifestError
+from judging.program_referee import RefereeFault
 from judging.referee import Player, play
 from sandbox import languages
-from sandbox.errors import Interrupted, SandboxError
+from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
 from sandbox.programs import build_program
 
@@ -94,11 +96,33 @@ def _batch_summary(replay: dict) -> dict:
     }
 
 
+def _game(name: str) -> Game:
+    """The game to play: the registry's, or one on this disk (an organiser's folder, a game's
+    archive downloaded from a site), played by its referee program."""
+    from judging import hosting
+
+    path = Path(name)
+    if not path.exists() or name in registry.BUILT_IN:
+        try:
+            return registry.get(name)
+        except registry.UnknownGame as e:
+            raise CommandError(str(e)) from None
+    try:
+        files = hosting.read_folder(path) if path.is_dir() else hosting.read_archive(path.read_bytes())
+        return hosting.manifest_of(files)
+    except (ManifestError, UnsafeArchive, OSError) as e:
+        raise CommandError(f"{name}: {e}") from None
+
+
 class Command(BaseCommand):
     help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("game", help=f"one of: {', '.join(sorted(registry.GAMES))}")
+        parser.add_argument(
+            "game",
+            help=f"one of: {', '.join(sorted(registry.BUILT_IN))}, an uploaded game's name@version, "
+            "or the folder or archive of a game with its game.json (docs/referee-protocol.md)",
+        )
         parser.add_argument(
             "programs", nargs="+", metavar="PROGRAM", help="source files, archives or executables, seat 0 first"
         )
@@ -142,10 +166,7 @@ class Command(BaseCommand):
             clear_stop()
 
     def _play(self, options) -> None:
-        try:
-            game = registry.get(options["game"])
-        except registry.UnknownGame as e:
-            raise CommandError(str(e)) from None
+        game = _game(options["game"])
         conditions = _conditions(game, options["contest"])
         if options["conditions"]:
             conditions = {"params": {}, "clock": {}, **json.loads(Path(options["conditions"]).read_text())}
@@ -188,6 +209,8 @@ class Command(BaseCommand):
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
         except ValueError as e:
             raise CommandError(str(e)) from None
+        except RefereeFault as e:
+            raise CommandError(f"the game's referee failed (not a player's fault): {e}") from None
         except SandboxError as e:
             raise CommandError(f"the sandbox failed: {e}") from None
         if options["replay"]:

@@ -1,0 +1,300 @@
+"""A game the platform has no code for: an organiser's referee program and its manifest
+(docs/referee-protocol.md). Plain values over the archive's files, as the other games' rules
+are: no I/O and no Django; the uploaded versions live in the database (contests.GameVersion),
+the referee is run by judging/program_referee.py.
+
+A hosted game is known by its name and version, ``connect-four@2``: a contest is pinned to
+one version until its organiser moves it, and a replay names the version that judged it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import Column, Game, GameInfo, Param, count_status, total_points
+
+MANIFEST = "game.json"
+NAME = re.compile(r"^[a-z][a-z0-9-]{0,29}$")
+KEY = re.compile(r"^([a-z][a-z0-9-]{0,29})@([1-9][0-9]{0,5})$")
+PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+PARAM_BOUND = 10**9
+MAX_SEATS = 16
+# The referee's limits when the manifest sets none (docs/referee-protocol.md).
+REFEREE_SECONDS, REFEREE_CPU_SECONDS, REFEREE_MEMORY_MB = 10.0, 60.0, 512
+KEYS = {
+    "name",
+    "title",
+    "seats",
+    "referee",
+    "referee_language",
+    "clock",
+    "memory_mb",
+    "params",
+    "rules",
+    "viewer",
+    "players",
+    "referee_seconds",
+    "referee_cpu_seconds",
+    "referee_memory_mb",
+}
+
+
+class ManifestError(ValueError):
+    """A manifest the platform cannot host, in words for its organiser."""
+
+
+@dataclass(frozen=True)
+class ProgramSource:
+    """A program of the archive, as an entry is submitted: one file, or a folder packed as an
+    archive entry (its Makefile and runme)."""
+
+    path: str  # in the archive
+    filename: str
+    source: bytes
+    language: str | None = None  # None: as its file name says
+
+
+@dataclass(frozen=True)
+class ReferencePlayer:
+    name: str
+    program: ProgramSource
+    opponent: bool = False
+
+
+@dataclass(frozen=True)
+class RefereeProgram:
+    """How a hosted game is run: its referee program beside the players, for the whole game."""
+
+    program: ProgramSource
+    seconds: float = REFEREE_SECONDS  # the longest it may take for its next line
+    cpu_seconds: float = REFEREE_CPU_SECONDS  # its CPU in a game
+    memory_mb: int = REFEREE_MEMORY_MB
+
+
+@dataclass(frozen=True)
+class Manifest:
+    name: str
+    title: str
+    seats: tuple[int, int]  # the fewest and the most players of a game
+    referee: RefereeProgram
+    clock: dict[str, Any]  # in games.clocks.Clock's names
+    params: tuple[Param, ...]
+    players: tuple[ReferencePlayer, ...]
+    rules: str = ""  # Markdown
+    viewer: str = ""  # the game's own viewer script
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def _text(data: Mapping[str, Any], key: str, limit: int, required: bool = True) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ManifestError(f"{key!r} must be {'a non-empty' if required else 'a'} string")
+    if len(value) > limit:
+        raise ManifestError(f"{key!r} is longer than {limit} characters")
+    return value.strip()
+
+
+def _number(data: Mapping[str, Any], key: str, default: float, limit: float) -> float:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ManifestError(f"{key!r} must be a number, not {value!r}")
+    if not 0 < value <= limit:
+        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {value!r}")
+    return value
+
+
+def _seats(value: Any) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        low = high = value
+    elif isinstance(value, dict) and set(value) <= {"min", "max"}:
+        low, high = value.get("min"), value.get("max")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
+            raise ManifestError('\'seats\' must be a number or {"min": A, "max": B} of whole numbers')
+    else:
+        raise ManifestError('\'seats\' must be a number or {"min": A, "max": B}')
+    if not 1 <= low <= high <= MAX_SEATS:
+        raise ManifestError(f"'seats' must be from 1 to {MAX_SEATS}, the fewest first")
+    return low, high
+
+
+def _clock(value: Any, memory_mb: int) -> dict[str, Any]:
+    if not isinstance(value, dict) or not set(value) <= {"kind", "seconds", "measure"}:
+        raise ManifestError('\'clock\' must be {"kind": "total" | "per_move", "seconds": S}')
+    kind, measure = value.get("kind"), value.get("measure", "wall")
+    if kind not in ("total", "per_move"):
+        raise ManifestError(f"the clock's kind must be 'total' or 'per_move', not {kind!r}")
+    if measure not in ("wall", "cpu"):
+        raise ManifestError(f"the clock's measure must be 'wall' or 'cpu', not {measure!r}")
+    seconds = _number(value, "seconds", 0, 3600)
+    return {"time_limit" if kind == "total" else "move_limit_s": seconds, "measure": measure, "memory_mb": memory_mb}
+
+
+def _params(value: Any) -> tuple[Param, ...]:
+    if not isinstance(value, dict) or len(value) > 20:
+        raise ManifestError("'params' must be an object of at most 20 parameters")
+    params = []
+    for name, spec in value.items():
+        if not PARAM_NAME.match(name):
+            raise ManifestError(f"parameter {name!r}: a name is letters, digits and _, at most 40")
+        if isinstance(spec, int) and not isinstance(spec, bool):
+            spec = {"default": spec}
+        if not isinstance(spec, dict) or not set(spec) <= {"default", "min", "max", "help"}:
+            raise ManifestError(f"parameter {name!r} must be a whole number or {{default, min, max, help}}")
+        default, low, high = spec.get("default"), spec.get("min", -PARAM_BOUND), spec.get("max", PARAM_BOUND)
+        if not all(
+            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= PARAM_BOUND for v in (default, low, high)
+        ):
+            raise ManifestError(f"parameter {name!r}: default, min and max are whole numbers up to {PARAM_BOUND:,}")
+        if not low <= default <= high:
+            raise ManifestError(f"parameter {name!r}: its default {default} is not between {low} and {high}")
+        help_text = spec.get("help", "")
+        if not isinstance(help_text, str) or len(help_text) > 200:
+            raise ManifestError(f"parameter {name!r}: its help is a string of at most 200 characters")
+        params.append(Param(name, default, low, high, help_text))
+    return tuple(params)
+
+
+def _clean_path(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise ManifestError(f"{what} must be a path in the archive")
+    parts = [p for p in value.strip().split("/") if p not in ("", ".")]
+    if not parts or ".." in parts or value.startswith("/"):
+        raise ManifestError(f"{what} {value!r} must be a path inside the archive")
+    return "/".join(parts)
+
+
+def program(files: Mapping[str, bytes], path: Any, what: str, language: Any = None) -> ProgramSource:
+    """The program at ``path``: a file of the archive, or a folder of it packed as an archive
+    entry is (what its build runs: a Makefile, a runme)."""
+    path = _clean_path(path, what)
+    if language is not None and (not isinstance(language, str) or not language.strip()):
+        raise ManifestError(f"{what}'s language must be a name of the platform's language table")
+    if path in files:
+        return ProgramSource(path, path.rsplit("/", 1)[-1], files[path], language)
+    inside = {name[len(path) + 1 :]: data for name, data in files.items() if name.startswith(path + "/")}
+    if not inside:
+        raise ManifestError(f"{what} {path!r} is not in the archive")
+    return ProgramSource(path, path.rsplit("/", 1)[-1] + ".zip", pack(inside), language or "archive")
+
+
+def pack(files: Mapping[str, bytes]) -> bytes:
+    """Files as a zip, in name order and with fixed dates: the same files, the same bytes (so
+    the build cache knows a program it built already)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            executable = files[name].startswith((b"#!", b"\x7fELF")) or name.rsplit("/", 1)[-1] == "runme"
+            info.external_attr = (0o100755 if executable else 0o100644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, files[name])
+    return out.getvalue()
+
+
+def _players(value: Any, files: Mapping[str, bytes]) -> tuple[ReferencePlayer, ...]:
+    if not isinstance(value, list) or len(value) > 10:
+        raise ManifestError("'players' must be a list of at most 10 programs")
+    players = []
+    for i, spec in enumerate(value):
+        if not isinstance(spec, dict) or not set(spec) <= {"name", "source", "language", "opponent"}:
+            raise ManifestError(f"player {i + 1} must be {{name, source, language, opponent}}")
+        name = _text(spec, "name", 40)
+        if any(p.name == name for p in players):
+            raise ManifestError(f"two players are named {name!r}")
+        opponent = spec.get("opponent", False)
+        if not isinstance(opponent, bool):
+            raise ManifestError(f"player {name!r}: 'opponent' is true or false")
+        players.append(
+            ReferencePlayer(
+                name, program(files, spec.get("source"), f"player {name!r}", spec.get("language")), opponent
+            )
+        )
+    if sum(p.opponent for p in players) > 1:
+        raise ManifestError("at most one player is the system test's opponent")
+    return tuple(players)
+
+
+def _document(files: Mapping[str, bytes], data: Mapping[str, Any], key: str, limit: int) -> str:
+    if key not in data:
+        return ""
+    path = _clean_path(data[key], f"{key!r}")
+    if path not in files:
+        raise ManifestError(f"{key!r}: {path!r} is not a file of the archive")
+    if len(files[path]) > limit:
+        raise ManifestError(f"{key!r}: {path!r} is larger than {limit // 1024} KiB")
+    try:
+        return files[path].decode("utf-8")
+    except UnicodeDecodeError:
+        raise ManifestError(f"{key!r}: {path!r} is not UTF-8 text") from None
+
+
+def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
+    """The manifest ``data`` (game.json, parsed) of an archive holding ``files``, checked; a
+    ManifestError says the first thing wrong."""
+    if not isinstance(data, dict):
+        raise ManifestError(f"{MANIFEST} must hold a JSON object")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ManifestError(f"{MANIFEST} has unknown keys {', '.join(unknown)} (known: {', '.join(sorted(KEYS))})")
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ManifestError(
+            f"'name' must be a lower-case letter then lower-case letters, digits and -, at most 30: not {name!r}"
+        )
+    memory = _number(data, "memory_mb", 256, 16384)
+    if "clock" not in data:
+        raise ManifestError('\'clock\' is required: {"kind": "total" | "per_move", "seconds": S}')
+    referee = RefereeProgram(
+        program(files, data.get("referee"), "the referee", data.get("referee_language")),
+        seconds=_number(data, "referee_seconds", REFEREE_SECONDS, 600),
+        cpu_seconds=_number(data, "referee_cpu_seconds", REFEREE_CPU_SECONDS, 3600),
+        memory_mb=int(_number(data, "referee_memory_mb", REFEREE_MEMORY_MB, 16384)),
+    )
+    return Manifest(
+        name=name,
+        title=_text(data, "title", 100),
+        seats=_seats(data.get("seats")),
+        referee=referee,
+        clock=_clock(data["clock"], int(memory)),
+        params=_params(data.get("params", {})),
+        players=_players(data.get("players", []), files),
+        rules=_document(files, data, "rules", 256 << 10),
+        viewer=_document(files, data, "viewer", 256 << 10),
+        raw=dict(data),
+    )
+
+
+def key(name: str, version: int) -> str:
+    return f"{name}@{version}"
+
+
+class HostedGame(Game):
+    """An uploaded game, one version of it: what its manifest says, run by its referee."""
+
+    standings = (
+        Column("points", "Points", total_points),
+        Column("wins", "Wins", count_status("win")),
+    )
+
+    def __init__(self, manifest: Manifest, version: int) -> None:
+        self.manifest = manifest
+        low, high = manifest.seats
+        self.info = GameInfo(key(manifest.name, version), manifest.title, version, low, manifest.params)
+        self.seat_range = (low, high)
+        self.interaction = manifest.referee
+        self.default_clock = manifest.clock
+
+    @property
+    def opponent(self) -> ReferencePlayer | None:
+        """The reference player of the system test: the one marked so, else the first."""
+        players = self.manifest.players
+        return next((p for p in players if p.opponent), players[0] if players else None)
+
+    def frame(self, state: Any) -> dict[str, Any]:
+        return dict(state) if isinstance(state, dict) else {}

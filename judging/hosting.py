@@ -1,0 +1,186 @@
+"""Uploading a game: an organiser's archive (or folder) read safely, its manifest checked, its
+version recorded, the conformance kit run (judging/conformance.py) and the version accepted
+only if it passes; and a contest on an uploaded game given its reference players.
+
+    version = upload(archive_bytes, user)     # ManifestError / UnsafeArchive: refused in words
+    check(version)                            # accepted or refused, with the kit's report
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from contests.hosted_games import SOURCE, unpack
+from contests.models import Contest, Entry, GameVersion, Submission
+from contests.services import log_action
+from games.hosted import MANIFEST, HostedGame, ManifestError, pack, read_manifest
+from sandbox.archive import ArchiveLimits, extract
+from sandbox.errors import UnsafeArchive
+from sandbox.languages import TABLES, language_for
+from sandbox.workdir import WorkDir
+
+log = logging.getLogger(__name__)
+
+LIMITS = ArchiveLimits(max_files=500, max_bytes=32 << 20)
+SKIPPED = (".git", "__pycache__", ".DS_Store")
+
+
+def _top_folder(files: dict[str, bytes]) -> dict[str, bytes]:
+    """An archive of a folder (``connect-four/game.json``…) read as the folder's contents."""
+    if MANIFEST in files or not files:
+        return files
+    tops = {name.split("/", 1)[0] for name in files}
+    if len(tops) == 1 and all("/" in name for name in files):
+        top = tops.pop() + "/"
+        return {name[len(top) :]: data for name, data in files.items()}
+    return files
+
+
+def read_archive(data: bytes) -> dict[str, bytes]:
+    """The files of an uploaded .zip or .tar.gz, unpacked by the rules an entry's archive is
+    (no links out, no devices, bounded size and ratio); UnsafeArchive says why not."""
+    with tempfile.TemporaryDirectory(prefix="arbiter-game-") as tmp:
+        root = Path(tmp) / "files"
+        root.mkdir()
+        extract(data, WorkDir(root, os.getuid(), LIMITS.max_bytes >> 20), LIMITS)
+        return _top_folder(_read_tree(root))
+
+
+def read_folder(path: Path) -> dict[str, bytes]:
+    """The files of a folder on the organiser's own disk (``manage.py add_game FOLDER``):
+    links are followed (an example's players may be links to the platform's own)."""
+    if not path.is_dir():
+        raise UnsafeArchive(f"{path} is not a folder")
+    return _read_tree(path)
+
+
+def _read_tree(root: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    total = 0
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+        for name in sorted(names):
+            if name in SKIPPED:
+                continue
+            path = Path(folder) / name
+            if not path.is_file():  # a link to nothing, a device, a FIFO
+                raise UnsafeArchive(f"{path.relative_to(root)} is not a regular file")
+            data = path.read_bytes()
+            total += len(data)
+            if len(files) >= LIMITS.max_files or total > LIMITS.max_bytes:
+                raise UnsafeArchive(f"more than {LIMITS.max_files} files or {LIMITS.max_bytes >> 20} MiB")
+            files[str(path.relative_to(root))] = data
+    return files
+
+
+def manifest_of(files: dict[str, bytes]) -> HostedGame:
+    """The game the files make, as its version 1 would be: ManifestError says what is wrong."""
+    if MANIFEST not in files:
+        raise ManifestError(f"no {MANIFEST} at the top of the archive (found: {', '.join(sorted(files)[:10])})")
+    try:
+        data = json.loads(files[MANIFEST].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ManifestError(f"{MANIFEST} is not JSON: {e}") from None
+    manifest = read_manifest(data, files)
+    if not manifest.players:
+        raise ManifestError("the conformance kit needs at least one reference player ('players')")
+    return HostedGame(manifest, 1)
+
+
+def upload(files: dict[str, bytes], user=None) -> GameVersion:
+    """Record the files as the next version of their game, to be checked: ManifestError if
+    their manifest is refused before anything runs."""
+    game = manifest_of(files)
+    archive = pack(files)
+    digest = hashlib.sha256(archive).hexdigest()
+    name = game.manifest.name
+    for _ in range(3):  # two uploads of one name at once: one takes the number, the other the next
+        number = (GameVersion.objects.filter(name=name).aggregate(n=Max("version"))["n"] or 0) + 1
+        try:
+            with transaction.atomic():
+                version = GameVersion(
+                    name=name,
+                    version=number,
+                    title=game.manifest.title,
+                    manifest=game.manifest.raw,
+                    sha256=digest,
+                    uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+                )
+                version.archive.save(f"{name}-{number}.zip", ContentFile(archive), save=False)
+                version.save()
+                return version
+        except IntegrityError:
+            continue
+    raise RuntimeError(f"could not number a new version of {name}")
+
+
+def check(version: GameVersion) -> GameVersion:
+    """Run the conformance kit on a version being checked; accept or refuse it by its report."""
+    from judging.conformance import run_kit
+
+    with version.archive.open("rb") as f:
+        files = unpack(f.read())
+    game = HostedGame(read_manifest(version.manifest, files), version.version)
+    report = run_kit(game)
+    version.report = report
+    version.status = GameVersion.Status.ACCEPTED if report["passed"] else GameVersion.Status.REFUSED
+    version.checked_at = timezone.now()
+    version.save(update_fields=["report", "status", "checked_at"])
+    SOURCE.forget()
+    log.info("game %s: %s", version.key, version.status)
+    return version
+
+
+@transaction.atomic
+def add_references(contest: Contest, user) -> list[Entry]:
+    """The uploaded game's reference players as the contest's reference entries (one of them
+    the system test's opponent), built as entries are; those it has already are kept."""
+    from games import registry
+    from judging import dispatch
+
+    game = registry.get(contest.game)
+    if not isinstance(game, HostedGame):
+        return []
+    made = []
+    for player in game.manifest.players:
+        entry, created = Entry.objects.get_or_create(
+            contest=contest, user=user, name=player.name, defaults={"is_reference": True}
+        )
+        if not created and entry.submissions.filter(sha256=_sha(player.program.source)).exists():
+            continue
+        source = player.program
+        submission = Submission(
+            entry=entry,
+            number=entry.submissions.count() + 1,
+            language=source.language
+            or language_for(source.filename, source.source, TABLES[contest.language_table].commands).name,
+            filename=source.filename,
+            sha256=_sha(source.source),
+            size=len(source.source),
+        )
+        submission.source.save(player.program.filename, ContentFile(player.program.source), save=False)
+        submission.save()
+        transaction.on_commit(lambda pk=submission.pk: dispatch.queue_build(pk))
+        made.append(entry)
+    opponent = game.opponent
+    stage = contest.stages.filter(kind="system_test").first()
+    if opponent is not None and stage is not None and not stage.params.get("opponent"):
+        stage.params = {**stage.params, "opponent": opponent.name}
+        stage.save(update_fields=["params"])
+    if made:
+        log_action(user, contest.pk, "game.references", contest.game, players=[e.name for e in made])
+    return made
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
