@@ -122,6 +122,9 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
     for seats in sorted({low, high}):
         for lineup, seed in itertools.product(_lineups(references, seats), SEEDS):
             report["games"].append({"what": "references", **_game(game, lineup, seed, clock, None, "")})
+    if any(entry["problems"] for entry in report["games"]):
+        report["skipped"] = "the games with broken programs: the references' own games must pass first"
+        return _concluded(report, started)
     opponent = next((r for r, p in zip(references, game.manifest.players, strict=True) if p.opponent), references[0])
     for kind, player in broken.items():
         for seat in range(min(low, 4)):
@@ -132,6 +135,10 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
                     **_game(game, lineup, SEEDS[0], _kit_clock(game.default_clock), seat, kind),
                 }
             )
+    return _concluded(report, started)
+
+
+def _concluded(report: dict[str, Any], started: float) -> dict[str, Any]:
     for entry in report["games"]:
         for problem in entry["problems"]:
             report["problems"].append(
