@@ -2,5 +2,5 @@
 
 import sys
 
-for line in sys.stdin:
+for _line in sys.stdin:
     print(1, flush=True)
