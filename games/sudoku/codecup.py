@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from games.base import GameResult, Illegal
-from games.sudoku.rules import STATUS, Place, Sudoku, SudokuState, cell_name, peers_hold
+from games.sudoku.rules import STATUS, Sudoku, SudokuState, cell_name, peers_hold
 
 COLUMNS = ("Game", "Round", "IsSwiss", "Score1", "Status1", "Score2", "Status2", "Moves", "Solution")
 # Results the referee gives when a program does not answer (its status, as it passes it on).
@@ -130,33 +130,36 @@ def _fault(game: Sudoku, state: SudokuState, official: OfficialGame, judged: Jud
         return None
     if name in NO_ANSWER:
         return game.forfeit(state, seat, NO_ANSWER[name], f"move {state.moves + 1}: {name.lower()}")
-    witness = _witness(game, state, name)
-    if witness is None:
+    text = offending_move(game, state, name)
+    if text is None:
         judged.problems.append(f"seat {seat} is officially {name}, but no move here would be one")
         return None
-    if isinstance(witness, Illegal):
-        return game.forfeit(state, seat, witness.status, f"move {state.moves + 1}: {witness.reason}", witness.detail)
-    return game.outcome(game.apply(state, witness))
+    move = game.parse_move(state, text)
+    if isinstance(move, Illegal):
+        return game.forfeit(state, seat, move.status, f"move {state.moves + 1}: {move.reason}", move.detail)
+    return game.outcome(game.apply(state, move))
 
 
-def _witness(game: Sudoku, state: SudokuState, name: str) -> Place | Illegal | None:
-    """The first move the position allows that the rules would judge ``name``."""
+def offending_move(game: Sudoku, state: SudokuState, name: str) -> str | None:
+    """The first move the position allows that the rules would judge ``name``, as a program
+    writes it (how an unrecorded offending move is played again), or None."""
     if name == "ILLEGAL":
         move = game.parse_move(state, "?")
-        return move if isinstance(move, Illegal) and move.detail == name else None
+        return "?" if isinstance(move, Illegal) and move.detail == name else None
     if name == "DOUBLED_SOMEWHERE":
         for cell in range(81):
             if state.grid[cell] == 0:
                 for digit in range(1, 10):
                     if peers_hold(state.grid, cell, digit):
-                        move = game.parse_move(state, f"{cell_name(cell)}{digit}")
+                        text = f"{cell_name(cell)}{digit}"
+                        move = game.parse_move(state, text)
                         if isinstance(move, Illegal) and move.detail == name:
-                            return move
+                            return text
         return None
     for move in game.legal_moves(state):  # the claim too: a false one is NO_UNIQUE_CLAIM
         after = game.apply(state, move).result
         if after is not None and after[state.turn] == name:
-            return move
+            return game.move_text(state, move)
     return None
 
 

@@ -1,0 +1,1 @@
+../../../../games/sudoku/players/claimer.cpp

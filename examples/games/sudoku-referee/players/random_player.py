@@ -1,0 +1,1 @@
+../../../../games/sudoku/players/random_player.py
