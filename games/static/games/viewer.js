@@ -1,6 +1,7 @@
 // The replay viewer: reads a match's replay JSON and steps through it. Each game adds a
-// renderer with Arbiter.register(name, {render(frame, element, replay)}). Nothing else
-// is read: the viewer works the same on a saved replay file.
+// renderer with Arbiter.register(name, {render(frame, element, replay)}); a game without one
+// (an uploaded game) is drawn by frames.js, registered as "*frames". Nothing else is read:
+// the viewer works the same on a saved replay file.
 "use strict";
 
 const Arbiter = (() => {
@@ -19,7 +20,7 @@ const Arbiter = (() => {
   }
 
   function mount(root, replay) {
-    const renderer = renderers[replay.game];
+    const renderer = renderers[replay.game] || renderers["*frames"];
     const board = root.querySelector("#board");
     const scrub = root.querySelector("#scrub");
     const jump = root.querySelector("#jump");
