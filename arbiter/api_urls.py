@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from web import api
+from web import api, game_api
 from web import events as events_api
 from web.api_support import not_found
 
@@ -36,6 +36,8 @@ urlpatterns = [
     path("stages/<id:pk>/credit-rest/", api.stage_credit_rest, name="api-stage-credit-rest"),
     path("notifications/", api.notification_list, name="api-notifications"),
     path("notifications/read/", api.notifications_read, name="api-notifications-read"),
+    path("games/", game_api.game_list, name="api-games"),
+    path("games/<str:key>/", game_api.game_detail, name="api-game"),
     path("events/", events_api.events, name="api-events"),
     path("events/head/", events_api.events_head, name="api-events-head"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape

@@ -14,6 +14,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
+    path("games/", include("web.game_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("arbiter.api_urls")),

@@ -78,6 +78,13 @@ def queue_build(submission_id: int) -> None:
     build_submission.delay_on_commit(submission_id)
 
 
+def queue_game_check(version_id: int) -> None:
+    """Run an uploaded game's conformance kit on a worker, once the upload is committed."""
+    from judging.tasks import build_game
+
+    build_game.delay_on_commit(version_id)
+
+
 def queue_email(notification_id: int) -> None:
     """E-mail a notification once the transaction that wrote it commits. The change it
     announces is committed by then: a broker that is away is logged (``robust``), never raised

@@ -124,8 +124,26 @@ def upload(files: dict[str, bytes], user=None) -> GameVersion:
     raise RuntimeError(f"could not number a new version of {name}")
 
 
+def receive(data: bytes, user) -> GameVersion:
+    """An archive uploaded on the site or through the API: recorded as the next version of its
+    game, its kit queued for a worker (ManifestError or UnsafeArchive: refused, in words)."""
+    from judging import dispatch
+
+    with transaction.atomic():
+        version = upload(read_archive(data), user)
+        dispatch.queue_game_check(version.pk)
+    return version
+
+
+def check_queued(version_id: int) -> GameVersion | None:
+    """A worker's check of a version still being checked (a task delivered twice checks once)."""
+    version = GameVersion.objects.filter(pk=version_id, status=GameVersion.Status.CHECKING).first()
+    return check(version) if version is not None else None
+
+
 def check(version: GameVersion) -> GameVersion:
     """Run the conformance kit on a version being checked; accept or refuse it by its report."""
+    from judging import notifications
     from judging.conformance import run_kit
 
     with version.archive.open("rb") as f:
@@ -137,6 +155,7 @@ def check(version: GameVersion) -> GameVersion:
     version.checked_at = timezone.now()
     version.save(update_fields=["report", "status", "checked_at"])
     SOURCE.forget()
+    notifications.game_checked(version)
     log.info("game %s: %s", version.key, version.status)
     return version
 

@@ -38,7 +38,7 @@ from contests.locks import lock_one, writing
 from contests.models import Submission
 from games import registry
 from games.clocks import Clock
-from judging import disks, dispatch, events, lifecycle, logs, metrics
+from judging import disks, dispatch, events, lifecycle, logs, metrics, notifications
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
 from judging.program_referee import RefereeFault
@@ -269,7 +269,8 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
             end_attempt(attempt.pk, Outcome.INFRA, f"{type(e).__name__}: {e}")
             return
         except RefereeFault as e:  # the organiser's program, not a player's: retried, then a judge's
-            end_attempt(attempt.pk, Outcome.INFRA, f"the game's referee: {e}")
+            if end_attempt(attempt.pk, Outcome.INFRA, f"the game's referee: {e}"):
+                notifications.referee_failed(match, str(e))
             return
         except Exception:  # a platform bug: recorded for the judges, retried elsewhere, never lost
             log.exception("match %s, attempt %s: platform error", match.pk, attempt.number)

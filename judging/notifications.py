@@ -428,3 +428,55 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
         ReportedFault(notification=notification, seat=seat, attempt_id=seat.match.result_attempt_id) for seat in seats
     )
     return notification
+
+
+# --- Organisers of uploaded games -------------------------------------------------------------
+
+REFEREE_FAULT_QUIET = timedelta(hours=1)  # one referee's faults told at most this often
+
+
+def game_checked(version) -> None:
+    """Its conformance kit's verdict, to the organiser who uploaded the version."""
+    if version.uploaded_by_id is None:
+        return
+    report = version.report or {}
+    accepted = version.status == version.Status.ACCEPTED
+    notify(
+        version.uploaded_by_id,
+        Kind.GAME,
+        f"{version.key} {'accepted' if accepted else 'refused'} by its conformance kit",
+        f"{len(report.get('games', []))} games in {report.get('seconds', 0)} s. "
+        + ("Contests may play it now." if accepted else "What went wrong is below; upload a new version to try again."),
+        link=reverse("games:version", args=[version.key]),
+        lines=[{"text": problem} for problem in report.get("problems", [])[:DIGEST_LINES]],
+    )
+
+
+def referee_failed(match: Match, error: str) -> None:
+    """An uploaded game's referee failed in a match (the platform's fault, retried): told to
+    the organiser who uploaded that version, once an hour at most."""
+    from contests.models import GameVersion
+
+    name, _, number = match.contest.game.partition("@")
+    version = GameVersion.objects.filter(name=name, version=int(number or 0)).first() if number.isdigit() else None
+    if version is None or version.uploaded_by_id is None:
+        return
+    subject = f"the referee of {version.key} failed in a match"
+    recent = Notification.objects.filter(
+        user_id=version.uploaded_by_id,
+        kind=Kind.GAME,
+        subject=subject,
+        created_at__gte=timezone.now() - REFEREE_FAULT_QUIET,
+    )
+    if recent.exists():
+        return
+    notify(
+        version.uploaded_by_id,
+        Kind.GAME,
+        subject,
+        f"Match {match.pk} of {match.contest.title}: the platform's fault, not a player's; the match is tried again and, "
+        "after three faults, left for a judge. Fix the referee and upload a new version.",
+        link=_match_link(match),
+        log_tail=error[-2000:],
+        contest_id=match.contest_id,
+    )

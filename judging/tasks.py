@@ -48,6 +48,22 @@ def build_submission(self, submission_id: int) -> None:
             raise self.retry(exc=e, countdown=10 * backoff(self.request.retries)) from e
 
 
+@shared_task(name="judging.build_game", bind=True, max_retries=None)
+def build_game(self, version_id: int) -> None:
+    """Build an uploaded game's referee and players and run its conformance kit (on a builds
+    host: the kit's games are short); a host without a sandbox leaves it for another."""
+    from judging import hosting
+
+    try:
+        disks.check()
+        hosting.check_queued(version_id)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+    except (disks.DiskFull, SandboxError) as e:
+        log.error("%s cannot check game version %s: %s", self.request.hostname, version_id, e)
+        raise self.retry(exc=e, countdown=30) from e
+
+
 @shared_task(name="judging.play_match", bind=True, max_retries=None)
 def play_match(self, match_id: int) -> None:
     """A token for one match: plays ``match_id`` if it is still queued, else the most urgent

@@ -92,3 +92,12 @@ def seat_result(seat, seats, game: str) -> str:
     from judging.results import seat_words
 
     return seat_words(registry.get(game), seat, seats)
+
+
+@register.filter(name="viewer_script")
+def viewer_script(game: str) -> str:
+    """The static script that draws a built-in game's frames; "" for an uploaded game, whose
+    frames the generic renderer draws (games/static/games/frames.js)."""
+    from games import registry
+
+    return f"games/{game}.js" if game in registry.BUILT_IN else ""

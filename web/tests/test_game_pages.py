@@ -1,0 +1,171 @@
+"""Uploaded games on the site and through the API (issue 25): an organiser uploads an archive,
+its kit runs (here in the test, as a worker would), the version's page shows the report; the
+public sees accepted versions only; hostile uploads are refused in words; the archive plays
+at home; a match of an uploaded game shows its frames with the generic viewer."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import zipfile
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+from contests.hosted_games import SOURCE
+from contests.models import GameVersion
+from contests.tests.factories import make_contest, make_user
+from games import registry
+from games.clocks import Clock
+from judging import hosting
+from judging.models import Notification
+from judging.referee import Player, play
+from judging.tests.conftest import PROGRAMS, build
+
+pytestmark = pytest.mark.django_db
+NIM = PROGRAMS / "nim"
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry():
+    SOURCE.forget()
+    yield
+    SOURCE.forget()
+
+
+def nim_zip(**manifest) -> bytes:
+    files = hosting.read_folder(NIM)
+    files["game.json"] = json.dumps({**json.loads(files["game.json"]), **manifest}).encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(f"nim/{name}", data)
+    return out.getvalue()
+
+
+def upload_file(data: bytes, name: str = "nim.zip"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, data, content_type="application/zip")
+
+
+@pytest.fixture
+def organiser():
+    user = make_user()
+    user.user_permissions.add(Permission.objects.get(codename="upload_game"))
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
+def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django_capture_on_commit_callbacks):
+    user, client = organiser
+    with django_capture_on_commit_callbacks() as queued:
+        response = client.post("/games/upload/", {"archive": upload_file(nim_zip())})
+    assert response.status_code == 302 and response["Location"] == "/games/nim@1/"
+    assert len(queued) == 1  # the kit, for a worker
+    page = client.get("/games/nim@1/").content.decode()
+    assert "Being checked" in page and "its conformance kit is running" in page
+    assert client.get("/games/nim@1/", HTTP_ACCEPT="text/html").status_code == 200
+
+    hosting.check_queued(GameVersion.objects.get().pk)  # what the worker's task does
+    page = client.get("/games/nim@1/").content.decode()
+    assert "Accepted" in page and "Passed: 12 games" in page and "a program that never answers" in page
+    told = Notification.objects.get(user=user, kind="game")
+    assert told.subject == "nim@1 accepted by its conformance kit" and told.link == "/games/nim@1/"
+    assert "nim@1" in Client().get("/games/").content.decode()  # public once accepted
+    public = Client().get("/games/nim@1/").content.decode()
+    assert "Conformance kit" not in public and "Download the game" in public
+    archive = Client().get("/games/nim@1/game.zip")
+    assert archive.status_code == 200 and "game.json" in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
+
+
+def test_a_refused_or_unchecked_version_is_the_organisers_only(organiser):
+    user, client = organiser
+    version = hosting.upload(hosting.read_archive(nim_zip()), user)
+    assert client.get(f"/games/{version.key}/").status_code == 200
+    for path in (f"/games/{version.key}/", f"/games/{version.key}/game.zip", "/api/games/nim@1/"):
+        assert Client().get(path).status_code == 404, path
+    assert "nim@1" not in Client().get("/games/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ("not-an-archive", "not a .zip or .tar.gz archive"),
+        ("no-manifest", "no game.json at the top of the archive"),
+        ("bad-clock", "kind must be 'total' or 'per_move'"),
+        ("escape", "path with '..'"),
+    ],
+)
+def test_a_hostile_or_wrong_upload_is_refused_in_words_and_nothing_is_kept(organiser, data, said):
+    user, client = organiser
+    if data == "not-an-archive":
+        data = b"#!/bin/sh\necho not an archive at all\n"
+    elif data == "no-manifest":
+        data = _zip({"readme.md": b"hello"})
+    elif data == "bad-clock":
+        data = nim_zip(clock={"kind": "sometimes", "seconds": 1})
+    elif data == "escape":
+        data = _zip({"../../game.json": b"{}"})
+    response = client.post("/games/upload/", {"archive": upload_file(data)}, follow=True)
+    assert said in html.unescape(response.content.decode())
+    api = client.post("/api/games/", {"archive": upload_file(data)})
+    assert api.status_code == 400 and said in api.json()["error"]["message"]
+    assert not GameVersion.objects.exists()
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_only_organisers_upload(organiser):
+    contestant = Client()
+    contestant.force_login(make_user())
+    assert contestant.post("/games/upload/", {"archive": upload_file(nim_zip())}).status_code == 403
+    assert contestant.post("/api/games/", {"archive": upload_file(nim_zip())}).status_code == 403
+    assert Client().post("/api/games/", {"archive": upload_file(nim_zip())}).status_code in (401, 403)
+    assert "Upload a game" not in contestant.get("/games/").content.decode()
+    assert "Upload a game" in organiser[1].get("/games/").content.decode()
+    assert not GameVersion.objects.exists()
+
+
+def test_the_api_uploads_and_reports(organiser, django_capture_on_commit_callbacks):
+    user, client = organiser
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post("/api/games/", {"archive": upload_file(nim_zip())})
+    assert response.status_code == 202 and response.json()["key"] == "nim@1" and response.json()["status"] == "checking"
+    hosting.check_queued(GameVersion.objects.get().pk)
+    data = client.get("/api/games/nim@1/").json()
+    assert (
+        data["status"] == "accepted" and data["report"]["passed"] and data["archive"].endswith("/games/nim@1/game.zip")
+    )
+    public = Client().get("/api/games/").json()
+    assert [g["key"] for g in public] == ["nim@1"] and public[0]["report"] is None
+
+
+def test_a_match_of_an_uploaded_game_shows_its_frames_with_the_generic_viewer(organiser):
+    from contests.tests.factories import make_entry, make_match, make_stage, make_submission
+
+    user, _ = organiser
+    hosting.check(hosting.upload(hosting.read_archive(nim_zip()), user))
+    contest = make_contest(game="nim@1", game_params={"stones": 5})
+    subs = [make_submission(make_entry(contest)) for _ in range(2)]
+    match = make_match(contest, subs, status="finished", stage=make_stage(contest))
+    game = registry.get("nim@1")
+    players = [Player(name, build(NIM / name)) for name in ("taker.py", "one.py")]
+    record = play(game, {"stones": 5, "fault": 0}, 1, players, Clock.from_json(game.default_clock))
+    match.save_replay(record.replay, match.result_attempt)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "games/frames.js" in page and "games/nim@1.js" not in page
+    chomp = make_contest(game="chomp")
+    chomp_subs = [make_submission(make_entry(chomp)) for _ in range(2)]
+    chomp_match = make_match(chomp, chomp_subs, status="finished", stage=make_stage(chomp))
+    chomp_match.save_replay({"game": "chomp", "moves": [], "frames": []}, chomp_match.result_attempt)
+    assert "games/chomp.js" in Client().get(f"/matches/{chomp_match.pk}/").content.decode()
