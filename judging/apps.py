@@ -7,10 +7,15 @@ class JudgingConfig(AppConfig):
     def ready(self) -> None:
         # Imported for what they register: the worker's heartbeat (signals), the output-only
         # race and uploaded games' referees (referee.REFEREES), the stage formats (formats.FORMATS).
+        from django.db.models.signals import post_save
+
+        from contests.models import Contest
         from contests.signals import entry_judged, submission_received
         from judging import batch, program_referee, race, signals, system_test, tournaments  # noqa: F401
         from judging.dispatch import queue_received_submission
+        from judging.hosting import contest_saved
         from judging.notifications import entry_judged as tell_entry_judged
 
         submission_received.connect(queue_received_submission, dispatch_uid="judging.build_received")
+        post_save.connect(contest_saved, sender=Contest, dispatch_uid="judging.hosted_references")
         entry_judged.connect(tell_entry_judged, dispatch_uid="judging.tell_entry_judged")

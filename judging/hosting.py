@@ -160,21 +160,57 @@ def check(version: GameVersion) -> GameVersion:
     return version
 
 
+REFERENCES_USER = "arbiter-references"  # who enters a game's reference players when its uploader is unknown
+
+
+def contest_saved(sender, instance: Contest, **kwargs) -> None:
+    """A contest saved on an uploaded game (created, or moved to another version) gets that
+    version's reference players, however it was saved: the organisers' pages, the API, the
+    admin."""
+    from games import registry
+
+    try:
+        game = registry.get(instance.game)
+    except registry.UnknownGame:
+        return
+    if isinstance(game, HostedGame):
+        add_references(instance)
+
+
+def _references_user(contest: Contest):
+    from django.contrib.auth import get_user_model
+
+    name, _, number = contest.game.partition("@")
+    version = GameVersion.objects.filter(name=name, version=int(number)).select_related("uploaded_by").first()
+    if version is not None and version.uploaded_by is not None:
+        return version.uploaded_by
+    user, created = get_user_model().objects.get_or_create(username=REFERENCES_USER, defaults={"is_active": False})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
 @transaction.atomic
-def add_references(contest: Contest, user) -> list[Entry]:
+def add_references(contest: Contest, user=None) -> list[Entry]:
     """The uploaded game's reference players as the contest's reference entries (one of them
-    the system test's opponent), built as entries are; those it has already are kept."""
+    the system test's opponent), built as entries are; those it has already are kept, and one
+    whose program changed in a newer version of the game gets it as its next version."""
     from games import registry
     from judging import dispatch
 
     game = registry.get(contest.game)
     if not isinstance(game, HostedGame):
         return []
+    user = user or _references_user(contest)
     made = []
-    for player in game.manifest.players:
-        entry, created = Entry.objects.get_or_create(
-            contest=contest, user=user, name=player.name, defaults={"is_reference": True}
-        )
+    opponent = game.opponent
+    # The opponent first: the system test plays the contest's first reference entry.
+    for player in sorted(game.manifest.players, key=lambda p: p is not opponent):
+        entry = contest.entries.filter(is_reference=True, name=player.name).first()
+        created = entry is None
+        if created:
+            entry = Entry.objects.create(contest=contest, user=user, name=player.name, is_reference=True)
         if not created and entry.submissions.filter(sha256=_sha(player.program.source)).exists():
             continue
         source = player.program
@@ -191,11 +227,6 @@ def add_references(contest: Contest, user) -> list[Entry]:
         submission.save()
         transaction.on_commit(lambda pk=submission.pk: dispatch.queue_build(pk))
         made.append(entry)
-    opponent = game.opponent
-    stage = contest.stages.filter(kind="system_test").first()
-    if opponent is not None and stage is not None and not stage.params.get("opponent"):
-        stage.params = {**stage.params, "opponent": opponent.name}
-        stage.save(update_fields=["params"])
     if made:
         log_action(user, contest.pk, "game.references", contest.game, players=[e.name for e in made])
     return made

@@ -215,8 +215,12 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     contest = make_contest(game="nim@1", game_params={"stones": 9})
     make_stage(contest, kind="system_test", name="System test", params={"games": 2})
     stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 2})
-    assert [e.name for e in hosting.add_references(contest, organiser)] == ["taker", "one"]
-    assert contest.stages.get(kind="system_test").params["opponent"] == "taker"
+    # Made with the contest, the opponent first (the system test plays the first reference).
+    assert list(contest.entries.order_by("pk").values_list("name", "user", "is_reference")) == [
+        ("taker", organiser.pk, True),
+        ("one", organiser.pk, True),
+    ]
+    assert hosting.add_references(contest) == []  # once
     wait_for(lambda: Submission.objects.filter(entry__is_reference=True, is_active=True).count() == 2, worker=worker)
 
     mine = submit(
@@ -242,7 +246,9 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     faulty_stage = make_stage(faulty, kind="round_robin")
     for name in ("a", "b"):
         submit(make_entry(faulty, name=name), filename="one.py", data=(NIM / "one.py").read_bytes())
-    wait_for(lambda: Submission.objects.filter(entry__contest=faulty, is_active=True).count() == 2, worker=worker)
+    wait_for(
+        lambda: Submission.objects.filter(entry__contest=faulty, is_active=True).count() == 4, worker=worker
+    )  # and its references
     tournaments.schedule_round_robin(faulty_stage)
     wait_for(
         lambda: not Match.objects.filter(stage=faulty_stage, status__in=["queued", "running"]).exists(), worker=worker
