@@ -9,7 +9,7 @@ import pytest
 from games import registry
 from games.base import RaceGame, RaceProgress, RaceServer
 
-RACES = [name for name, game in registry.GAMES.items() if isinstance(game, RaceGame)]
+RACES = [name for name, game in registry.BUILT_IN.items() if isinstance(game, RaceGame)]
 
 
 @pytest.mark.parametrize("name", RACES)

@@ -1,0 +1,115 @@
+"""An uploaded game in a real Chromium: the replay of a Connect Four game (the example's
+referee, played in the jails) drawn by the generic frame renderer, step by step; and a
+referee's hostile frame shown as text, never as markup."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from contests.hosted_games import SOURCE
+from contests.models import GameVersion
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from games import registry
+from games.clocks import Clock
+from judging import hosting
+from judging.referee import Player, play
+from judging.tests.conftest import build
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def game(transactional_db):
+    SOURCE.forget()
+    version = hosting.upload(hosting.read_folder(CONNECT_FOUR))
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)  # its kit: elsewhere
+    yield registry.get(version.key)
+    SOURCE.forget()
+
+
+def _match(game, replay):
+    contest = make_contest(game=game.info.name, game_params={})
+    subs = [make_submission(make_entry(contest, name=name)) for name in ("Greedy", "Random")]
+    match = make_match(contest, subs, status="finished", stage=make_stage(contest))
+    match.save_replay(replay, match.result_attempt)
+    return match
+
+
+@pytest.fixture
+def page(live_server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+        browser.close()
+
+
+@pytest.fixture
+def played(game):
+    """A game of the example's players, played in the jails by its referee, as a match."""
+    players = [Player(name, build(CONNECT_FOUR / "players" / name)) for name in ("greedy.c", "random_player.py")]
+    record = play(game, {"rows": 6, "columns": 7}, 1, players, Clock.from_json(game.default_clock))
+    assert record.outcome.statuses == ("win", "loss")
+    return _match(game, record.replay), record.replay
+
+
+def test_a_connect_four_replay_is_drawn_from_its_frames(played, page, live_server):
+    match, replay = played
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_selector("table.frames-grid")
+    assert page.locator("table.frames-grid tr").count() == 6
+    assert page.locator("table.frames-grid td").count() == 42
+    page.locator("#viewer").focus()
+    page.keyboard.press("Home")
+    assert page.locator("table.frames-grid td.mark").count() == 0  # the empty board
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#jump').value === String(%d)" % len(replay["moves"]))
+    last = replay["frames"][-1]
+    assert page.locator("table.frames-grid td.mark").count() == len(last["marks"])  # the four in a row
+    discs = sum(row.count("X") for row in last["grid"])
+    assert page.locator('table.frames-grid td[data-cell="X"]').count() == discs
+    board = page.locator("#board").inner_text()
+    assert f"{replay['seats'][0]['name']} (X) drops" in board and "seat 0" not in board  # a name, not a seat
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert page.locator('table.frames-grid td[data-cell="X"]').count() == 1
+
+
+HOSTILE = "<img src=x onerror=\"document.title='pwned'\">"
+
+
+@pytest.fixture
+def hostile_match(game):
+    replay = {
+        "schema": 1,
+        "game": game.info.name,
+        "seats": [{"index": 0, "name": "A"}, {"index": 1, "name": "B"}],
+        "moves": [{"n": 1, "seat": 0, "move": HOSTILE}],
+        "frames": [
+            {"grid": ["<b>", 7, None], "marks": [[0, 0], "x", [99, 99]], "text": [HOSTILE, {"a": 1}], "scores": ["x"]},
+            {"grid": ["." * 300] * 300, "text": "one line"},
+        ],
+        "result": {"points": [1, 1], "statuses": ["draw", "draw"], "reason": HOSTILE},
+    }
+    return _match(game, replay)
+
+
+def test_a_hostile_frame_is_shown_as_text(hostile_match, page, live_server):
+    page.goto(f"{live_server.url}/matches/{hostile_match.pk}/")
+    page.wait_for_selector("text=The board is cut at 100 × 100 cells.")  # it opens at the end
+    page.locator("#viewer").focus()
+    page.keyboard.press("Home")
+    page.wait_for_selector("text=Scores: A: ?")
+    assert page.locator("#board img").count() == 0 and page.title() != "pwned"
+    assert HOSTILE in page.locator("#board").inner_text()
+    page.keyboard.press("End")
+    assert page.locator("table.frames-grid td").count() == 100 * 100
+    assert page.locator("img").count() == 0 and page.title() != "pwned"
