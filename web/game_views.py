@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
 from contests.hosted_games import unpack
@@ -96,6 +97,26 @@ def game_archive(request, key: str):
     return response
 
 
+# What the frame of a game's own viewer may do: run the site's scripts and the game's (from
+# this site only), draw; never fetch, post or frame anything. With the frame's sandbox (no
+# origin of its own: no cookies, no storage), the game's script sees the replay the page gives
+# it and nothing else.
+VIEWER_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; "
+    "connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
+)
+
+
+@xframe_options_sameorigin
+@require_GET
+def game_viewer_page(request, key: str):
+    """The page in the sandboxed frame: the platform's viewer with the game's own renderer."""
+    version = _version(request, key)
+    response = render(request, "games/viewer.html", {"version": version})
+    response["Content-Security-Policy"] = VIEWER_POLICY
+    return response
+
+
 @require_GET
 def game_viewer(request, key: str):
     """The game's own viewer script, run by the replay page in a frame of its own that sees
@@ -107,4 +128,5 @@ def game_viewer(request, key: str):
         raise Http404("This game has no viewer of its own.")
     response = HttpResponse(manifest.viewer, content_type="text/javascript; charset=utf-8")
     response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = VIEWER_POLICY
     return response

@@ -101,3 +101,17 @@ def viewer_script(game: str) -> str:
     from games import registry
 
     return f"games/{game}.js" if game in registry.BUILT_IN else ""
+
+
+@register.filter(name="own_viewer")
+def own_viewer(game: str) -> str:
+    """The page of an uploaded game's own viewer (its sandboxed frame), or "" if it has none."""
+    from django.urls import reverse
+
+    from games import registry
+    from games.hosted import HostedGame
+
+    found = registry.GAMES.get(game) if game not in registry.BUILT_IN else None
+    if not isinstance(found, HostedGame) or not found.manifest.viewer:
+        return ""
+    return reverse("games:viewer-page", args=[game])

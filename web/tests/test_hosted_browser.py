@@ -71,7 +71,7 @@ def test_a_connect_four_replay_is_drawn_from_its_frames(played, page, live_serve
     page.keyboard.press("Home")
     assert page.locator("table.frames-grid td.mark").count() == 0  # the empty board
     page.keyboard.press("End")
-    page.wait_for_function("document.querySelector('#jump').value === String(%d)" % len(replay["moves"]))
+    page.wait_for_function(f"document.querySelector('#jump').value === String({len(replay['moves'])})")
     last = replay["frames"][-1]
     assert page.locator("table.frames-grid td.mark").count() == len(last["marks"])  # the four in a row
     discs = sum(row.count("X") for row in last["grid"])
@@ -113,3 +113,43 @@ def test_a_hostile_frame_is_shown_as_text(hostile_match, page, live_server):
     page.keyboard.press("End")
     assert page.locator("table.frames-grid td").count() == 100 * 100
     assert page.locator("img").count() == 0 and page.title() != "pwned"
+
+
+NIM = Path(__file__).resolve().parents[2] / "judging" / "tests" / "programs" / "nim"
+
+
+@pytest.fixture
+def nim_match(transactional_db):
+    """A Nim game (the platform's test game, which ships a viewer of its own) as a match that
+    alice may watch, logged in."""
+    from contests.tests.factories import make_user
+
+    SOURCE.forget()
+    version = hosting.upload(hosting.read_folder(NIM))
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
+    game = registry.get(version.key)
+    players = [Player(name, build(NIM / name)) for name in ("taker.py", "one.py")]
+    record = play(game, {"stones": 6, "fault": 0}, 1, players, Clock.from_json(game.default_clock))
+    make_user("alice", password="a-long-pass-phrase")
+    yield _match(game, record.replay)
+    SOURCE.forget()
+
+
+def test_a_games_own_viewer_runs_in_a_sandbox_that_sees_the_replay_only(nim_match, page, live_server):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "a-long-pass-phrase")
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/matches/{nim_match.pk}/")
+    own = page.frame_locator("#own-viewer")
+    own.locator("p.nim-own").wait_for()
+    assert "Nim's own viewer: seat 0 took 3: 0 left" in own.locator("p.nim-own").inner_text()  # at the end
+    probe = own.locator("p.nim-probe")
+    page.wait_for_function(
+        "() => document.querySelector('#own-viewer').contentDocument === null"
+    )  # the page cannot reach into the frame either: it has an origin of its own
+    probe.filter(has_text="fetch:").wait_for()
+    said = probe.inner_text()
+    assert "fetch: refused" in said and "sessionid" not in said and "csrftoken" not in said
+    # The platform's own viewer is still on the page, beside it.
+    assert page.locator("#viewer #board").count() == 1

@@ -20,7 +20,9 @@ const Arbiter = (() => {
   }
 
   function mount(root, replay) {
-    const renderer = renderers[replay.game] || renderers["*frames"];
+    // A built-in game's renderer, else an uploaded game's own ("game", in its sandboxed frame:
+    // see own_viewer.js), else the generic one that draws any game's frames.
+    const renderer = renderers[replay.game] || renderers.game || renderers["*frames"];
     const board = root.querySelector("#board");
     const scrub = root.querySelector("#scrub");
     const jump = root.querySelector("#jump");
