@@ -23,6 +23,7 @@ from contests import entry_form, locks, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
 
 JUDGES_GROUP = "judges"
+ORGANISERS_GROUP = "Organisers"
 
 # What a judge may do, as (app_label, codename). Judges run contests; they do not manage
 # accounts or the site itself.
@@ -47,12 +48,26 @@ JUDGE_PERMISSIONS = [
     ("contests", "view_judgeaction"),
 ]
 
+# What makes an organiser: opening a contest and editing it (``is_organiser``). Judges may
+# change a contest in the admin, but only a user who may also add one organises.
+ORGANISE = ("contests.add_contest", "contests.change_contest")
 
-def ensure_judges_group(using: str = "default") -> Group:
-    """Create the ``judges`` group, or bring its permissions back to the list above."""
-    group, _ = Group.objects.using(using).get_or_create(name=JUDGES_GROUP)
+# What an organiser may do: open and edit contests, add their stages (the judges run them),
+# read the judges' log their edits are written in.
+ORGANISER_PERMISSIONS = [
+    ("contests", "view_contest"),
+    ("contests", "add_contest"),
+    ("contests", "change_contest"),
+    ("contests", "view_stage"),
+    ("contests", "add_stage"),
+    ("contests", "view_judgeaction"),
+]
+
+
+def _ensure_group(name: str, permissions: list[tuple[str, str]], using: str) -> Group:
+    group, _ = Group.objects.using(using).get_or_create(name=name)
     wanted = []
-    for app_label, codename in JUDGE_PERMISSIONS:
+    for app_label, codename in permissions:
         perm = Permission.objects.using(using).filter(content_type__app_label=app_label, codename=codename).first()
         if perm is not None:  # absent only before the first migrate has created it
             wanted.append(perm)
@@ -61,13 +76,33 @@ def ensure_judges_group(using: str = "default") -> Group:
     return group
 
 
+def ensure_judges_group(using: str = "default") -> Group:
+    """Create the ``judges`` group, or bring its permissions back to the list above."""
+    return _ensure_group(JUDGES_GROUP, JUDGE_PERMISSIONS, using)
+
+
+def ensure_organisers_group(using: str = "default") -> Group:
+    """Create the ``Organisers`` group, or bring its permissions back to the list above."""
+    return _ensure_group(ORGANISERS_GROUP, ORGANISER_PERMISSIONS, using)
+
+
 def is_judge(user: AbstractBaseUser | AnonymousUser) -> bool:
     return user.is_authenticated and (user.is_superuser or user.groups.filter(name=JUDGES_GROUP).exists())
 
 
+def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """May open contests and edit them on the organisers' pages and through the API."""
+    return user.is_authenticated and user.has_perms(ORGANISE)
+
+
 def visible_contests(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Contest]:
+    """Every contest for the judges and the organisers (one query of the user's groups, as
+    for a judge alone); the public ones for everyone else."""
     contests = Contest.objects.all()
-    if not is_judge(user):
+    staff = user.is_authenticated and (
+        user.is_superuser or user.groups.filter(name__in=[JUDGES_GROUP, ORGANISERS_GROUP]).exists()
+    )
+    if not staff:
         contests = contests.filter(is_public=True)
     return contests.order_by("title")
 
