@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
@@ -458,6 +458,55 @@ def log_action(judge, contest_id: int, action: str, target: str, reason: str = "
         reason=(reason or "")[:5000],
         data=data,
     )
+
+
+# --- Organising -------------------------------------------------------------------------------
+
+# A contest's settings, as its organisers set them (on their pages, through the API or in the
+# admin: web/contest_form.py checks them, the same for all three); the rest of a contest's row
+# (the freeze, the publication) is the judges'.
+CONTEST_SETTINGS = (
+    "title", "slug", "summary", "is_public", "game", "game_params", "clock", "game_data", "rules", "rules_source",
+    "opens_at", "closes_at", "language_table", "allowed_languages", "max_source_bytes", "source_counts",
+    "max_executable_bytes", "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week",
+    "entry_form",
+)  # fmt: skip
+
+
+def _setting(contest: Contest, name: str) -> Any:
+    """A setting as the judges' log keeps it (JSON): a moment in ISO 8601, a file by its name."""
+    value = getattr(contest, name)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if name == "game_data":
+        return value.name or ""
+    return value
+
+
+def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
+    """Save a new contest, or an edited one, and write it in the judges' log: ``contest.create``
+    with every setting, ``contest.edit`` with each setting changed, from and to (an edit that
+    changes nothing is neither saved nor logged). Only the settings are written, so a freeze
+    or a publication made since the organiser loaded the contest stands. Returns the names of
+    the settings written. Refused if another contest took the slug meanwhile."""
+    try:
+        with locks.writing():
+            if contest.pk is None:
+                contest.save()
+                settings_now = {name: _setting(contest, name) for name in CONTEST_SETTINGS}
+                log_action(organiser, contest.pk, "contest.create", f"contest {contest.slug}", reason, **settings_now)
+                return list(CONTEST_SETTINGS)
+            before = locks.lock_one("contest", Contest.objects.filter(pk=contest.pk))
+            changed = [name for name in CONTEST_SETTINGS if _setting(before, name) != _setting(contest, name)]
+            if not changed:
+                return []
+            contest.save(update_fields=[*changed, "updated_at"])
+            change = {name: {"from": _setting(before, name), "to": _setting(contest, name)} for name in changed}
+            target = f"contest {contest.slug}: {', '.join(changed)}"
+            log_action(organiser, contest.pk, "contest.edit", target, reason, **change)
+            return changed
+    except IntegrityError:  # the form found the slug free; another contest took it since
+        raise Refused(f"Another contest already has the slug {contest.slug}; choose another.") from None
 
 
 @transaction.atomic
