@@ -304,3 +304,27 @@ class ContestForm(forms.ModelForm):
             check(content)
         except ValueError as e:
             self.add_error("game_data", str(e))
+
+
+class ContestPageForm(ContestForm):
+    """The organisers' page: ``ContestForm``'s settings and checks, with inputs a browser fills
+    without the admin's scripts, and a note for the judges' log."""
+
+    reason = forms.CharField(
+        required=False,
+        max_length=2000,
+        label="Note for the judges' log",
+        help_text="Optional: why, for the judges who read the log.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("opens_at", "closes_at"):
+            self.fields[name].widget = forms.DateTimeInput(
+                attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"
+            )
+        for name, rows in (("game_params", 2), ("clock", 2), ("entry_form", 4), ("rules", 16)):
+            self.fields[name].widget.attrs.update(rows=rows, cols=80)
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(title, [self[name] for name in names]) for title, names in SECTIONS]
