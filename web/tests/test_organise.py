@@ -1,5 +1,5 @@
-"""Organisers open and edit contests without the admin, on their pages (/organise/), with the
-admin's form and checks, each change written in the judges' log."""
+"""Organisers open and edit contests without the admin: on their pages (/organise/) and through
+the API, with the admin's form and checks, each change written in the judges' log."""
 
 import shutil
 from datetime import UTC, datetime
@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from contests.models import Contest, JudgeAction, Stage
 from contests.services import ensure_judges_group, ensure_organisers_group
@@ -45,6 +46,23 @@ def page_fields(**changes) -> dict:
     return {name: value for name, value in fields.items() if value is not None}
 
 
+def api_fields(**changes) -> dict:
+    fields = {
+        "title": "Chomp Open", "slug": "chomp-open", "game": "chomp", "game_params": {"rows": 6},
+        "rules": "Eat **cookies**.", "opens_at": "2031-01-01T10:00:00Z", "closes_at": "2031-02-01T10:00:00Z",
+        "max_source_bytes": 65536,
+    }  # fmt: skip
+    fields.update(changes)
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def api(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
 # --- Who may organise ---------------------------------------------------------------------------
 
 
@@ -78,6 +96,20 @@ def test_the_pages_send_a_visitor_to_log_in_and_refuse_contestants_and_judges(cl
     assert not Contest.objects.exclude(slug="chomp").exists()
 
 
+def test_the_api_refuses_anonymous_callers_contestants_and_judges(judge):
+    contest = make_contest(slug="chomp", title="Chomp")
+    assert api().post("/api/contests/", api_fields(), format="json").status_code == 401
+    assert api().patch("/api/contests/chomp/", {"title": "Mine"}, format="json").status_code == 401
+    for who in (make_user(), judge):
+        refused = api(who).post("/api/contests/", api_fields(), format="json")
+        assert refused.status_code == 403 and refused.json()["error"]["message"] == (
+            "Only organisers may open or edit contests."
+        )
+        assert api(who).patch("/api/contests/chomp/", {"title": "Mine"}, format="json").status_code == 403
+    contest.refresh_from_db()
+    assert contest.title == "Chomp" and Contest.objects.count() == 1 and not JudgeAction.objects.exists()
+
+
 def test_only_organisers_see_the_organise_link(client, organiser, judge):
     link = 'href="/organise/"'
     assert link not in client.get("/").content.decode()
@@ -86,6 +118,8 @@ def test_only_organisers_see_the_organise_link(client, organiser, judge):
         assert link not in client.get("/").content.decode()
     client.force_login(organiser)
     assert link in client.get("/").content.decode()
+    assert api(organiser).get("/api/me/").json()["is_organiser"] is True
+    assert api(judge).get("/api/me/").json()["is_organiser"] is False
 
 
 # --- The pages ------------------------------------------------------------------------------------
@@ -186,6 +220,27 @@ def test_the_page_refuses_each_bad_setting_in_words(client, organiser, changes, 
     assert not Contest.objects.filter(title="Chomp Open").exists() and not JudgeAction.objects.exists()
 
 
+API_REFUSALS = [
+    ({"game": "connect-five"}, "game", "connect-five is not a game hosted here"),
+    ({"clock": {"wall_per_move_s": -1}}, "clock", "wall_per_move_s must be a positive number"),
+    ({"game_params": {"rows": 99}}, "game_params", "rows must be between 2 and 50, not 99"),
+    ({"closes_at": "2030-12-31T10:00:00Z"}, "closes_at", "The contest must close after it opens"),
+    ({"slug": "taken"}, "slug", "Another contest already has this slug; choose another."),
+    ({"title": {"a": 1}}, "title", "Not a valid string."),
+    ({"colour": "blue"}, "colour", "A contest has no setting of this name."),
+]
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), API_REFUSALS)
+def test_the_api_refuses_each_bad_setting_in_words(organiser, changes, field, message):
+    make_contest(slug="taken")
+    refused = api(organiser).post("/api/contests/", api_fields(**changes), format="json")
+    assert refused.status_code == 400, refused.json()
+    error = refused.json()["error"]
+    assert message in " ".join(error["fields"][field]) and message in error["message"]
+    assert not Contest.objects.filter(title="Chomp Open").exists() and not JudgeAction.objects.exists()
+
+
 def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client, organiser, monkeypatch):
     # An uploaded game joins the registry under a versioned key; the form lists what is there.
     monkeypatch.setitem(registry.GAMES, "chomp@2", registry.GAMES["chomp"])
@@ -280,6 +335,43 @@ def test_the_admin_checks_and_logs_with_the_same_form(admin_client):
     assert saved.status_code == 302
     action = JudgeAction.objects.get()
     assert action.action == "contest.edit" and action.data == {"title": {"from": "Chomp", "to": "Chomp (admin)"}}
+
+
+# --- The API --------------------------------------------------------------------------------------
+
+
+def test_an_organiser_opens_and_edits_a_contest_through_the_api(organiser, judge):
+    made = api(organiser).post("/api/contests/", api_fields(reason="scripted"), format="json")
+    assert made.status_code == 201, made.json()
+    body = made.json()
+    assert (body["slug"], body["game"], body["game_params"], body["rules"]) == (
+        "chomp-open", "chomp", {"rows": 6}, "Eat **cookies**.",
+    )  # fmt: skip
+    assert body["clock"] == {"cpu_average_per_move_s": 30, "wall_per_move_s": 120}  # the game's
+    assert body["policy"]["max_source_bytes"] == 65536 and body["stages"] == []
+    created = JudgeAction.objects.get()
+    assert (created.action, created.judge, created.reason) == ("contest.create", organiser, "scripted")
+
+    edited = api(organiser).patch(
+        "/api/contests/chomp-open/", {"clock": {"wall_per_move_s": 10, "memory_mb": 128}}, format="json"
+    )
+    assert edited.status_code == 200, edited.json()
+    assert edited.json()["clock"] == {"cpu_average_per_move_s": 30, "wall_per_move_s": 10, "memory_mb": 128}
+    contest = Contest.objects.get(slug="chomp-open")
+    assert contest.title == "Chomp Open" and contest.game_params == {"rows": 6}  # what was not sent stays
+    action = JudgeAction.objects.get(action="contest.edit")
+    assert action.data == {"clock": {"from": {}, "to": {"wall_per_move_s": 10, "memory_mb": 128}}}
+
+    refused = api(organiser).patch("/api/contests/chomp-open/", {"game_params": {"rows": 1}}, format="json")
+    assert refused.status_code == 400 and "rows must be between 2 and 50, not 1" in refused.json()["error"]["message"]
+    again = api(organiser).patch("/api/contests/chomp-open/", {"title": "Chomp Open"}, format="json")
+    assert again.status_code == 200 and JudgeAction.objects.count() == 2  # nothing changed, nothing logged
+    assert api(organiser).patch("/api/contests/nowhere/", {"title": "x"}, format="json").status_code == 404
+    # The judges read both lines in the log's CSV, with what changed.
+    client = APIClient()
+    client.force_login(judge)
+    csv = client.get("/contests/chomp-open/judges-log/?format=csv").content.decode()
+    assert "contest.create" in csv and "contest.edit" in csv and "wall_per_move_s" in csv
 
 
 # --- In a browser -----------------------------------------------------------------------------------
