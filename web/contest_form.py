@@ -174,9 +174,12 @@ class ContestForm(forms.ModelForm):
         self.show_defaults(self.chosen_game())
 
     def chosen_game(self) -> str:
-        """The game the form is about: the one sent, else the contest's, else the first listed."""
+        """The game the form is about, if hosted: the one sent, else the contest's, else the
+        first listed."""
         name = (self.data.get("game") if self.is_bound else None) or self.initial.get("game") or self.instance.game
-        return name if isinstance(name, str) and name in registry.GAMES else min(registry.GAMES, default="")
+        if not name:
+            return min(registry.GAMES, default="")
+        return name if isinstance(name, str) and name in registry.GAMES else ""
 
     def show_defaults(self, name: str) -> None:
         """The game's defaults as the placeholders of its parameters, clock and memory."""

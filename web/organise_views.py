@@ -72,7 +72,7 @@ def _contest_form(request, contest: Contest | None):
                     messages.info(request, "Nothing changed.")
                 return redirect("contests:organise-edit", slug=saved.slug)
     else:
-        game = request.GET.get("game")
+        game = request.GET.get("game") if contest is None else None  # a new contest's game, chosen first
         form = ContestPageForm(instance=instance, initial={"game": game} if game in registry.GAMES else None)
     context = {
         "form": form,

@@ -259,6 +259,18 @@ def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client
     assert made.status_code == 302 and Contest.objects.get(slug="chomp-open").game == "chomp@2"
 
 
+def test_a_contest_for_a_game_to_come_keeps_it_until_the_game_is_hosted(client, organiser):
+    make_contest(slug="later", title="Later", game="connect-four", game_params={"rows": 6})
+    client.force_login(organiser)
+    page = client.get("/organise/contests/later/").content.decode()
+    assert '<option value="connect-four" selected>connect-four (not hosted yet: the contest cannot open)' in page
+    assert "Its game is not hosted here" in page and "/console/stages/new/" not in page
+    saved = client.post("/organise/contests/later/", page_fields(title="Later, renamed", slug="later",
+                                                                 game="connect-four", game_params='{"rows": 6}'))  # fmt: skip
+    assert saved.status_code == 302
+    assert Contest.objects.filter(slug="later", game="connect-four", title="Later, renamed").exists()
+
+
 def test_the_game_cannot_change_once_the_contest_has_entries(client, organiser):
     client.force_login(organiser)
     client.post("/organise/contests/new/", page_fields())
