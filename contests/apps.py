@@ -16,6 +16,7 @@ class ContestsConfig(AppConfig):
 
 
 def _ensure_groups(sender, **kwargs) -> None:
-    from contests.services import ensure_judges_group
+    from contests.services import ensure_judges_group, ensure_organisers_group
 
     ensure_judges_group(using=kwargs.get("using", "default"))
+    ensure_organisers_group(using=kwargs.get("using", "default"))

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
@@ -23,6 +23,7 @@ from contests import entry_form, locks, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
 
 JUDGES_GROUP = "judges"
+ORGANISERS_GROUP = "Organisers"
 
 # What a judge may do, as (app_label, codename). Judges run contests; they do not manage
 # accounts or the site itself.
@@ -47,12 +48,26 @@ JUDGE_PERMISSIONS = [
     ("contests", "view_judgeaction"),
 ]
 
+# What makes an organiser: opening a contest and editing it (``is_organiser``). Judges may
+# change a contest in the admin, but only a user who may also add one organises.
+ORGANISE = ("contests.add_contest", "contests.change_contest")
 
-def ensure_judges_group(using: str = "default") -> Group:
-    """Create the ``judges`` group, or bring its permissions back to the list above."""
-    group, _ = Group.objects.using(using).get_or_create(name=JUDGES_GROUP)
+# What an organiser may do: open and edit contests, add their stages (the judges run them),
+# read the judges' log their edits are written in.
+ORGANISER_PERMISSIONS = [
+    ("contests", "view_contest"),
+    ("contests", "add_contest"),
+    ("contests", "change_contest"),
+    ("contests", "view_stage"),
+    ("contests", "add_stage"),
+    ("contests", "view_judgeaction"),
+]
+
+
+def _ensure_group(name: str, permissions: list[tuple[str, str]], using: str) -> Group:
+    group, _ = Group.objects.using(using).get_or_create(name=name)
     wanted = []
-    for app_label, codename in JUDGE_PERMISSIONS:
+    for app_label, codename in permissions:
         perm = Permission.objects.using(using).filter(content_type__app_label=app_label, codename=codename).first()
         if perm is not None:  # absent only before the first migrate has created it
             wanted.append(perm)
@@ -61,13 +76,33 @@ def ensure_judges_group(using: str = "default") -> Group:
     return group
 
 
+def ensure_judges_group(using: str = "default") -> Group:
+    """Create the ``judges`` group, or bring its permissions back to the list above."""
+    return _ensure_group(JUDGES_GROUP, JUDGE_PERMISSIONS, using)
+
+
+def ensure_organisers_group(using: str = "default") -> Group:
+    """Create the ``Organisers`` group, or bring its permissions back to the list above."""
+    return _ensure_group(ORGANISERS_GROUP, ORGANISER_PERMISSIONS, using)
+
+
 def is_judge(user: AbstractBaseUser | AnonymousUser) -> bool:
     return user.is_authenticated and (user.is_superuser or user.groups.filter(name=JUDGES_GROUP).exists())
 
 
+def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """May open contests and edit them on the organisers' pages and through the API."""
+    return user.is_authenticated and user.has_perms(ORGANISE)
+
+
 def visible_contests(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Contest]:
+    """Every contest for the judges and the organisers (one query of the user's groups, as
+    for a judge alone); the public ones for everyone else."""
     contests = Contest.objects.all()
-    if not is_judge(user):
+    staff = user.is_authenticated and (
+        user.is_superuser or user.groups.filter(name__in=[JUDGES_GROUP, ORGANISERS_GROUP]).exists()
+    )
+    if not staff:
         contests = contests.filter(is_public=True)
     return contests.order_by("title")
 
@@ -423,6 +458,55 @@ def log_action(judge, contest_id: int, action: str, target: str, reason: str = "
         reason=(reason or "")[:5000],
         data=data,
     )
+
+
+# --- Organising -------------------------------------------------------------------------------
+
+# A contest's settings, as its organisers set them (on their pages, through the API or in the
+# admin: web/contest_form.py checks them, the same for all three); the rest of a contest's row
+# (the freeze, the publication) is the judges'.
+CONTEST_SETTINGS = (
+    "title", "slug", "summary", "is_public", "game", "game_params", "clock", "game_data", "rules", "rules_source",
+    "opens_at", "closes_at", "language_table", "allowed_languages", "max_source_bytes", "source_counts",
+    "max_executable_bytes", "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week",
+    "entry_form",
+)  # fmt: skip
+
+
+def _setting(contest: Contest, name: str) -> Any:
+    """A setting as the judges' log keeps it (JSON): a moment in ISO 8601, a file by its name."""
+    value = getattr(contest, name)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if name == "game_data":
+        return value.name or ""
+    return value
+
+
+def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
+    """Save a new contest, or an edited one, and write it in the judges' log: ``contest.create``
+    with every setting, ``contest.edit`` with each setting changed, from and to (an edit that
+    changes nothing is neither saved nor logged). Only the settings are written, so a freeze
+    or a publication made since the organiser loaded the contest stands. Returns the names of
+    the settings written. Refused if another contest took the slug meanwhile."""
+    try:
+        with locks.writing():
+            if contest.pk is None:
+                contest.save()
+                settings_now = {name: _setting(contest, name) for name in CONTEST_SETTINGS}
+                log_action(organiser, contest.pk, "contest.create", f"contest {contest.slug}", reason, **settings_now)
+                return list(CONTEST_SETTINGS)
+            before = locks.lock_one("contest", Contest.objects.filter(pk=contest.pk))
+            changed = [name for name in CONTEST_SETTINGS if _setting(before, name) != _setting(contest, name)]
+            if not changed:
+                return []
+            contest.save(update_fields=[*changed, "updated_at"])
+            change = {name: {"from": _setting(before, name), "to": _setting(contest, name)} for name in changed}
+            target = f"contest {contest.slug}: {', '.join(changed)}"
+            log_action(organiser, contest.pk, "contest.edit", target, reason, **change)
+            return changed
+    except IntegrityError:  # the form found the slug free; another contest took it since
+        raise Refused(f"Another contest already has the slug {contest.slug}; choose another.") from None
 
 
 @transaction.atomic

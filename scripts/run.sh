@@ -23,6 +23,7 @@ cat <<BANNER
   Demo logins (user / password):
     admin / arbiter-admin   (administrator)
     judge / arbiter-judge   (judge)
+    organiser / arbiter-organiser   (organiser: opens and edits contests at /organise/)
     alice / arbiter-alice   (contestant)
     bob   / arbiter-bob     (contestant)
   Press Ctrl-C to stop the web server and the worker.

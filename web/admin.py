@@ -1,12 +1,13 @@
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 
+from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
 from judging import formats
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
+from web.contest_form import SECTIONS, ContestForm
 
 
 class StageForm(forms.ModelForm):
@@ -26,85 +27,6 @@ class StageInline(admin.TabularInline):
     fields = ("order", "name", "kind", "params", "status")
 
 
-class ContestForm(forms.ModelForm):
-    """A contest is for a game the platform hosts: a new one chooses among them; one made for a
-    game to come keeps it (it is listed, never open) until it is hosted."""
-
-    rules_source = forms.URLField(
-        required=False, assume_scheme="https", help_text=Contest._meta.get_field("rules_source").help_text
-    )
-
-    class Meta:
-        model = Contest
-        fields = [
-            "title", "slug", "summary", "is_public", "game", "game_params", "clock", "game_data", "rules", "rules_source",
-            "opens_at", "closes_at", "language_table", "allowed_languages", "max_source_bytes", "source_counts",
-            "max_executable_bytes",
-            "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
-        ]  # fmt: skip
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        from games import registry
-
-        choices = [(name, game.info.title) for name, game in sorted(registry.GAMES.items())]
-        current = self.instance.game if self.instance.pk else ""
-        if current and current not in registry.GAMES:
-            choices.append((current, f"{current} (not hosted yet: the contest cannot open)"))
-        self.fields["game"] = forms.ChoiceField(choices=choices, help_text=self.fields["game"].help_text)
-        from sandbox.languages import TABLES
-
-        self.fields["language_table"] = forms.ChoiceField(
-            choices=[(t.name, t.title) for t in TABLES.values()],
-            help_text=self.fields["language_table"].help_text,
-            required=False,
-        )
-        self.fields["source_counts"].required = False
-
-    def clean_language_table(self) -> str:
-        return self.cleaned_data["language_table"] or "arbiter"
-
-    def clean_source_counts(self) -> str:
-        return self.cleaned_data["source_counts"] or "bytes"
-
-    def clean_entry_form(self) -> list:
-        from contests.entry_form import check_specs
-
-        specs = self.cleaned_data["entry_form"]
-        problems = check_specs(specs)
-        if problems:
-            raise forms.ValidationError(problems)
-        return specs
-
-    def clean(self):
-        cleaned = super().clean()
-        data, game = cleaned.get("game_data"), cleaned.get("game")
-        if data and hasattr(data, "read") and game:
-            from games import registry
-
-            check = getattr(registry.GAMES.get(game), "check_data", None)
-            if check is None:
-                self.add_error("game_data", f"{game} takes no data file.")
-            else:
-                data.seek(0)
-                content = data.read()
-                data.seek(0)
-                try:
-                    check(content)
-                except ValueError as e:
-                    self.add_error("game_data", str(e))
-        return cleaned
-
-    def clean_max_source_bytes(self) -> int:
-        value = self.cleaned_data["max_source_bytes"]
-        cap = settings.UPLOAD_MAX_BYTES
-        if value is not None and value > cap:
-            raise forms.ValidationError(
-                f"At most {cap:,} bytes: the site refuses any larger request (UPLOAD_MAX_BYTES); raise that first."
-            )
-        return value
-
-
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):
     form = ContestForm
@@ -114,28 +36,11 @@ class ContestAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("title",)}
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     inlines = [StageInline]
-    fieldsets = (
-        (None, {"fields": ("title", "slug", "summary", "is_public")}),
-        ("Game", {"fields": ("game", "game_params", "clock", "game_data")}),
-        ("Rules", {"fields": ("rules", "rules_source")}),
-        ("Schedule", {"fields": ("opens_at", "closes_at")}),
-        (
-            "Submission policy",
-            {
-                "fields": (
-                    "language_table",
-                    "allowed_languages",
-                    "max_source_bytes",
-                    "source_counts",
-                    "max_executable_bytes",
-                    "max_entries_per_user",
-                    "max_submissions_per_day",
-                    "max_submissions_per_week",
-                    "entry_form",
-                )
-            },
-        ),
-    )
+    fieldsets = [(None if title == "Contest" else title, {"fields": names}) for title, names in SECTIONS]
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Saved and logged as on the organisers' pages: ``contest.create`` or ``contest.edit`` in the judges' log."""
+        services.save_contest(request.user, obj)
 
 
 @admin.register(Stage)

@@ -27,6 +27,7 @@ from judging import standings as standings_service
 from judging.models import Match, MatchSeat, Notification
 from web import serializers as s
 from web.api_support import JSONParser, body_object, error_body, idempotent, refused
+from web.contest_form import ContestForm, settings_of
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
 from web.views import bundle_response, replay_shown
@@ -44,6 +45,14 @@ def paged(serializer_class) -> serializers.Serializer:
             "results": serializer_class(many=True),
         },
     )
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Send a retry with the same key to get the first answer back.",
+)
 
 
 def _contest(request, slug: str) -> Contest:
@@ -84,25 +93,96 @@ def _stage_data(stage: Stage, **extra) -> dict:
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def me(request):
-    return Response({"username": request.user.username, "is_judge": services.is_judge(request.user)})
+    return Response(
+        {
+            "username": request.user.username,
+            "is_judge": services.is_judge(request.user),
+            "is_organiser": services.is_organiser(request.user),
+        }
+    )
 
 
-@extend_schema(responses=paged(s.ContestSerializer), summary="Contests", operation_id="contests_list")
-@api_view(["GET"])
+@extend_schema(methods=["GET"], responses=paged(s.ContestSerializer), summary="Contests", operation_id="contests_list")
+@extend_schema(
+    methods=["POST"],
+    request=s.ContestWriteSerializer,
+    responses={201: s.ContestDetailSerializer},
+    parameters=[IDEMPOTENCY_KEY],
+    summary="Organisers: open a contest",
+    description="Its settings are checked as on the organisers' page and in the admin (a 400 names each one "
+    "refused, in words); the contest is written in its judges' log (contest.create). Add its stages with "
+    "POST /api/contests/SLUG/stages/.",
+    operation_id="contests_create",
+)
+@api_view(["GET", "POST"])
 @permission_classes([AllowAny])
+@idempotent
 def contest_list(request):
+    if request.method == "POST":
+        _require_organiser(request)
+        return _save_contest(request, None)
     return _paginate(request, services.visible_contests(request.user), s.ContestSerializer)
 
 
 @extend_schema(
+    methods=["GET"],
     responses=s.ContestDetailSerializer,
     summary="A contest: rules, parameters, time limits, stages, policy",
     operation_id="contests_detail",
 )
-@api_view(["GET"])
+@extend_schema(
+    methods=["PATCH"],
+    request=s.ContestWriteSerializer,
+    responses={200: s.ContestDetailSerializer},
+    summary="Organisers: edit a contest (only the settings sent change)",
+    description="Checked as on the organisers' page and in the admin (a 400 names each setting refused); "
+    "written in the judges' log (contest.edit, with each setting changed, from and to).",
+    operation_id="contests_edit",
+)
+@api_view(["GET", "PATCH"])
 @permission_classes([AllowAny])
 def contest_detail(request, slug: str):
-    contest = _contest(request, slug)
+    if request.method == "PATCH":
+        _require_organiser(request)
+        return _save_contest(request, get_object_or_404(Contest, slug=slug))
+    return Response(_contest_data(_contest(request, slug)))
+
+
+def _require_organiser(request) -> None:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated("Log in (or send a token) as one of the organisers.")
+    if not services.is_organiser(request.user):
+        raise PermissionDenied("Only organisers may open or edit contests.")
+
+
+def _save_contest(request, contest: Contest | None) -> Response:
+    """A new contest (POST) or the settings sent of one (PATCH), over its others, checked by
+    the form of the admin and of the organisers' page, saved and logged by the service."""
+    sent = body_object(request)
+    body = s.ContestWriteSerializer(data=sent, partial=contest is not None)
+    unknown = sorted(set(sent) - set(body.fields))
+    if unknown:
+        raise serializers.ValidationError({name: ["A contest has no setting of this name."] for name in unknown})
+    body.is_valid(raise_exception=True)
+    values = dict(body.validated_data)
+    reason = values.pop("reason", "")
+    instance = contest or Contest()
+    form = ContestForm({**settings_of(instance), **values}, instance=instance)
+    if not form.is_valid():
+        fields = {
+            "non_field_errors" if name == "__all__" else name: list(errors) for name, errors in form.errors.items()
+        }
+        message = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in fields.items())
+        return Response(error_body(400, "invalid", message, fields), status=status.HTTP_400_BAD_REQUEST)
+    try:
+        services.save_contest(request.user, form.save(commit=False), reason)
+    except services.Refused as e:
+        return Response(error_body(400, "invalid", str(e), {"slug": [str(e)]}), status=status.HTTP_400_BAD_REQUEST)
+    created = status.HTTP_201_CREATED if contest is None else status.HTTP_200_OK
+    return Response(_contest_data(form.instance), status=created)
+
+
+def _contest_data(contest: Contest) -> dict:
     game = registry.get(contest.game) if contest.game in registry.GAMES else None
     data = s.ContestDetailSerializer(contest).data
     data["clock"] = {**(game.default_clock if game else {}), **contest.clock}
@@ -116,7 +196,7 @@ def contest_detail(request, slug: str):
         "max_entries_per_user": contest.max_entries_per_user,
         "entry_form": contest.entry_form,
     }
-    return Response(data)
+    return data
 
 
 @extend_schema(
@@ -209,14 +289,6 @@ def _program(request, *, required: bool) -> dict | None:
 class UploadTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
-
-
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    description="Send a retry with the same key to get the first answer back.",
-)
 
 
 def _contest_upload_limit(request, slug: str) -> tuple[int, str]:

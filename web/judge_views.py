@@ -305,8 +305,10 @@ def stopped_in_words(stopped: dict[str, int]) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def add_stage(request, slug: str):
-    """A new stage from a form: its kind first, then its parameters, each named and checked."""
-    contest = _judge(request, slug, "judging.rerun_match")
+    """A new stage from a form: its kind first, then its parameters, each named and checked.
+    Judges add stages, and so do organisers (``contests.add_stage``, as for the API); only a
+    judge runs one, from the console."""
+    contest = _judge(request, slug, "contests.add_stage")
     if not contest.is_hosted:
         raise PermissionDenied("Its game is not hosted here: it has no stages to run.")
     kinds = kinds_for(contest)
@@ -321,6 +323,9 @@ def add_stage(request, slug: str):
                 for name, message in e.fields.items():
                     form.add_error(None, f"{name}: {message}")
             else:
+                if not request.user.has_perm("judging.rerun_match"):  # an organiser: the judges run it
+                    messages.success(request, f"{stage.name} is added; the judges run it when it is time.")
+                    return redirect("contests:organise-edit", slug=contest.slug)
                 messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
                 return redirect("contests:console", slug=contest.slug)
     return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})

@@ -392,6 +392,41 @@ class TestGameSerializer(serializers.Serializer):
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_judge = serializers.BooleanField()
+    is_organiser = serializers.BooleanField(help_text="May open contests and edit them.")
+
+
+class ContestWriteSerializer(serializers.Serializer):
+    """A contest's settings as organisers send them. Only their JSON types are checked here;
+    what they mean is checked by the admin's and the organisers' page's form
+    (web/contest_form.py), which answers each refusal in words under the setting's name."""
+
+    title = serializers.CharField(help_text="As contestants read it.")
+    slug = serializers.CharField(help_text="Its address: /contests/SLUG/.")
+    game = serializers.CharField(help_text="A game's key in the registry (GET /api/contests/ names those in use).")
+    summary = serializers.CharField(required=False, allow_blank=True)
+    is_public = serializers.BooleanField(required=False, help_text="Listed for everyone (else judges only).")
+    game_params = serializers.DictField(required=False, help_text="The game's parameters; its defaults if left out.")
+    clock = serializers.DictField(
+        required=False, help_text="Time limits and memory_mb (games.clocks.Clock); the game's under any left out."
+    )
+    rules = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="Markdown.")
+    rules_source = serializers.CharField(required=False, allow_blank=True, help_text="The original rules' URL.")
+    opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    closes_at = serializers.DateTimeField(required=False, allow_null=True, help_text="After opens_at.")
+    language_table = serializers.CharField(required=False, help_text="arbiter, codecup or potm.")
+    allowed_languages = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Language keys of the table; every one if empty."
+    )
+    max_source_bytes = serializers.IntegerField(required=False)
+    source_counts = serializers.CharField(required=False, help_text='"bytes", or "code" (comments do not count).')
+    max_executable_bytes = serializers.IntegerField(required=False, allow_null=True)
+    max_entries_per_user = serializers.IntegerField(required=False)
+    max_submissions_per_day = serializers.IntegerField(required=False, allow_null=True)
+    max_submissions_per_week = serializers.IntegerField(required=False, allow_null=True)
+    entry_form = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text='[{"name", "label", "type", "required"}, ...]'
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, help_text="For the judges' log.")
 
 
 class NotificationSerializer(serializers.ModelSerializer):

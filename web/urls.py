@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web import judge_views, views
+from web import judge_views, organise_views, views
 
 app_name = "contests"
 urlpatterns = [
@@ -26,6 +26,10 @@ urlpatterns = [
     path("contests/<slug:slug>/console/act/", judge_views.console_action, name="console-action"),
     path("contests/<slug:slug>/console/stages/new/", judge_views.add_stage, name="add-stage"),
     path("contests/<slug:slug>/entries/<id:entry_id>/", views.entry_detail, name="entry"),
+    path("organise/", organise_views.contest_list, name="organise"),
+    path("organise/contests/new/", organise_views.contest_new, name="organise-new"),
+    path("organise/contests/<slug:slug>/", organise_views.contest_edit, name="organise-edit"),
+    path("organise/preview/", organise_views.rules_preview, name="organise-preview"),
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
     path("submissions/<id:pk>/source/", views.submission_source, name="submission-source"),
     path("submissions/<id:pk>/test-game/", views.test_game, name="test-game"),

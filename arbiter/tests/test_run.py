@@ -78,6 +78,7 @@ def test_run_serves_the_site_with_a_worker_and_ctrl_c_stops_everything(tmp_path)
         status, body = _get(base + "/static/css/arbiter.css")
         assert status == 200 and b"--accent" in body  # static files collected and served
         assert f"http://127.0.0.1:{port}/" in output and "alice / arbiter-alice" in output
+        assert "organiser / arbiter-organiser" in output
     finally:
         proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground process
         try:

@@ -17,11 +17,14 @@ class DemoUser:
     role: str
     is_superuser: bool = False
     is_judge: bool = False
+    is_organiser: bool = False
 
 
 DEMO_USERS = [
     DemoUser("admin", "arbiter-admin", "administrator", is_superuser=True),
     DemoUser("judge", "arbiter-judge", "judge", is_judge=True),
+    # Opens and edits contests on /organise/, not in the admin: not staff.
+    DemoUser("organiser", "arbiter-organiser", "organiser", is_organiser=True),
     DemoUser("alice", "arbiter-alice", "contestant"),
     DemoUser("bob", "arbiter-bob", "contestant"),
 ]

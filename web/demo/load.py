@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from contests.models import Contest, Entry, Stage, Submission
-from contests.services import ensure_judges_group
+from contests.services import ensure_judges_group, ensure_organisers_group
 from judging import formats, lifecycle
 from judging.models import Match
 from web.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
@@ -27,7 +27,7 @@ def load_demo(queue_builds: bool = True) -> list[str]:
     ``play_demo`` builds them in this process.
     """
     created: list[str] = []
-    judges = ensure_judges_group()
+    judges, organisers = ensure_judges_group(), ensure_organisers_group()
     for spec in DEMO_USERS:
         if User.objects.filter(username=spec.username).exists():
             continue
@@ -36,6 +36,8 @@ def load_demo(queue_builds: bool = True) -> list[str]:
         user.save()
         if spec.is_judge:
             user.groups.add(judges)
+        if spec.is_organiser:
+            user.groups.add(organisers)
         created.append(f"user {spec.username}")
     organiser, made = User.objects.get_or_create(username=ORGANISER, defaults={"first_name": "Arbiter organisers"})
     if made:

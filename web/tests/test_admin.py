@@ -102,7 +102,7 @@ def test_a_contest_cannot_accept_sources_larger_than_the_sites_upload_cap(settin
     contest = make_contest()
     fields = {
         "title": contest.title, "slug": contest.slug, "game": contest.game, "game_params": "{}", "clock": "{}",
-        "allowed_languages": "[]", "entry_form": "[]", "max_entries_per_user": 1,
+        "allowed_languages": [], "entry_form": "[]", "max_entries_per_user": 1,
     }  # fmt: skip
     form = ContestForm({**fields, "max_source_bytes": (1 << 20) + 1}, instance=contest)
     assert not form.is_valid()
@@ -120,7 +120,7 @@ def test_organisers_upload_their_own_word_list_and_a_bad_one_is_refused_naming_i
     contest = make_contest(game="crossed_words", game_params={})
     fields = {
         "title": contest.title, "slug": contest.slug, "game": "crossed_words", "game_params": "{}", "clock": "{}",
-        "allowed_languages": "[]", "entry_form": "[]", "max_entries_per_user": 1, "max_source_bytes": 1000,
+        "allowed_languages": [], "entry_form": "[]", "max_entries_per_user": 1, "max_source_bytes": 1000,
     }  # fmt: skip
     bad = ContestForm(fields, {"game_data": SimpleUploadedFile("words.txt", b"cat\ndog\nh3llo\n")}, instance=contest)
     assert not bad.is_valid() and "line 3" in bad.errors["game_data"][0]
@@ -141,7 +141,7 @@ def test_entry_forms_are_checked_in_the_admin():
     contest = make_contest()
     fields = {
         "title": contest.title, "slug": contest.slug, "game": contest.game, "game_params": "{}", "clock": "{}",
-        "allowed_languages": "[]", "max_entries_per_user": 1, "max_source_bytes": 1000,
+        "allowed_languages": [], "max_entries_per_user": 1, "max_source_bytes": 1000,
     }  # fmt: skip
     form = ContestForm({**fields, "entry_form": '[{"name": "os", "type": "choice"}]'}, instance=contest)
     assert not form.is_valid() and form.errors["entry_form"] == ["Field os is a choice with no choices."]

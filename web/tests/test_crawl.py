@@ -1,6 +1,6 @@
 """Every page of the demo walked as an anonymous visitor, a contestant, another contestant, a
-judge and an administrator: no page answers 500, no link is broken, and what is private stays
-so (another contestant's source, build log, stderr and test games)."""
+judge, an organiser and an administrator: no page answers 500, no link is broken, and what is
+private stays so (another contestant's source, build log, stderr and test games)."""
 
 import json
 import re
@@ -74,7 +74,7 @@ def _crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
     return seen
 
 
-@pytest.mark.parametrize("who", [None, "alice", "bob", "judge", "admin"])
+@pytest.mark.parametrize("who", [None, "alice", "bob", "judge", "organiser", "admin"])
 def test_every_page_answers_and_no_link_is_broken(world, client, who):
     if who:
         client.force_login(User.objects.get(username=who))

@@ -25,10 +25,20 @@ def test_load_demo_creates_the_five_contests_and_the_logins(client):
     assert Contest.objects.get(slug="chomp").game_params == {"rows": 7, "cols": 9}  # not square
     assert Contest.objects.get(slug="hearts-and-flowers").game_params == {"n": 5}
     assert Contest.objects.get(slug="codecup-sudoku").clock["time_limit"] == 30
-    for username, password in [("admin", "arbiter-admin"), ("judge", "arbiter-judge"), ("alice", "arbiter-alice")]:
+    for username, password in [
+        ("admin", "arbiter-admin"),
+        ("judge", "arbiter-judge"),
+        ("organiser", "arbiter-organiser"),
+        ("alice", "arbiter-alice"),
+    ]:
         logged_in = client.post("/accounts/login/", {"username": username, "password": password})
         assert logged_in.status_code == 302, username  # through the page: log-ins are throttled
     assert User.objects.get(username="judge").groups.filter(name="judges").exists()
+    organiser = User.objects.get(username="organiser")
+    assert [g.name for g in organiser.groups.all()] == ["Organisers"] and not organiser.is_staff
+    assert client.get("/organise/").status_code == 403  # alice, the last to log in
+    client.force_login(organiser)
+    assert client.get("/organise/").status_code == 200
     assert User.objects.get(username="admin").is_superuser
 
 
