@@ -46,6 +46,7 @@ JUDGE_PERMISSIONS = [
     ("judging", "view_matchattempt"),
     ("judging", "verify_output"),
     ("contests", "view_judgeaction"),
+    ("contests", "upload_game"),
 ]
 
 # What makes an organiser: opening a contest and editing it (``is_organiser``). Judges may
@@ -53,7 +54,7 @@ JUDGE_PERMISSIONS = [
 ORGANISE = ("contests.add_contest", "contests.change_contest")
 
 # What an organiser may do: open and edit contests, add their stages (the judges run them),
-# read the judges' log their edits are written in.
+# read the judges' log their edits are written in, upload games (a referee and its manifest).
 ORGANISER_PERMISSIONS = [
     ("contests", "view_contest"),
     ("contests", "add_contest"),

@@ -18,6 +18,7 @@ from contests.services import CONTEST_SETTINGS
 from games import registry
 from games.base import ParamError
 from games.clocks import Clock, ClockError
+from games.hosted import HostedGame
 from sandbox import languages
 
 DEFAULT_MEMORY_MB = Clock().memory_mb  # a program's memory when neither the contest nor its game sets one
@@ -241,12 +242,15 @@ class ContestForm(forms.ModelForm):
         cleaned = super().clean()
         name = cleaned.get("game")
         game = registry.GAMES.get(name) if name else None
-        if name and self.instance.pk and name != self.instance.game and self.instance.entries.exists():
+        moved = name and self.instance.pk and name != self.instance.game
+        if moved and not _versions_of_one_game(name, self.instance.game) and self.instance.entries.exists():
             self.add_error(
                 "game",
                 f"The game cannot change: {self.instance.title} has entries, whose programs play "
                 f"{self.instance.game}. Open a new contest for {name}.",
             )
+        if isinstance(game, HostedGame) and not (cleaned.get("rules") or "").strip():
+            cleaned["rules"] = game.manifest.rules  # the uploaded game's rules page, until the organiser writes one
         if game is not None and "game_params" in cleaned:
             try:
                 game.resolve_params(cleaned["game_params"])
@@ -331,3 +335,9 @@ class ContestPageForm(ContestForm):
 
     def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(title, [self[name] for name in names]) for title, names in SECTIONS]
+
+
+def _versions_of_one_game(new: str, old: str) -> bool:
+    """Two versions of one uploaded game (``nim@1``, ``nim@2``): a contest with entries may move
+    from one to the other, its organiser's decision; its programs play the same game."""
+    return "@" in new and "@" in old and new.partition("@")[0] == old.partition("@")[0]

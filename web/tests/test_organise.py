@@ -3,19 +3,23 @@ the API, with the admin's form and checks, each change written in the judges' lo
 
 import shutil
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from contests.models import Contest, JudgeAction, Stage
+from contests.hosted_games import SOURCE
+from contests.models import Contest, GameVersion, JudgeAction, Stage
 from contests.services import ensure_judges_group, ensure_organisers_group
 from contests.tests.factories import make_contest, make_entry, make_user
 from games import registry
+from judging import hosting
 
 pytestmark = pytest.mark.django_db
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"
 
 
 @pytest.fixture
@@ -241,9 +245,11 @@ def test_the_api_refuses_each_bad_setting_in_words(organiser, changes, field, me
     assert not Contest.objects.filter(title="Chomp Open").exists() and not JudgeAction.objects.exists()
 
 
-def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client, organiser, monkeypatch):
+def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client, organiser):
     # An uploaded game joins the registry under a versioned key; the form lists what is there.
-    monkeypatch.setitem(registry.GAMES, "chomp@2", registry.GAMES["chomp"])
+    uploaded = hosting.upload(hosting.read_folder(CONNECT_FOUR), organiser)
+    GameVersion.objects.filter(pk=uploaded.pk).update(status=GameVersion.Status.ACCEPTED)  # its kit: elsewhere
+    SOURCE.forget()
     client.force_login(organiser)
     page = client.get("/organise/contests/new/").content.decode()
     for name, game in registry.GAMES.items():
@@ -251,12 +257,26 @@ def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client
     # the first game's defaults as placeholders, and every game's for the script
     assert 'placeholder="{&quot;cpu_average_per_move_s&quot;: 30, &quot;wall_per_move_s&quot;: 120}"' in page
     assert 'name="memory_mb" min="1" placeholder="256"' in page and "rows: 2 to 50, 5 if not set" in page
-    assert '"chomp@2": {"params"' in page and 'id="game-defaults"' in page
+    assert '"connect-four@1": {"params"' in page and 'id="game-defaults"' in page
     sudoku = client.get("/organise/contests/new/?game=sudoku").content.decode()
     assert 'placeholder="{&quot;time_limit&quot;: 30, &quot;measure&quot;: &quot;wall&quot;}"' in sudoku
     assert 'name="memory_mb" min="1" placeholder="1536"' in sudoku and "Sudoku" in sudoku
-    made = client.post("/organise/contests/new/", page_fields(game="chomp@2"))
-    assert made.status_code == 302 and Contest.objects.get(slug="chomp-open").game == "chomp@2"
+    made = client.post("/organise/contests/new/", page_fields(game="connect-four@1", game_params="", rules=""))
+    assert made.status_code == 302
+    contest = Contest.objects.get(slug="chomp-open")
+    assert contest.game == "connect-four@1" and contest.rules.startswith("# Connect Four")  # the game's rules page
+    # Made with it: the game's reference players, the opponent first.
+    assert list(contest.entries.values_list("name", "is_reference")) == [("greedy", True), ("random", True)]
+    # A new version of the game: the contest moves to it, entries and all, when its organiser says.
+    newer = hosting.upload(hosting.read_folder(CONNECT_FOUR), organiser)
+    GameVersion.objects.filter(pk=newer.pk).update(status=GameVersion.Status.ACCEPTED)
+    moved = client.post(
+        "/organise/contests/chomp-open/", page_fields(game="connect-four@2", game_params="", rules=contest.rules)
+    )
+    assert moved.status_code == 302 and Contest.objects.get(slug="chomp-open").game == "connect-four@2"
+    refused = client.post("/organise/contests/chomp-open/", page_fields(game="chomp", game_params=""))
+    assert "The game cannot change" in refused.content.decode()
+    SOURCE.forget()
 
 
 def test_a_contest_for_a_game_to_come_keeps_it_until_the_game_is_hosted(client, organiser):
