@@ -8,6 +8,8 @@ from games import registry
 from games.clocks import Clock
 from judging.referee import Player, play
 
+pytestmark = pytest.mark.jails
+
 chomp = registry.get("chomp")
 
 

@@ -14,6 +14,8 @@ from judging.referee import Player, play
 from sandbox.languages import LANGUAGES
 from sandbox.programs import build_program
 
+pytestmark = pytest.mark.jails
+
 PROGRAMS = Path(__file__).parent / "programs"
 sudoku = registry.get("sudoku")
 CLOCK = Clock(time_limit=10, measure="cpu")

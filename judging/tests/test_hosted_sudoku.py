@@ -26,6 +26,8 @@ from judging import hosting
 from judging.referee import Player, play
 from sandbox.programs import build_program
 
+pytestmark = pytest.mark.jails
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "games" / "sudoku-referee"
 PLAYERS = ROOT / "games" / "sudoku" / "players"

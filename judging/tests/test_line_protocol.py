@@ -11,6 +11,8 @@ from games.clocks import Clock
 from judging.referee import Player, play
 from sandbox.programs import build_program
 
+pytestmark = pytest.mark.jails
+
 sudoku = registry.get("sudoku")
 QUICK = Clock(time_limit=2, measure="wall")
 

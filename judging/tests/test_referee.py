@@ -7,6 +7,8 @@ from games.clocks import Clock, ClockError
 from judging import referee
 from judging.referee import Player
 
+pytestmark = pytest.mark.jails
+
 chomp = registry.get("chomp")
 hf = registry.get("hearts_flowers")
 
