@@ -105,7 +105,7 @@ class ProgramReferee(Referee):
                         if not session.send_line(line):
                             break
                 session.close()
-            self.referee.close()
+            self.referee_peak_mb = self.referee.close().peak_memory_mb
         self.frames[:] = self._aligned()
         return outcome
 
@@ -287,6 +287,7 @@ class ProgramReferee(Referee):
                 "cpu_s": round(self.referee_cpu, 4),
                 "wall_s": round(self.referee_wall, 4),
                 "lines": self.lines,
+                "peak_memory_mb": round(getattr(self, "referee_peak_mb", 0.0), 1),
             }
         }
 
