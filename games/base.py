@@ -271,6 +271,12 @@ class Game(ABC):
     # (an uploaded game's manifest); None: exactly ``info.seats``.
     seat_range: tuple[int, int] | None = None
 
+    @property
+    def head_to_head(self) -> bool:
+        """Whether its programs play each other two at a time (round robins, Swiss, continuous
+        pairings): a game of turns, or an uploaded game that two may play."""
+        return False
+
     def seats_wrong(self, count: int) -> str:
         """Why a game cannot have ``count`` players ("" if it can)."""
         if self.seat_range is not None:
@@ -309,6 +315,10 @@ class Game(ABC):
 
 class TurnGame(Game, Generic[State, Move]):
     """A game of moves and turns: states, the seat to move, legal moves and their notation."""
+
+    @property
+    def head_to_head(self) -> bool:
+        return self.info.seats == 2
 
     @abstractmethod
     def initial_state(self, params: Mapping[str, int], seed: int) -> State: ...

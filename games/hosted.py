@@ -291,6 +291,11 @@ class HostedGame(Game):
         self.default_clock = manifest.clock
 
     @property
+    def head_to_head(self) -> bool:
+        low, high = self.seat_range
+        return low <= 2 <= high
+
+    @property
     def opponent(self) -> ReferencePlayer | None:
         """The reference player of the system test: the one marked so, else the first."""
         players = self.manifest.players

@@ -14,7 +14,7 @@ from django.utils import timezone
 from contests.locks import writing
 from contests.models import Entry, Stage, Submission
 from games import registry
-from games.base import BYE, BatchGame, RaceGame, TurnGame
+from games.base import BYE, BatchGame, RaceGame
 from judging import dispatch, formats, lifecycle, scheduling, standings
 from judging.formats import StageError, StageFormat, register
 from judging.lifecycle import Ended
@@ -181,7 +181,7 @@ class RoundRobin(StageFormat):
     )  # fmt: skip
 
     def fits(self, game) -> bool:
-        return isinstance(game, TurnGame)
+        return game.head_to_head
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)
@@ -352,7 +352,7 @@ class Continuous(StageFormat):
     ends_when_played = False  # it goes on while its contest is open
 
     def fits(self, game) -> bool:
-        return isinstance(game, TurnGame)
+        return game.head_to_head
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_continuous(stage)
@@ -546,7 +546,7 @@ class Swiss(StageFormat):
         return schedule_swiss_round(stage)
 
     def fits(self, game) -> bool:
-        return isinstance(game, TurnGame)
+        return game.head_to_head
 
     def match_ended(self, match: Match, why: Ended) -> None:
         """Once every game of the stage so far is over (finished, or cancelled by a judge: not

@@ -69,7 +69,9 @@ def test_a_referee_program_judges_a_game_of_nim():
     assert len(replay["frames"]) == len(replay["moves"]) + 1  # one a position, the first before any move
     assert replay["frames"][0]["text"] == ["15 stones"] and replay["frames"][-1]["text"] == ["seat 0 took 3: 0 left"]
     referee = replay["referee"]  # its own costs, apart from the players'
-    assert replay["game"] == "nim@1" and referee["lines"] > 20 and referee["cpu_s"] > 0 and referee["peak_memory_mb"] > 1
+    assert (
+        replay["game"] == "nim@1" and referee["lines"] > 20 and referee["cpu_s"] > 0 and referee["peak_memory_mb"] > 1
+    )
 
 
 @pytest.mark.jails

@@ -169,3 +169,14 @@ def test_a_match_of_an_uploaded_game_shows_its_frames_with_the_generic_viewer(or
     chomp_match = make_match(chomp, chomp_subs, status="finished", stage=make_stage(chomp))
     chomp_match.save_replay({"game": "chomp", "moves": [], "frames": []}, chomp_match.result_attempt)
     assert "games/chomp.js" in Client().get(f"/matches/{chomp_match.pk}/").content.decode()
+
+
+def test_an_uploaded_game_of_two_is_offered_the_stages_of_games_of_two(organiser):
+    from judging import formats
+
+    hosting.check(hosting.upload(hosting.read_archive(nim_zip()), organiser[0]))
+    kinds = {kind for kind, _ in formats.choices(registry.get("nim@1"))}
+    assert {"system_test", "round_robin", "swiss", "ladder"} <= kinds
+    assert not {"batch", "race", "practice"} & kinds  # an output-only or race game's
+    alone = hosting.manifest_of(hosting.read_archive(nim_zip(seats={"min": 3, "max": 4})))
+    assert "round_robin" not in {kind for kind, _ in formats.choices(alone)}
