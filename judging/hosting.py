@@ -8,11 +8,13 @@ only if it passes; and a contest on an uploaded game given its reference players
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import tempfile
+import uuid
 from pathlib import Path
 
 from django.core.files.base import ContentFile
@@ -24,6 +26,7 @@ from contests.hosted_games import SOURCE, unpack
 from contests.models import Contest, Entry, GameVersion, Submission
 from contests.services import log_action
 from games.hosted import MANIFEST, HostedGame, ManifestError, pack, read_manifest
+from judging import disks
 from sandbox.archive import ArchiveLimits, extract
 from sandbox.errors import UnsafeArchive
 from sandbox.languages import TABLES, language_for
@@ -33,6 +36,10 @@ log = logging.getLogger(__name__)
 
 LIMITS = ArchiveLimits(max_files=500, max_bytes=32 << 20)
 SKIPPED = (".git", "__pycache__", ".DS_Store")
+
+
+class NoSpace(Exception):
+    """The site's disk is full: the upload was not kept (HTTP 507)."""
 
 
 def _top_folder(files: dict[str, bytes]) -> dict[str, bytes]:
@@ -104,6 +111,15 @@ def upload(files: dict[str, bytes], user=None) -> GameVersion:
     archive = pack(files)
     digest = hashlib.sha256(archive).hexdigest()
     name = game.manifest.name
+    try:
+        return _numbered(name, game, archive, digest, user)
+    except OSError as e:
+        if not disks.is_full(e):
+            raise
+        raise NoSpace("the site's disk is full: nothing was kept; upload the game again later") from None
+
+
+def _numbered(name: str, game: HostedGame, archive: bytes, digest: str, user) -> GameVersion:
     for _ in range(3):  # two uploads of one name at once: one takes the number, the other the next
         number = (GameVersion.objects.filter(name=name).aggregate(n=Max("version"))["n"] or 0) + 1
         try:
@@ -116,8 +132,18 @@ def upload(files: dict[str, bytes], user=None) -> GameVersion:
                     sha256=digest,
                     uploaded_by=user if getattr(user, "is_authenticated", False) else None,
                 )
-                version.archive.save(f"{name}-{number}.zip", ContentFile(archive), save=False)
-                version.save()
+                # A name of its own (two uploads racing for one number never share a file), so
+                # that what a failure leaves is this upload's and is removed.
+                filename = f"{name}-{number}-{uuid.uuid4().hex[:12]}.zip"
+                storage = version.archive.storage
+                target = version.archive.field.generate_filename(version, filename)
+                try:
+                    version.archive.save(filename, ContentFile(archive), save=False)
+                    version.save()
+                except BaseException:
+                    with contextlib.suppress(OSError):  # nothing half-written, nothing no row names
+                        storage.delete(target)
+                    raise
                 return version
         except IntegrityError:
             continue

@@ -53,9 +53,12 @@ def build_referee(interaction: RefereeProgram) -> Program:
     return build.program
 
 
+MAX_POINTS = 1e9  # a seat's points in one game: the standings add them up in the database
+
+
 def _number(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
+    if not math.isfinite(value) or abs(value) > MAX_POINTS:
         raise ValueError(text)
     return value
 
@@ -207,7 +210,9 @@ class ProgramReferee(Referee):
         try:
             points = tuple(_number(p) for p in points_text.split())
         except ValueError:
-            raise self._fault(f"wrote a result whose points are not numbers: {line[:80]!r}") from None
+            raise self._fault(
+                f"wrote a result whose points are not numbers up to {MAX_POINTS:.0e}: {line[:80]!r}"
+            ) from None
         if len(points) != seats:
             raise self._fault(f"wrote a result of {len(points)} points for {seats} seats: {line[:80]!r}")
         words = words_text.split()

@@ -75,6 +75,8 @@ def game_list(request):
         version = hosting.receive(archive.read(), request.user)
     except (ManifestError, UnsafeArchive) as e:
         return refused(f"{archive.name} refused: {e}")
+    except hosting.NoSpace as e:
+        return refused(str(e), status.HTTP_507_INSUFFICIENT_STORAGE, code="insufficient_storage")
     return Response(_data(request, version), status=status.HTTP_202_ACCEPTED)
 
 

@@ -62,7 +62,7 @@ def game_upload(request):
         return redirect("games:list")
     try:
         version = hosting.receive(archive.read(), request.user)
-    except (ManifestError, UnsafeArchive) as e:
+    except (ManifestError, UnsafeArchive, hosting.NoSpace) as e:
         messages.error(request, f"{archive.name} refused: {e}")
         return redirect("games:list")
     messages.success(request, f"{version.key} uploaded: its conformance kit is running.")

@@ -86,6 +86,7 @@ def test_a_referee_program_judges_a_game_of_nim():
         (6, "wrote more than 10,000 frames"),
         (8, "ended before its result (exited with code 0)"),
         (10, "gave seat 0 the word 'champion'"),
+        (11, "wrote a result whose points are not numbers up to 1e+09: 'result 1e300 0'"),
     ],
 )
 def test_a_referee_that_breaks_the_protocol_is_the_platforms_fault_in_words(fault, said):
@@ -141,7 +142,7 @@ def test_the_kit_accepts_nim_and_its_versions_are_played_by_name_at_version():
 )
 def test_the_kit_refuses_a_referee_that_fails_or_blames_the_wrong_seat(fault, problem):
     params = json.loads(nim_files()["game.json"])["params"]
-    version = hosting.check(hosting.upload(nim_files(params={**params, "fault": {"default": fault, "max": 10}})))
+    version = hosting.check(hosting.upload(nim_files(params={**params, "fault": {"default": fault, "max": 11}})))
     assert version.status == GameVersion.Status.REFUSED
     assert any(problem in p for p in version.report["problems"]), version.report["problems"]
     assert "nim@1" not in registry.GAMES

@@ -9,6 +9,7 @@ import html
 import io
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -180,3 +181,28 @@ def test_an_uploaded_game_of_two_is_offered_the_stages_of_games_of_two(organiser
     assert not {"batch", "race", "practice"} & kinds  # an output-only or race game's
     alone = hosting.manifest_of(hosting.read_archive(nim_zip(seats={"min": 3, "max": 4})))
     assert "round_robin" not in {kind for kind, _ in formats.choices(alone)}
+
+
+def test_a_full_disk_keeps_nothing_of_an_upload_and_says_so(organiser, monkeypatch):
+    import errno
+
+    from django.core.files.storage import FileSystemStorage
+
+    user, client = organiser
+    real_save = FileSystemStorage._save
+
+    def full(self, name, content):
+        real_save(self, name, content)  # half of it written, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(FileSystemStorage, "_save", full)
+    response = client.post("/games/upload/", {"archive": upload_file(nim_zip())}, follow=True)
+    assert "the site&#x27;s disk is full: nothing was kept" in response.content.decode()
+    api = client.post("/api/games/", {"archive": upload_file(nim_zip())})
+    assert api.status_code == 507 and "disk is full" in api.json()["error"]["message"]
+    monkeypatch.undo()
+    assert not GameVersion.objects.exists()
+    from django.conf import settings
+
+    games = Path(settings.MEDIA_ROOT) / "games"
+    assert not games.exists() or not any(games.iterdir())
