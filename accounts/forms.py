@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
 from judging.models import Notification
+from judging.notifications import kinds_for
 
 
 class SignUpForm(UserCreationForm):
@@ -28,3 +29,8 @@ class NotificationEmailForm(forms.Form):
         required=False,
         label="E-mail me when",
     )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        theirs = kinds_for(user)
+        self.fields["email"].choices = [(k, label) for k, label in Notification.Kind.choices if k in theirs]

@@ -71,7 +71,7 @@ def notification_list(request):
 def notification_settings(request):
     """Which kinds of notification the user gets by e-mail."""
     form = NotificationEmailForm(
-        request.POST or None, initial={"email": sorted(notifications.email_kinds(request.user))}
+        request.POST or None, initial={"email": sorted(notifications.email_kinds(request.user))}, user=request.user
     )
     if request.method == "POST" and form.is_valid():
         notifications.set_email_kinds(request.user, form.cleaned_data["email"])

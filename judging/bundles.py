@@ -28,9 +28,12 @@ from typing import Any
 from games import registry
 from games.base import ParamError
 from games.clocks import Clock, ClockError
+from games.hosted import KEY, HostedGame, ManifestError
+from judging import hosting
 from judging.models import Match
 from judging.referee import Player, play
 from sandbox import languages
+from sandbox.errors import UnsafeArchive
 
 FORMAT = "arbiter-bundle"
 VERSION = 1
@@ -92,6 +95,11 @@ def make(match: Match, replay: dict[str, Any], readable: Callable[[Any], bool], 
             content = f.read()
         data = {"file": f"data/{_member(contest.game_data.name)}", "sha256": hashlib.sha256(content).hexdigest()}
         files[data["file"]] = content
+    game_archive = None
+    if isinstance(game, HostedGame):  # an uploaded game: its referee travels with the bundle
+        content = hosting.archive_of(game)
+        game_archive = {"file": "game.zip", "sha256": hashlib.sha256(content).hexdigest()}
+        files["game.zip"] = content
     clock = replay.get("clock") or Clock.from_json({**game.default_clock, **contest.clock}).to_json()
     manifest = {
         "format": FORMAT,
@@ -108,6 +116,7 @@ def make(match: Match, replay: dict[str, Any], readable: Callable[[Any], bool], 
         "clock": clock,
         "language_table": contest.language_table,
         "install": game.install_script,
+        "game_archive": game_archive,
         "data": data,
         "seats": seats,
         "result": replay.get("result"),
@@ -249,6 +258,30 @@ def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
     return sorted(out, key=lambda line: (not line.startswith(("move", "seat")), line))
 
 
+def _game(bundle, manifest: dict[str, Any]):
+    """The bundle's game: an uploaded game's from the archive in the bundle (its referee, as
+    the site had it: no site needed), a built-in game's from the registry."""
+    name = str(manifest.get("game"))
+    shipped = manifest.get("game_archive")
+    if not shipped:
+        try:
+            return registry.get(name)
+        except registry.UnknownGame as e:
+            raise BundleError(str(e)) from None
+    if not isinstance(shipped, dict):
+        raise BundleError("bundle.json: its game_archive is not {file, sha256}")
+    content = bundle.read(shipped.get("file"))
+    if _sha256(content) != shipped.get("sha256"):
+        raise BundleError("the game's archive in the bundle is damaged (SHA-256 differs)")
+    match = KEY.match(name)
+    if match is None:
+        raise BundleError(f"bundle.json names the uploaded game {name[:50]!r}, not as name@version")
+    try:
+        return hosting.game_of(hosting.read_archive(content), int(match[2]))
+    except (ManifestError, UnsafeArchive) as e:
+        raise BundleError(f"the game's archive in the bundle: {e}") from None
+
+
 def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
     """Play a bundle's match again here and compare it with the site's."""
     from sandbox.programs import build_program
@@ -259,10 +292,7 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
         raise BundleError("bundle.json is not an Arbiter bundle's (its format is not arbiter-bundle)")
     if manifest.get("version") != VERSION:
         raise BundleError(f"this Arbiter reads bundles of version {VERSION}, not {manifest.get('version')!r}")
-    try:
-        game = registry.get(str(manifest.get("game")))
-    except registry.UnknownGame as e:
-        raise BundleError(str(e)) from None
+    game = _game(bundle, manifest)
     seats = manifest.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats) or not seats:
         raise BundleError("bundle.json names no seats")

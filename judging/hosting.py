@@ -90,8 +90,21 @@ def _read_tree(root: Path) -> dict[str, bytes]:
     return files
 
 
+def archive_of(game: HostedGame) -> bytes:
+    """An uploaded game's files as one zip (what its version page offers and a bundle holds)."""
+    name, _, number = game.info.name.partition("@")
+    version = GameVersion.objects.get(name=name, version=int(number))
+    with version.archive.open("rb") as f:
+        return f.read()
+
+
 def manifest_of(files: dict[str, bytes]) -> HostedGame:
     """The game the files make, as its version 1 would be: ManifestError says what is wrong."""
+    return game_of(files, 1)
+
+
+def game_of(files: dict[str, bytes], version: int) -> HostedGame:
+    """The game the files make as this version: ManifestError says what is wrong."""
     if MANIFEST not in files:
         raise ManifestError(f"no {MANIFEST} at the top of the archive (found: {', '.join(sorted(files)[:10])})")
     try:
@@ -101,7 +114,7 @@ def manifest_of(files: dict[str, bytes]) -> HostedGame:
     manifest = read_manifest(data, files)
     if not manifest.players:
         raise ManifestError("the conformance kit needs at least one reference player ('players')")
-    return HostedGame(manifest, 1)
+    return HostedGame(manifest, version)
 
 
 def upload(files: dict[str, bytes], user=None) -> GameVersion:

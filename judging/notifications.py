@@ -96,12 +96,18 @@ def email_kinds(user) -> set[str]:
     return set(Kind.values) - set(EmailOptOut.objects.filter(user=user).values_list("kind", flat=True))
 
 
+def kinds_for(user) -> list[str]:
+    """The kinds a user may be told of: a game's verdicts only to those who upload games."""
+    return [kind for kind in Kind.values if kind != Kind.GAME or user.has_perm("contests.upload_game")]
+
+
 @transaction.atomic
 def set_email_kinds(user, kinds: Iterable[str]) -> None:
-    """E-mail the user these kinds and no other (the site lists every kind all the same)."""
-    wanted = set(kinds) & set(Kind.values)
+    """E-mail the user these of their kinds and no other (the site lists every kind all the same)."""
+    theirs = set(kinds_for(user))
+    wanted = set(kinds) & theirs
     EmailOptOut.objects.filter(user=user, kind__in=wanted).delete()
-    for kind in set(Kind.values) - wanted:
+    for kind in theirs - wanted:
         EmailOptOut.objects.get_or_create(user=user, kind=kind)
 
 

@@ -80,7 +80,8 @@ def test_email_is_opted_out_of_kind_by_kind(client):
     assert set(EmailOptOut.objects.filter(user=ada).values_list("kind", flat=True)) == {Kind.JUDGED, Kind.FAULTS}
     assert notifications.wants_email(ada.pk, Kind.BUILD_FAILED) and not notifications.wants_email(ada.pk, Kind.FAULTS)
     assert client.get("/accounts/notifications/settings/").content.decode().count("checked") == 2
-    client.post("/accounts/notifications/settings/", {"email": list(Kind.values)})
+    client.post("/accounts/notifications/settings/", {"email": notifications.kinds_for(ada)})
     assert not EmailOptOut.objects.exists()
+    assert Kind.GAME not in notifications.kinds_for(ada)  # told of games only when uploading them
     refused = client.post("/accounts/notifications/settings/", {"email": ["everything"]})
     assert refused.status_code == 200 and "not one of the available choices" in refused.content.decode()

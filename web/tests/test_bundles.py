@@ -186,6 +186,7 @@ MANIFEST = {
 }
 
 
+@pytest.mark.django_db  # an unknown game's name is looked for among the uploaded ones
 @pytest.mark.parametrize(
     "content, said",
     [

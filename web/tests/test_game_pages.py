@@ -206,3 +206,33 @@ def test_a_full_disk_keeps_nothing_of_an_upload_and_says_so(organiser, monkeypat
 
     games = Path(settings.MEDIA_ROOT) / "games"
     assert not games.exists() or not any(games.iterdir())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bundle_of_an_uploaded_game_carries_its_referee_and_plays_again_with_no_site(organiser, tmp_path):
+    from contests.models import Submission
+    from contests.tests.factories import make_entry, make_match, make_stage, make_submission
+    from judging import matches
+    from judging.bundles import check
+    from judging.models import Match
+
+    user, client = organiser
+    hosting.check(hosting.upload(hosting.read_archive(nim_zip()), user))
+    contest = make_contest(game="nim@1", game_params={"stones": 11})
+    subs = [
+        make_submission(make_entry(contest), (NIM / name).read_bytes(), filename=name, status=Submission.Status.READY)
+        for name in ("taker.py", "one.py")
+    ]
+    match = make_match(contest, subs, stage=make_stage(contest), params={"stones": 11, "fault": 0})
+    assert matches.play_now(match.pk) == Match.Status.FINISHED, Match.objects.get(pk=match.pk).error
+    response = client.get(f"/matches/{match.pk}/bundle.zip")
+    bundle = tmp_path / "bundle.zip"
+    bundle.write_bytes(response.content)
+    with zipfile.ZipFile(bundle) as z:
+        manifest = json.loads(z.read("bundle.json"))
+        assert manifest["game"] == "nim@1" and "game.json" in zipfile.ZipFile(io.BytesIO(z.read("game.zip"))).namelist()
+    GameVersion.objects.all().delete()  # at home: no site, no database of games
+    SOURCE.forget()
+    report = check(bundle, {0: NIM / "taker.py", 1: NIM / "one.py"})  # the programs: the organiser has them
+    assert report.identical and report.differences == [], report.to_json()
+    assert report.here["points"] == [2.0, 0.0]
