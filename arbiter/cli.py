@@ -344,7 +344,16 @@ def cmd_play(args) -> int:
     from django.core.management.base import CommandError
 
     django.setup()
-    options = ["play", args.game, *args.programs]
+    folder = tempfile.TemporaryDirectory(prefix="arbiter-game-")
+    game = args.game
+    if "@" in game and not Path(game).exists():  # an uploaded game: its referee, from the site
+        url, token = config()
+        client = Client(args.url or url, args.token or token)
+        archive = Path(folder.name) / f"{Path(game).name}.zip"
+        client.get(f"/games/{game}/")  # "No such game." when the site has none of that name
+        archive.write_bytes(client.request("GET", f"{client.url}/games/{game}/game.zip", raw=True))
+        game = str(archive)
+    options = ["play", game, *args.programs]
     if args.table:
         options += ["--table", args.table]
     for flag in ("param", "clock", "lang"):
@@ -363,6 +372,8 @@ def cmd_play(args) -> int:
             call_command(*options)
         except CommandError as e:
             raise CliError(str(e)) from None
+        finally:
+            folder.cleanup()
     return 0
 
 

@@ -236,3 +236,26 @@ def test_a_bundle_of_an_uploaded_game_carries_its_referee_and_plays_again_with_n
     report = check(bundle, {0: NIM / "taker.py", 1: NIM / "one.py"})  # the programs: the organiser has them
     assert report.identical and report.differences == [], report.to_json()
     assert report.here["points"] == [2.0, 0.0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_arbiter_play_fetches_an_uploaded_game_from_the_site(organiser, live_server, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    hosting.check(hosting.upload(hosting.read_archive(nim_zip()), organiser[0]))
+    arbiter = Path(sys.executable).parent / "arbiter"
+    home = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path / "home")}  # a contestant's machine: no database of games
+    result = subprocess.run(
+        [str(arbiter), "--url", live_server.url, "play", "nim@1", str(NIM / "taker.py"), str(NIM / "one.py")],
+        capture_output=True, text=True, timeout=300, env=home,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["game"] == "nim@1" and [s["status"] for s in summary["seats"]] == ["win", "loss"]
+    missing = subprocess.run(
+        [str(arbiter), "--url", live_server.url, "play", "nim@7", str(NIM / "taker.py"), str(NIM / "one.py")],
+        capture_output=True, text=True, timeout=300, env=home,
+    )  # fmt: skip
+    assert missing.returncode == 1 and "No such game" in missing.stderr + missing.stdout

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import registry
 from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
-from games.hosted import ManifestError
+from games.hosted import KEY, ManifestError
 from judging.program_referee import RefereeFault
 from judging.referee import Player, play
 from sandbox import languages
@@ -107,9 +107,10 @@ def _game(name: str) -> Game:
             return registry.get(name)
         except registry.UnknownGame as e:
             raise CommandError(str(e)) from None
+    named = KEY.match(path.name.removesuffix(".zip"))  # nim@3.zip: a site's version 3, downloaded
     try:
         files = hosting.read_folder(path) if path.is_dir() else hosting.read_archive(path.read_bytes())
-        return hosting.manifest_of(files)
+        return hosting.game_of(files, int(named[2]) if named else 1)
     except (ManifestError, UnsafeArchive, OSError) as e:
         raise CommandError(f"{name}: {e}") from None
 
