@@ -93,7 +93,7 @@ def game_archive(request, key: str):
     with version.archive.open("rb") as f:
         data = f.read()
     response = HttpResponse(data, content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{version.name}-{version.version}.zip"'
+    response["Content-Disposition"] = f'attachment; filename="{version.key}.zip"'  # play reads its version from it
     return response
 
 

@@ -78,7 +78,7 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     assert told.subject == "nim@1 accepted by its conformance kit" and told.link == "/games/nim@1/"
     assert "nim@1" in Client().get("/games/").content.decode()  # public once accepted
     public = Client().get("/games/nim@1/").content.decode()
-    assert "Conformance kit" not in public and "Download the game" in public
+    assert "Conformance kit" not in public and "download the game" in public
     archive = Client().get("/games/nim@1/game.zip")
     assert archive.status_code == 200 and "game.json" in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
 
