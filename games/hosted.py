@@ -25,6 +25,8 @@ KEY = re.compile(r"^([a-z][a-z0-9-]{0,29})@([1-9][0-9]{0,5})$")
 PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 PARAM_BOUND = 10**9
 MAX_SEATS = 16
+# A game's programs and referee, together, well inside a worker task's hour (TASK_TIME_LIMIT).
+MAX_CLOCK_S, MAX_REFEREE_LINE_S, MAX_REFEREE_CPU_S = 600, 120, 600
 # The referee's limits when the manifest sets none (docs/referee-protocol.md).
 REFEREE_SECONDS, REFEREE_CPU_SECONDS, REFEREE_MEMORY_MB = 10.0, 60.0, 512
 KEYS = {
@@ -131,7 +133,7 @@ def _clock(value: Any, memory_mb: int) -> dict[str, Any]:
         raise ManifestError(f"the clock's kind must be 'total' or 'per_move', not {kind!r}")
     if measure not in ("wall", "cpu"):
         raise ManifestError(f"the clock's measure must be 'wall' or 'cpu', not {measure!r}")
-    seconds = _number(value, "seconds", 0, 3600)
+    seconds = _number(value, "seconds", 0, MAX_CLOCK_S)
     return {"time_limit" if kind == "total" else "move_limit_s": seconds, "measure": measure, "memory_mb": memory_mb}
 
 
@@ -252,8 +254,8 @@ def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
         raise ManifestError('\'clock\' is required: {"kind": "total" | "per_move", "seconds": S}')
     referee = RefereeProgram(
         program(files, data.get("referee"), "the referee", data.get("referee_language")),
-        seconds=_number(data, "referee_seconds", REFEREE_SECONDS, 600),
-        cpu_seconds=_number(data, "referee_cpu_seconds", REFEREE_CPU_SECONDS, 3600),
+        seconds=_number(data, "referee_seconds", REFEREE_SECONDS, MAX_REFEREE_LINE_S),
+        cpu_seconds=_number(data, "referee_cpu_seconds", REFEREE_CPU_SECONDS, MAX_REFEREE_CPU_S),
         memory_mb=int(_number(data, "referee_memory_mb", REFEREE_MEMORY_MB, 16384)),
     )
     return Manifest(

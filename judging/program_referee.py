@@ -161,6 +161,7 @@ class ProgramReferee(Referee):
         self._tell(f"seed {self.seed}")
         self._tell("begin")
         while True:
+            self.check_stop(f"the referee's line {self.lines + 1}")  # a referee that never asks stops too
             line = self._next_line()
             command, _, rest = line.partition(" ")
             if command == "send":

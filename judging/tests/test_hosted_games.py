@@ -270,3 +270,21 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
         o == "infra" and "the game's referee: the referee ended before its result" in e for o, e in errors
     )
     assert not failed.seats.exclude(status="").exists()
+
+
+@pytest.mark.jails
+def test_a_match_called_off_stops_a_referee_that_never_asks():
+    from judging.referee import Cancelled
+
+    game = hosting.manifest_of(nim_files())
+    players = [Player(name, build(PROGRAMS / "nim" / name)) for name in ("taker.py", "one.py")]
+    calls = iter(range(10**6))
+    with pytest.raises(Cancelled, match="called off before the referee's line 501"):
+        play(
+            game,
+            {"stones": 15, "fault": 6},  # 10,001 frames and never an ask
+            1,
+            players,
+            Clock.from_json(game.default_clock),
+            should_stop=lambda: next(calls) >= 500,
+        )
