@@ -46,7 +46,6 @@ JUDGE_PERMISSIONS = [
     ("judging", "view_matchattempt"),
     ("judging", "verify_output"),
     ("contests", "view_judgeaction"),
-    ("contests", "upload_game"),
 ]
 
 # What makes an organiser: opening a contest and editing it (``is_organiser``). Judges may
@@ -62,6 +61,7 @@ ORGANISER_PERMISSIONS = [
     ("contests", "view_stage"),
     ("contests", "add_stage"),
     ("contests", "view_judgeaction"),
+    ("contests", "upload_game"),
 ]
 
 

@@ -121,6 +121,7 @@ def upload(files: dict[str, bytes], user=None) -> GameVersion:
     """Record the files as the next version of their game, to be checked: ManifestError if
     their manifest is refused before anything runs."""
     game = manifest_of(files)
+    _may_upload(game.manifest.name, user)
     archive = pack(files)
     digest = hashlib.sha256(archive).hexdigest()
     name = game.manifest.name
@@ -161,6 +162,23 @@ def _numbered(name: str, game: HostedGame, archive: bytes, digest: str, user) ->
         except IntegrityError:
             continue
     raise RuntimeError(f"could not number a new version of {name}")
+
+
+def _may_upload(name: str, user) -> None:
+    """A built-in game's name is the platform's; an uploaded game's is its first uploader's
+    (their next versions are theirs to upload; an administrator's too)."""
+    from games import registry
+
+    if name in registry.BUILT_IN:
+        raise ManifestError(f"{name!r} is the name of a game built into the platform: choose another name")
+    first = GameVersion.objects.filter(name=name).order_by("version").select_related("uploaded_by").first()
+    if first is None or first.uploaded_by is None or not getattr(user, "is_authenticated", False):
+        return  # a new name; or one uploaded from the server's shell, or uploaded there now
+    if user.pk != first.uploaded_by_id and not user.is_superuser:
+        raise ManifestError(
+            f"the game {name!r} is {first.uploaded_by.username}'s: only they upload its next version; "
+            "choose another name for a game of your own"
+        )
 
 
 def receive(data: bytes, user) -> GameVersion:

@@ -10,6 +10,8 @@ the judges' log records it)."""
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,13 +19,14 @@ from contests.models import Entry, Stage, Submission
 from contests.services import log_action
 from games import registry
 from games.base import CRASH, FAULTS
-from judging import dispatch, events, formats, notifications, scheduling
+from judging import dispatch, events, formats, notifications, results, scheduling
 from judging.formats import SECONDS, SEED, StageError, StageFormat, StageParam, register
 from judging.lifecycle import Ended
 from judging.models import Match, MatchSeat
 from judging.tournaments import stage_params, version_activated
 
 SYSTEM_TEST = "system_test"  # the kind of stage (Stage.kind)
+SEAT = re.compile(r"\bseat (\d+)\b")  # a game's reason names seats: the log names entries
 
 
 def system_test_stage(contest) -> Stage | None:
@@ -126,6 +129,7 @@ def conclude(match: Match) -> None:
     if any(s.match.status in (Match.Status.QUEUED, Match.Status.RUNNING) for s in seats):
         return
     lines, failed = [], False
+    game = registry.get(match.contest.game)
     for number, s in enumerate(seats, start=1):
         m = s.match
         if m.status != Match.Status.FINISHED:
@@ -134,9 +138,14 @@ def conclude(match: Match) -> None:
             continue
         average = s.cpu_seconds / s.moves if s.moves else 0.0
         side = "first" if s.index == 0 else "second"
+        said = results.seat_words(game, s)
+        if s.detail and s.detail not in said:  # the game's own word too, as its author knows it
+            said = f"{said} ({s.detail})"
+        names = {seat.index: seat.entry.name for seat in m.seats.select_related("entry")}
+        reason = SEAT.sub(lambda found, names=names: names.get(int(found[1]), found[0]), s.reason or "")
         lines.append(
-            f"game {number} (match {m.pk}), moving {side}: {s.detail or s.status}, {s.moves} moves, "
-            f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + s.reason if s.reason else ''}"
+            f"game {number} (match {m.pk}), moving {side}: {said}, {s.moves} moves, "
+            f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + reason if reason else ''}"
         )
         failed |= s.status in FAULTS
         lines += [f"  warning: {w}" for w in _warnings(m, s.index)]

@@ -241,6 +241,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     wait_for(lambda: Submission.objects.get(pk=mine.pk).status in ("ready", "test_failed"), worker=worker)
     mine.refresh_from_db()
     assert mine.status == "ready" and mine.is_active, mine.test_log
+    assert "took the last stone" in mine.test_log and "seat 0" not in mine.test_log  # entries by name
 
     matches = tournaments.schedule_round_robin(stage)
     assert len(matches) == 6  # three pairings, two games each

@@ -120,3 +120,12 @@ def test_official_final_games_end_with_the_official_result_through_the_platform(
         if names != official.statuses or record.outcome.points != official.scores:
             wrong.append((official.game, names, record.outcome.points, official.statuses, official.scores))
     assert wrong == []
+
+
+@pytest.mark.parametrize("example", ["sudoku-referee", "connect-four"])
+def test_both_examples_pass_the_conformance_kit(example):
+    from judging.conformance import run_kit
+
+    report = run_kit(hosting.manifest_of(hosting.read_folder(ROOT / "examples" / "games" / example)))
+    assert report["passed"], report["problems"]
+    assert len(report["games"]) == 4 + 4 * 2  # the two references both ways on two seeds; four broken, each seat

@@ -12,7 +12,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.test import Client
 
 from contests.hosted_games import SOURCE
@@ -54,8 +53,10 @@ def upload_file(data: bytes, name: str = "nim.zip"):
 
 @pytest.fixture
 def organiser():
+    from contests.services import ensure_organisers_group
+
     user = make_user()
-    user.user_permissions.add(Permission.objects.get(codename="upload_game"))
+    user.groups.add(ensure_organisers_group())  # as the demo's organiser is one
     client = Client()
     client.force_login(user)
     return user, client
@@ -259,3 +260,27 @@ def test_arbiter_play_fetches_an_uploaded_game_from_the_site(organiser, live_ser
         capture_output=True, text=True, timeout=300, env=home,
     )  # fmt: skip
     assert missing.returncode == 1 and "No such game" in missing.stderr + missing.stdout
+
+
+def test_a_game_name_is_its_first_uploaders_and_no_built_in_game_is_taken(organiser):
+    from contests.services import ensure_organisers_group
+
+    user, client = organiser
+    assert client.post("/games/upload/", {"archive": upload_file(nim_zip())}).status_code == 302
+    other = make_user()
+    other.groups.add(ensure_organisers_group())
+    rival = Client()
+    rival.force_login(other)
+    said = html.unescape(
+        rival.post("/games/upload/", {"archive": upload_file(nim_zip())}, follow=True).content.decode()
+    )
+    assert f"the game 'nim' is {user.username}'s: only they upload its next version" in said
+    said = html.unescape(
+        client.post("/games/upload/", {"archive": upload_file(nim_zip(name="chomp"))}, follow=True).content.decode()
+    )
+    assert "'chomp' is the name of a game built into the platform" in said
+    assert client.post("/games/upload/", {"archive": upload_file(nim_zip(title="Nim 2"))}).status_code == 302
+    assert list(GameVersion.objects.values_list("name", "version", "uploaded_by")) == [
+        ("nim", 2, user.pk),
+        ("nim", 1, user.pk),
+    ]

@@ -72,8 +72,14 @@ def api(user=None) -> APIClient:
 
 def test_the_organisers_group_is_made_at_migrate_with_its_permissions(organiser, judge):
     group = Group.objects.get(name="Organisers")
-    assert {p.codename for p in group.permissions.all()} >= {"add_contest", "change_contest", "add_stage"}
-    assert organiser.has_perms(["contests.add_contest", "contests.change_contest"])
+    assert {p.codename for p in group.permissions.all()} >= {
+        "add_contest",
+        "change_contest",
+        "add_stage",
+        "upload_game",
+    }
+    assert organiser.has_perms(["contests.add_contest", "contests.change_contest", "contests.upload_game"])
+    assert not judge.has_perm("contests.upload_game")  # games are the organisers' (the demo's judge could upload)
     assert not judge.has_perm(
         "contests.add_contest"
     )  # a judge changes contests in the admin; only an organiser opens one
