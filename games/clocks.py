@@ -64,6 +64,29 @@ class Clock:
                 raise ClockError(f"{name} must be a positive number of seconds (or megabytes), not {value!r}")
         return cls(**data)
 
+    def in_words(self) -> list[str]:
+        """Each limit as a contestant reads it ("30 s of real time for all of a program's
+        answers in a game"), memory aside."""
+        measure = "real time" if self.measure == "wall" else "CPU time"
+        said = []
+        if self.time_limit is not None:
+            said.append(f"{self.time_limit:g} s of {measure} for all of a program's answers in a game (a chess clock)")
+        if self.move_limit_s is not None:
+            bank = f", or more from a bank of {self.overage_s:g} s a game" if self.overage_s else ""
+            said.append(f"{self.move_limit_s:g} s of {measure} for one answer{bank}")
+        if self.cpu_per_move_s is not None:
+            said.append(f"{self.cpu_per_move_s:g} s of CPU a move")
+        if self.cpu_average_per_move_s is not None:
+            cap = "" if self.cpu_per_move_s is not None else f"; one move at most {self.move_cap_s():g} s"
+            said.append(f"{self.cpu_average_per_move_s:g} s of CPU a move on average over a game (a guideline{cap})")
+        if self.cpu_total_s is not None:
+            said.append(f"{self.cpu_total_s:g} s of CPU in a game")
+        if self.wall_per_move_s is not None:
+            said.append(f"{self.wall_per_move_s:g} s of real time a move")
+        if self.seconds is not None:
+            said.append(f"{self.seconds:g} s of real time a run")
+        return said
+
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 

@@ -4,6 +4,7 @@ on the site) and its own viewer script. Each view translates HTTP to judging.hos
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -14,6 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from contests.hosted_games import unpack
 from contests.models import Contest, GameVersion
+from games import registry
+from games.clocks import Clock
 from games.hosted import KEY, ManifestError, read_manifest
 from judging import hosting
 from sandbox.errors import UnsafeArchive
@@ -47,6 +50,8 @@ def game_list(request):
         {
             "versions": visible_versions(request.user).select_related("uploaded_by"),
             "can_upload": can_upload(request.user),
+            "built_in": sorted((name, game.info.title) for name, game in registry.BUILT_IN.items()),
+            "max_upload_mb": settings.UPLOAD_MAX_BYTES >> 20,
         },
     )
 
@@ -83,6 +88,7 @@ def game_version(request, key: str):
             "report": version.report if can_upload(request.user) else None,
             "contests": Contest.objects.filter(game=version.key).order_by("title") if can_upload(request.user) else [],
             "checking": version.status == GameVersion.Status.CHECKING,
+            "clock_words": Clock.from_json(manifest.clock).in_words(),
         },
     )
 

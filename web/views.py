@@ -40,6 +40,15 @@ def _contest(request, slug: str) -> Contest:
     return contest
 
 
+def _clock_words(contest: Contest) -> list[str]:
+    """The contest's time limits in words: its own clock over its game's."""
+    game = registry.GAMES.get(contest.game)
+    try:
+        return Clock.from_json({**(game.default_clock if game else {}), **contest.clock}).in_words()
+    except ValueError:  # a clock the admin let through that the referee would refuse
+        return []
+
+
 @require_GET
 def contest_detail(request, slug: str):
     contest = _contest(request, slug)
@@ -68,6 +77,7 @@ def contest_detail(request, slug: str):
         "languages": services.language_table(contest),
         "site_url": request.build_absolute_uri("/").rstrip("/"),
         "source_url": settings.SOURCE_URL,
+        "clock_words": _clock_words(contest),
     }
     if request.user.is_authenticated and contest.is_open():
         languages = services.offered_languages(contest)

@@ -77,7 +77,9 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     assert "Accepted" in page and "Passed: 12 games" in page and "a program that never answers" in page
     told = Notification.objects.get(user=user, kind="game")
     assert told.subject == "nim@1 accepted by its conformance kit" and told.link == "/games/nim@1/"
-    assert "nim@1" in Client().get("/games/").content.decode()  # public once accepted
+    listing = Client().get("/games/").content.decode()
+    assert "nim@1" in listing and "CodeCup Sudoku (<code>sudoku</code>)" in listing  # public once accepted
+    assert "5 s of real time for all of a program&#x27;s answers in a game" in page  # the clock in words
     public = Client().get("/games/nim@1/").content.decode()
     assert "Conformance kit" not in public and "download the game" in public
     archive = Client().get("/games/nim@1/game.zip")
@@ -166,11 +168,18 @@ def test_a_match_of_an_uploaded_game_shows_its_frames_with_the_generic_viewer(or
     match.save_replay(record.replay, match.result_attempt)
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert "games/frames.js" in page and "games/nim@1.js" not in page
+    rules = html.unescape(Client().get(f"/contests/{contest.slug}/").content.decode())
+    assert "Time: 5 s of real time for all of a program's answers in a game (a chess clock)." in rules
     chomp = make_contest(game="chomp")
     chomp_subs = [make_submission(make_entry(chomp)) for _ in range(2)]
     chomp_match = make_match(chomp, chomp_subs, status="finished", stage=make_stage(chomp))
     chomp_match.save_replay({"game": "chomp", "moves": [], "frames": []}, chomp_match.result_attempt)
     assert "games/chomp.js" in Client().get(f"/matches/{chomp_match.pk}/").content.decode()
+    chomp_page = html.unescape(Client().get(f"/contests/{chomp.slug}/").content.decode())
+    assert (
+        "Time: 30 s of CPU a move on average over a game (a guideline; one move at most 120 s); "
+        "120 s of real time a move." in chomp_page
+    )
 
 
 def test_an_uploaded_game_of_two_is_offered_the_stages_of_games_of_two(organiser):
