@@ -54,7 +54,7 @@ class StageForm(forms.Form):
                 min_value=p.minimum,
                 max_value=p.maximum,
                 label=f"{p.name} (game)",
-                help_text=f"{p.help} Between {p.minimum} and {p.maximum}; the contest's "
+                help_text=f"{_sentence(p.help)}Between {p.minimum} and {p.maximum}; the contest's "
                 f"({contest.game_params.get(p.name, p.default)}) if empty.",
             )
 
@@ -88,3 +88,9 @@ class StageForm(forms.Form):
             params=self.params(),
             entries=sorted(e.pk for e in chosen) if chosen else "ready",
         )
+
+
+def _sentence(text: str) -> str:
+    """A game's help for a parameter as a sentence before the next ("rows of the board. ")."""
+    text = text.strip()
+    return "" if not text else text + (" " if text.endswith((".", "!", "?")) else ". ")

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import registry
 from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
-from games.hosted import KEY, ManifestError
+from games.hosted import KEY, HostedGame, ManifestError
 from judging.program_referee import RefereeFault
 from judging.referee import Player, play
 from sandbox import languages
@@ -54,7 +54,9 @@ def _conditions(game, slug: str | None) -> dict:
     """What a game is played under: the game's original contest's, or an installed contest's."""
     if slug is None:
         return {
-            "from": f"the original contest of {game.info.title}",
+            "from": f"the manifest of {game.info.title} ({game.info.name})"
+            if isinstance(game, HostedGame)
+            else f"the original contest of {game.info.title}",
             "language_table": game.original_table,
             "clock": dict(game.default_clock),
             "params": {},
