@@ -136,6 +136,27 @@ def queued(monkeypatch):
     return sent
 
 
+@pytest.fixture
+def chromium_page():
+    """A page of a real Chromium (Playwright), closed after the test. A test's own ``page``
+    fixture asks for its data first: Playwright's sync API runs an event loop in this thread,
+    and Django refuses ORM calls from a thread with a running loop."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+        )
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        yield page
+        browser.close()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A browser test that fails leaves a screenshot of its page in

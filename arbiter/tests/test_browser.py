@@ -2,16 +2,12 @@
 contestant is asked before an entry is withdrawn; a Crossed Words entry goes from the entry
 form to the judges' verification."""
 
-import shutil
-
 import pytest
 from django.core.management import call_command
 
 from judging import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -20,20 +16,8 @@ def demo(transactional_db, queued):  # the reference programs' builds are not se
 
 
 @pytest.fixture
-def page(live_server, demo):
-    # Playwright's sync API runs an event loop in this thread, so the database work is done
-    # before it starts (Django refuses ORM calls from a thread with a running loop).
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-        )
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
+def page(live_server, demo, chromium_page):
+    return chromium_page  # after the data: see chromium_page
 
 
 def test_sign_up_log_out_log_in_and_read_a_contest(page, live_server):

@@ -4,7 +4,6 @@ referee's hostile frame shown as text, never as markup."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from judging.tests.conftest import build
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -41,15 +39,8 @@ def _match(game, replay):
 
 
 @pytest.fixture
-def page(live_server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
+def page(live_server, chromium_page):
+    return chromium_page  # after the data: see chromium_page
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Organisers open and edit contests without the admin: on their pages (/organise/) and through
 the API, with the admin's form and checks, each change written in the judges' log."""
 
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from games import registry
 from judging import hosting
 
 pytestmark = pytest.mark.django_db
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"
 
 
@@ -425,15 +423,8 @@ def olga(transactional_db):
 
 
 @pytest.fixture
-def page(live_server, olga):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
+def page(live_server, olga, chromium_page):
+    return chromium_page  # after the data: see chromium_page
 
 
 @pytest.mark.browser

@@ -3,7 +3,6 @@
 import io
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from contests.tests.factories import make_contest, make_entry, make_match, make_
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SAMPLES = Path(__file__).resolve().parents[2] / "games" / "tests" / "samples"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -32,15 +30,8 @@ def matches(transactional_db):
 
 
 @pytest.fixture
-def page(live_server, matches):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
+def page(live_server, matches, chromium_page):
+    return chromium_page  # after the data: see chromium_page
 
 
 def _the_end_by_name_and_the_moves_by_keyboard(page, match, replay) -> None:
