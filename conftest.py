@@ -136,6 +136,16 @@ def queued(monkeypatch):
     return sent
 
 
+@pytest.fixture(autouse=True)
+def fresh_uploaded_games():
+    """Uploaded games are read once a process: each test reads its own database's again."""
+    from contests.hosted_games import SOURCE
+
+    SOURCE.forget()
+    yield
+    SOURCE.forget()
+
+
 @pytest.fixture
 def chromium_page():
     """A page of a real Chromium (Playwright), closed after the test. A test's own ``page``

@@ -16,7 +16,6 @@ import zipfile
 
 import pytest
 
-from contests.hosted_games import SOURCE
 from contests.models import GameVersion, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
@@ -31,13 +30,6 @@ from judging.tests.conftest import PROGRAMS, build
 from sandbox.errors import UnsafeArchive
 
 NIM = PROGRAMS / "nim"
-
-
-@pytest.fixture(autouse=True)
-def fresh_registry():
-    SOURCE.forget()
-    yield
-    SOURCE.forget()
 
 
 def nim_files(**manifest) -> dict[str, bytes]:

@@ -28,13 +28,6 @@ pytestmark = pytest.mark.django_db
 NIM = PROGRAMS / "nim"
 
 
-@pytest.fixture(autouse=True)
-def fresh_registry():
-    SOURCE.forget()
-    yield
-    SOURCE.forget()
-
-
 def nim_zip(**manifest) -> bytes:
     files = hosting.read_folder(NIM)
     files["game.json"] = json.dumps({**json.loads(files["game.json"]), **manifest}).encode()
