@@ -276,8 +276,17 @@ def key(name: str, version: int) -> str:
     return f"{name}@{version}"
 
 
+class _InWords(dict):
+    """A referee's own names for results in words: THREE_IN_A_ROW reads "three in a row"."""
+
+    def get(self, key, default=None):
+        return " ".join(str(key).replace("_", " ").split()).lower() if key else default
+
+
 class HostedGame(Game):
     """An uploaded game, one version of it: what its manifest says, run by its referee."""
+
+    result_words = _InWords()
 
     standings = (
         Column("points", "Points", total_points),

@@ -23,6 +23,7 @@ from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
+from games.hosted import HostedGame
 from judging import bundles, formats, plans, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
@@ -66,6 +67,7 @@ def contest_detail(request, slug: str):
         (entry, scheduling.ready_submission(entry) or entry.submissions.order_by("-number").first())
         for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
     ]
+    game = registry.GAMES.get(contest.game)
     context = {
         "references": [(entry, sub) for entry, sub in references if sub is not None],
         "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
@@ -78,6 +80,7 @@ def contest_detail(request, slug: str):
         "site_url": request.build_absolute_uri("/").rstrip("/"),
         "source_url": settings.SOURCE_URL,
         "clock_words": _clock_words(contest),
+        "hosted_game": game if isinstance(game, HostedGame) else None,
     }
     if request.user.is_authenticated and contest.is_open():
         languages = services.offered_languages(contest)

@@ -281,3 +281,16 @@ def test_a_match_called_off_stops_a_referee_that_never_asks():
             Clock.from_json(game.default_clock),
             should_stop=lambda: next(calls) >= 500,
         )
+
+
+@pytest.mark.jails
+def test_a_referees_own_words_for_a_result_read_as_words():
+    from types import SimpleNamespace
+
+    from judging import results
+
+    game = hosting.manifest_of(nim_files())
+    seat = SimpleNamespace(status="illegal", detail="BAD_TAKE", reason="move 3: a take of 4", points=0.0)
+    assert results.seat_words(game, seat) == "bad take (move 3)"
+    won = SimpleNamespace(status="win", detail="THREE_IN_A_ROW", reason="", points=2.0)
+    assert results.seat_words(game, won) == "won: three in a row"

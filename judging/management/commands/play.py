@@ -108,7 +108,8 @@ def _game(name: str) -> Game:
         try:
             return registry.get(name)
         except registry.UnknownGame as e:
-            raise CommandError(str(e)) from None
+            hint = "" if "@" in name else f"; a game uploaded to a site is named with its version: {name}@1"
+            raise CommandError(f"{e}{hint}") from None
     named = KEY.match(path.name.removesuffix(".zip"))  # nim@3.zip: a site's version 3, downloaded
     try:
         files = hosting.read_folder(path) if path.is_dir() else hosting.read_archive(path.read_bytes())
