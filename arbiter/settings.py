@@ -224,6 +224,9 @@ SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache
 # Programs this installation runs at once on a worker host: by default as many as the host has
 # cores (those this process may run on), and never fewer than a two-seat match of an uploaded
 # game needs: its two players and its referee (only one of them computes at a time).
+# The conformance kit cuts every clock to this many seconds in its games with a broken program
+# (one that never answers is timed out at once); an uploaded game's references must answer in it.
+CONFORMANCE_CLOCK_S = env_int("CONFORMANCE_CLOCK_S", 3, minimum=1)
 SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(3, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
 # The host-wide pool of uids jails run as; each jail leases one that no other jail on the host
 # (of any installation) is using.

@@ -16,6 +16,8 @@ import time
 import traceback
 from typing import Any
 
+from django.conf import settings
+
 from games.base import FAULTS
 from games.clocks import Clock
 from games.hosted import HostedGame
@@ -28,7 +30,8 @@ log = logging.getLogger(__name__)
 
 SEEDS = (1, 2)
 MAX_REFERENCE_GAMES = 8
-KIT_SECONDS = 3.0  # the clock of a game with a broken program: its sleeper is timed out at once
+# The clock of a game with a broken program: its sleeper is timed out at once (the suite, whose
+# references answer in milliseconds, sets less: CONFORMANCE_CLOCK_S).
 BROKEN = {
     "crashes": ("crash", b"import sys\nsys.exit(3)\n"),
     "never answers": ("timeout", b"import sys\nfor line in sys.stdin:\n    pass\n"),
@@ -48,7 +51,8 @@ def _built(name: str, source: bytes, filename: str, language: str | None) -> Pla
 
 
 def _kit_clock(clock: dict[str, Any]) -> Clock:
-    short = {k: min(v, KIT_SECONDS) if k in ("time_limit", "move_limit_s") else v for k, v in clock.items()}
+    cut = settings.CONFORMANCE_CLOCK_S
+    short = {k: min(v, cut) if k in ("time_limit", "move_limit_s") else v for k, v in clock.items()}
     return Clock.from_json(short)
 
 
