@@ -8,7 +8,7 @@ from games import registry
 from games.clocks import Clock
 from judging.referee import Player, play
 
-pytestmark = pytest.mark.jails
+pytestmark = pytest.mark.once
 
 chomp = registry.get("chomp")
 

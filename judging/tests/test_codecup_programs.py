@@ -14,7 +14,7 @@ from judging.referee import Player, play
 from sandbox.languages import LANGUAGES
 from sandbox.programs import build_program
 
-pytestmark = pytest.mark.jails
+pytestmark = pytest.mark.once
 
 PROGRAMS = Path(__file__).parent / "programs"
 sudoku = registry.get("sudoku")

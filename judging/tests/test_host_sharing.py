@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-pytestmark = [pytest.mark.slow, pytest.mark.jails]
+pytestmark = [pytest.mark.slow, pytest.mark.once]
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_HF = ROOT / "games/hearts_flowers/players/random_player.py"

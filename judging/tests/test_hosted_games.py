@@ -45,7 +45,7 @@ def play_nim(*players: str, seed: int = 1, **params):
     return play(game, {**{p.name: p.default for p in game.info.params}, **params}, seed, programs, clock)
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_a_referee_program_judges_a_game_of_nim():
     record = play_nim("nim/taker.py", "nim/one.py")
     outcome, replay = record.outcome, record.replay
@@ -66,7 +66,7 @@ def test_a_referee_program_judges_a_game_of_nim():
     )
 
 
-@pytest.mark.jails
+@pytest.mark.once
 @pytest.mark.parametrize(
     ("fault", "said"),
     [
@@ -86,7 +86,7 @@ def test_a_referee_that_breaks_the_protocol_is_the_platforms_fault_in_words(faul
         play_nim("nim/taker.py", "nim/one.py", fault=fault)
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_what_a_player_did_wrong_is_told_to_the_referee_and_charged_to_that_seat():
     crashed = play_nim("nim/taker.py", "chomp_crash.c")
     assert crashed.outcome.statuses == ("win", "crash") and crashed.outcome.points == (2.0, 0.0)
@@ -96,7 +96,7 @@ def test_what_a_player_did_wrong_is_told_to_the_referee_and_charged_to_that_seat
     assert garbage.outcome.reason.startswith("seat 0 took")
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_the_platform_records_the_fault_it_saw_whatever_word_the_referee_gives():
     # fault 7: the referee calls the seat that played by the rules the one that crashed. The
     # crashed seat is recorded as crashed; the kit (below) refuses such a referee.
@@ -142,7 +142,7 @@ def test_the_kit_refuses_a_referee_that_fails_or_blames_the_wrong_seat(fault, pr
         assert "skipped" in version.report  # no broken player is tried beside a failing reference
 
 
-@pytest.mark.jails
+@pytest.mark.once
 @pytest.mark.parametrize(
     ("change", "said"),
     [
@@ -177,7 +177,7 @@ def _zip(members: dict[str, bytes], links: dict[str, str] | None = None) -> byte
     return out.getvalue()
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_an_archive_of_the_folder_reads_as_the_folder_and_hostile_ones_are_refused():
     files = hosting.read_folder(NIM)
     inside_a_folder = hosting.read_archive(_zip({f"nim/{name}": data for name, data in files.items()}))
@@ -266,7 +266,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     assert not failed.seats.exclude(status="").exists()
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_a_match_called_off_stops_a_referee_that_never_asks():
     from judging.referee import Cancelled
 
@@ -284,7 +284,7 @@ def test_a_match_called_off_stops_a_referee_that_never_asks():
         )
 
 
-@pytest.mark.jails
+@pytest.mark.once
 def test_a_referees_own_words_for_a_result_read_as_words():
     from types import SimpleNamespace
 

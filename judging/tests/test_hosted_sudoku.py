@@ -26,7 +26,7 @@ from judging import hosting
 from judging.referee import Player, play
 from sandbox.programs import build_program
 
-pytestmark = pytest.mark.jails
+pytestmark = pytest.mark.once
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "games" / "sudoku-referee"

@@ -21,7 +21,7 @@ from judging.program_referee import RefereeFault
 from judging.referee import Player, play
 from judging.tests.conftest import PROGRAMS, build
 
-pytestmark = [pytest.mark.jails, pytest.mark.slow]
+pytestmark = [pytest.mark.once, pytest.mark.slow]
 
 SEATS = st.sampled_from(["0", "1", "2", "-1", "x", ""])
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=20)

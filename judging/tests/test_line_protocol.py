@@ -11,7 +11,7 @@ from games.clocks import Clock
 from judging.referee import Player, play
 from sandbox.programs import build_program
 
-pytestmark = pytest.mark.jails
+pytestmark = pytest.mark.once
 
 sudoku = registry.get("sudoku")
 QUICK = Clock(time_limit=2, measure="wall")

@@ -7,7 +7,7 @@ from games.clocks import Clock, ClockError
 from judging import referee
 from judging.referee import Player
 
-pytestmark = pytest.mark.jails
+pytestmark = pytest.mark.once
 
 chomp = registry.get("chomp")
 hf = registry.get("hearts_flowers")

@@ -15,7 +15,7 @@ from accounts.models import ApiToken
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
 
 pytestmark = pytest.mark.slow
-EXAMPLES = 150  # generated requests per operation and credential (x2 credentials): bounded in count, so in time
+EXAMPLES = 100  # generated requests per operation and credential (x2 credentials): bounded in count, so in time
 
 
 @pytest.fixture
