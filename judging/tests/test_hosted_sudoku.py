@@ -65,7 +65,7 @@ def _same(built_in, uploaded_record) -> None:
     ]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("order", [("claimer", "random"), ("random", "claimer"), ("random", "random")])
 def test_the_reference_programs_play_the_same_games_under_both_referees(uploaded, seed, order):
     clock = Clock.from_json(Sudoku.default_clock)

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import (
 from accounts.models import ApiToken
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]  # the same API on either engine: CI checks it on the stricter
 EXAMPLES = 100  # generated requests per operation and credential (x2 credentials): bounded in count, so in time
 
 
