@@ -62,6 +62,7 @@ def worker(transactional_db, tmp_path):
     """A real Celery worker process (prefork pool), consuming every queue, on the test database."""
     from judging.models import WorkerHeartbeat
 
+    sessions_before = _other_sessions()
     hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
@@ -93,6 +94,32 @@ def worker(transactional_db, tmp_path):
             proc.wait()
     with contextlib.suppress(ProcessLookupError):  # prefork children live in its session: none may outlive it
         os.killpg(proc.pid, signal.SIGKILL)
+    # Its children are gone, and so are their database sessions, before the next test (or the
+    # test database's teardown, which PostgreSQL refuses while another session is on it).
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (_group_alive(proc.pid) or _other_sessions() > sessions_before):
+        time.sleep(0.05)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _other_sessions() -> int:
+    """Sessions on the test database besides this one's (PostgreSQL's count; 0 elsewhere)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
 
 
 @pytest.fixture(autouse=True)
@@ -134,6 +161,18 @@ def queued(monkeypatch):
         "judging.dispatch.send_on_commit", lambda task, pk, budget: sent.append((task.name.rpartition(".")[2], pk))
     )
     return sent
+
+
+@pytest.fixture(autouse=True)
+def no_connection_kept_in_other_threads(monkeypatch):
+    """Event streams read the database in executor threads, and a live server's requests in
+    threads of their own, which outlive a test: kept open there (CONN_MAX_AGE), a connection
+    once held the PostgreSQL test database at the suite's end ("being accessed by other
+    users"; `arbiter submit --wait` following its events did it again). Every thread's
+    connection shares these settings: each closes after its request here."""
+    from django.db import connection
+
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
 
 
 @pytest.fixture(autouse=True)

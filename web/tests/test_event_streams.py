@@ -28,16 +28,6 @@ def hub(monkeypatch):
     return fresh
 
 
-@pytest.fixture(autouse=True)
-def no_connection_kept_in_the_executors_threads(monkeypatch):
-    """The streams read the database in the event loop's executor threads, which outlive the
-    test: kept open there (CONN_MAX_AGE), a connection once held the PostgreSQL test database
-    at the suite's end ("being accessed by other users"). Each read closes its own here."""
-    from django.db import connection
-
-    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
-
-
 async def _read(response, until: str, timeout: float = 10.0) -> str:
     """The stream's text until ``until`` appears (or its end)."""
     text = ""
