@@ -44,7 +44,7 @@ from judging import services as judges
 from judging.models import Match, MatchAttempt
 from judging.referee import MatchRecord, SeatTotals
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.postgres]  # row locks and all: CI runs it on PostgreSQL
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.postgres]  # row locks: CI runs it on PostgreSQL
 
 _names = itertools.count()
 OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
