@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run kit test lint format migrations-check bench system-deps test-deps clean
+.PHONY: run kit test quick lint format migrations-check bench system-deps test-deps clean
 
 $(BIN)/python:
 	./scripts/system-deps.sh
@@ -37,8 +37,14 @@ kit: system-deps $(VENV)/.runtime
 	@echo "or under the game's original contest's conditions (CodeCup's, POTM's, ...) with:"
 	@echo "    $(BIN)/arbiter play GAME YOUR_PROGRAM OPPONENT"
 
+# The whole suite: scripts/test.sh says how it is split (TEST_PROCESSES=1 for one process).
 test: test-deps $(VENV)/.dev
-	ARBITER_VAR_DIR=$${ARBITER_VAR_DIR:-var/test} $(BIN)/pytest $(PYTEST_ARGS)
+	./scripts/test.sh $(PYTEST_ARGS)
+
+# The edit-and-test loop: what needs no worker process, browser or whole installation.
+quick: test-deps $(VENV)/.dev
+	ARBITER_VAR_DIR=$${ARBITER_VAR_DIR:-var/test} $(BIN)/pytest -n $${TEST_PROCESSES:-4} --dist worksteal \
+		-m "not slow and not worker and not browser and not faults and not alone" $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

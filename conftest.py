@@ -35,6 +35,7 @@ def database_url_of_test_db() -> str:
 
 def child_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
+    env.pop("PYTEST_XDIST_WORKER", None)  # its folder is given whole: settings must not add it again
     env.update(
         DATABASE_URL=database_url_of_test_db(),
         CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
@@ -55,6 +56,21 @@ class WorkerProcess:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+def pytest_collection_modifyitems(config, items):
+    """`make test` runs the suite in two parts (scripts/test.sh): the tests not marked `alone`
+    in processes side by side, then those marked `alone` one at a time with nothing beside
+    them. ARBITER_TEST_PART says which part this run is; unset, it runs them all."""
+    part = os.environ.get("ARBITER_TEST_PART", "")
+    if part not in ("shared", "alone"):
+        return
+    keep, drop = [], []
+    for item in items:
+        (keep if (item.get_closest_marker("alone") is not None) == (part == "alone") else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture

@@ -14,6 +14,11 @@ from sandbox.conf import default_root as default_sandbox_root
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var"))).resolve()
+# `make test` runs the suite in several processes (pytest-xdist): each gets a folder of its own
+# (its test database, broker folder, jails' root) and, below, a Redis database of its own.
+_TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _TEST_PROCESS:
+    VAR_DIR = VAR_DIR / _TEST_PROCESS
 
 SECRET_KEY = secret_key(VAR_DIR)
 DEBUG = env_bool("DEBUG", False)
@@ -179,6 +184,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.1,
     }
 elif CELERY_BROKER_URL.split("://", 1)[0] in ("redis", "rediss"):
+    if _TEST_PROCESS:  # gw0 -> database 1, gw1 -> 2, ...
+        CELERY_BROKER_URL = CELERY_BROKER_URL.rsplit("/", 1)[0] + f"/{1 + int(_TEST_PROCESS.removeprefix('gw'))}"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 else:
     raise ConfigError(f"CELERY_BROKER_URL={CELERY_BROKER_URL!r}: use filesystem:// or redis://HOST:PORT/DB")

@@ -219,6 +219,7 @@ def test_the_kit_runs_the_server_without_the_platform(tmp_path):
     assert "README.txt" in GAME.kit() and "pacecar.pl" in GAME.kit()
 
 
+@pytest.mark.alone
 def test_the_arenas_cpu_is_shared_evenly_and_each_entrants_is_recorded(program):
     spinner = "../judging/tests/programs/wheels_spinner.py"
     record, _ = _race(program, [(f"Spinner {i}", spinner) for i in range(4)], seconds=4, decks=1)

@@ -296,6 +296,7 @@ async def _planner_race(port: int, within_s: float) -> float | None:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 @pytest.mark.parametrize(("delays", "decks", "slower"), [(False, 10, 4.0), (True, 3, 1.3)], ids=["off", "on"])
 def test_the_planners_race_beside_two_flooders_takes_about_as_long_as_alone(delays, decks, slower):
     """The planner's race alone, then beside a client sending 1 MiB lines of legal moves (the
