@@ -83,6 +83,11 @@ class Match(models.Model):
             models.Index(fields=["contest", "status"]),
             models.Index(fields=["stage", "round"]),
             models.Index(fields=["status", "priority", "id"], name="match_queue"),
+            # the match lists, newest first, and the standings' count of games: within one
+            # contest or stage, however many games other contests hold
+            models.Index(fields=["contest", "-id"], name="match_contest_newest"),
+            models.Index(fields=["stage", "-id"], name="match_stage_newest"),
+            models.Index(fields=["stage", "status"], name="match_stage_status"),
         ]
         permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
