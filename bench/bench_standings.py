@@ -1,13 +1,15 @@
 """Standings and the match list on PostgreSQL at a big contest's size, as a markdown table
 (no pass/fail; the machine is shared).
 
-    python bench/bench_standings.py [--entries 200 --matches 40000 --runs 30 --explain]
+    python bench/bench_standings.py [--entries 200 --matches 40000 --other-matches 0 --runs 30 --explain]
 
 Builds a Chomp contest with ``--entries`` active entries (two of them then disqualified)
 and ``--matches`` finished two-seat games of a running stage, with random results, in a
 PostgreSQL of its own (a temporary cluster, as .ci/run starts one) unless DATABASE_URL
 already names a PostgreSQL database, which it then fills and leaves (a later run measures
-what an earlier one left there). Then it times, in the
+what an earlier one left there), with ``--other-matches`` games of another contest in the same
+tables; the kept totals are rebuilt from the seats (``judging.tallies.rebuild``, timed), as
+the seats are bulk-created. Then it times, in the
 same run: the same aggregate as one raw SQL query (the baseline), ``standings.compute``,
 the standings page and API through Django's test client, the match list API, and, once
 for scale, the old way (every counted seat loaded as a model object).
@@ -84,7 +86,7 @@ def p95(times: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def build(entries: int, matches: int, seed: int = 1):
+def build(entries: int, matches: int, seed: int = 1, slug: str = "bench"):
     """The contest, bulk-created: users, entries, their submissions, matches, attempts, seats."""
     from django.contrib.auth.models import User
     from django.db import connection, transaction
@@ -96,11 +98,13 @@ def build(entries: int, matches: int, seed: int = 1):
     rnd = random.Random(seed)
     now = timezone.now()
     with transaction.atomic():
-        contest = Contest.objects.create(slug="bench", title="Bench", game="chomp", game_params={"rows": 8, "cols": 8})
+        contest = Contest.objects.create(
+            slug=slug, title=slug.title(), game="chomp", game_params={"rows": 8, "cols": 8}
+        )
         stage = Stage.objects.create(
             contest=contest, order=1, name="Round robin", kind="round_robin", status=Stage.Status.RUNNING
         )
-        users = User.objects.bulk_create([User(username=f"bench{i}", password="!") for i in range(entries)])
+        users = User.objects.bulk_create([User(username=f"{slug}{i}", password="!") for i in range(entries)])
         people = Entry.objects.bulk_create(
             [Entry(contest=contest, user=u, name=f"Entry {i:03}") for i, u in enumerate(users)]
         )
@@ -166,6 +170,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=200)
     parser.add_argument("--matches", type=int, default=40000)
+    parser.add_argument("--other-matches", type=int, default=0, help="games of another contest, in the same tables")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--explain", action="store_true", help="print the plans of the standings' queries")
     args = parser.parse_args()
@@ -196,17 +201,24 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from contests.models import Contest
-    from judging import standings
+    from judging import standings, tallies
     from judging.models import MatchSeat
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     contest = Contest.objects.filter(slug="bench").first()
     if contest is None:
+        if args.other_matches:
+            tallies.rebuild(build(args.entries, args.other_matches, seed=2, slug="bench-other")[0])
         contest, stage = build(args.entries, args.matches)
     else:  # a database of one's own filled by an earlier run: measure again what it holds
         stage = contest.stages.get()
     built = time.perf_counter() - started
+    started = time.perf_counter()
+    tallies.rebuild(contest)
+    rebuilt = time.perf_counter() - started
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE")
     client = Client()
 
     def raw_sql():
@@ -232,7 +244,10 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
         return response.content
 
-    def old_way():  # what compute() did before: every counted seat as a model object
+    def grouped():  # what compute() did before the totals were kept: one grouped query over the seats
+        return standings.compute(contest, stage, kept=False)
+
+    def old_way():  # what compute() did before that: every counted seat as a model object
         seats = MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
         return len(list(seats.select_related("entry")))
 
@@ -255,6 +270,7 @@ def main() -> None:
         ("standings page", timed(page, args.runs)),
         ("standings API", timed(api, args.runs)),
         ("match list API (first page of 50)", timed(match_list, args.runs)),
+        ("standings.compute from the seats (the reference, kept=False)", timed(grouped, max(5, args.runs // 3))),
         ("the old way: every counted seat loaded as a model object", timed(old_way, 5)),
     ]
     with CaptureQueriesContext(connection) as queries:
@@ -266,14 +282,15 @@ def main() -> None:
 
     print(
         f"{args.entries} entries, {args.matches} finished two-seat games ({2 * args.matches} seats), "
-        f"PostgreSQL {connection.pg_version // 10000}; built in {built:.0f} s; {args.runs} runs each.\n"
+        f"{args.other_matches} games of another contest, PostgreSQL {connection.pg_version // 10000}; "
+        f"built in {built:.0f} s, its totals rebuilt in {rebuilt:.1f} s; {args.runs} runs each.\n"
     )
-    print("| what | median | p95 | ratio to the SQL (median) |")
-    print("|---|---:|---:|---:|")
-    print(f"| the same aggregate in raw SQL (baseline) | {ms(base)} | {ms(p95(baseline))} | 1.0× |")
-    for name, times in rows:
+    print("| what | min | median | p95 | max | ratio to the SQL (median) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, times in [("the same aggregate over the seats in raw SQL (baseline)", baseline), *rows]:
         median = statistics.median(times)
-        print(f"| {name} | {ms(median)} | {ms(p95(times))} | {median / base:.1f}× |")
+        cells = " | ".join(ms(x) for x in (min(times), median, p95(times), max(times)))
+        print(f"| {name} | {cells} | {median / base:.1f}× |")
     print(f"\nThe standings page took {len(queries)} queries.")
 
 

@@ -5,7 +5,8 @@ stage, match, attempt, submission. Two writers that lock the same rows can then 
 on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
 lock goes through ``lock`` inside ``writing()``, which checks the order and raises
 ``LockOrderError`` on a lock taken after one that comes later (a row already held may be
-locked again).
+locked again). The kept standings' rows (``judging.tallies``) come after all of these, each
+writer adding to them in one statement in the order of their keys.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from contests.locks import lock_one, writing
 from contests.models import Submission
 from games import registry
 from games.clocks import Clock
-from judging import disks, dispatch, events, lifecycle, logs, metrics, notifications
+from judging import disks, dispatch, events, lifecycle, logs, metrics, notifications, tallies
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt
 from judging.program_referee import RefereeFault
@@ -359,32 +359,38 @@ def write_result(attempt_id: int, record: MatchRecord) -> bool:
                 attempt.get_outcome_display().lower(),
             )
             return False
-        seats = list(match.seats.order_by("index"))
-        result = _result_json(record, seats)
-        for seat, values in zip(seats, result["seats"], strict=True):
-            seat.points, seat.score = values["points"], values["score"]
-            seat.status, seat.detail, seat.reason = values["status"], values["detail"], values["reason"]
-            seat.moves, seat.cpu_seconds, seat.wall_seconds = values["moves"], values["cpu_s"], values["wall_s"]
-            seat.save()
-        for seat, replayed in zip(seats, record.replay.get("seats", []), strict=False):
-            if replayed.get("program_bytes"):  # measured on the run (an output-only contest's tie-break)
-                Submission.objects.filter(pk=seat.submission_id).update(program_bytes=replayed["program_bytes"])
-        now = timezone.now()
-        attempt.outcome, attempt.finished_at, attempt.last_seen, attempt.result = Outcome.FINISHED, now, now, result
-        try:
-            match.save_replay(record.replay, attempt)
-        except OSError as e:  # the game was played fairly: its result counts; its replay is lost
-            if not disks.is_full(e):
-                raise
-            attempt.error = f"its replay was not kept: the media disk is full ({e.strerror})"
-            log.error("match %s, attempt %s: %s", match.pk, attempt.number, attempt.error)
-        attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result", "error"])
-        match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
-        match.result_attempt, match.faults = attempt, 0
-        match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
+        with tallies.recounting(match.pk):  # the standings' totals: this result in, the earlier one out
+            _hold_result(match, attempt, record)
         events.match_finished(match)
         lifecycle.match_ended(match, Ended.FINISHED)
     return True
+
+
+def _hold_result(match: Match, attempt: MatchAttempt, record: MatchRecord) -> None:
+    """The seats and the match hold the attempt's result: the one counted."""
+    seats = list(match.seats.order_by("index"))
+    result = _result_json(record, seats)
+    for seat, values in zip(seats, result["seats"], strict=True):
+        seat.points, seat.score = values["points"], values["score"]
+        seat.status, seat.detail, seat.reason = values["status"], values["detail"], values["reason"]
+        seat.moves, seat.cpu_seconds, seat.wall_seconds = values["moves"], values["cpu_s"], values["wall_s"]
+        seat.save()
+    for seat, replayed in zip(seats, record.replay.get("seats", []), strict=False):
+        if replayed.get("program_bytes"):  # measured on the run (an output-only contest's tie-break)
+            Submission.objects.filter(pk=seat.submission_id).update(program_bytes=replayed["program_bytes"])
+    now = timezone.now()
+    attempt.outcome, attempt.finished_at, attempt.last_seen, attempt.result = Outcome.FINISHED, now, now, result
+    try:
+        match.save_replay(record.replay, attempt)
+    except OSError as e:  # the game was played fairly: its result counts; its replay is lost
+        if not disks.is_full(e):
+            raise
+        attempt.error = f"its replay was not kept: the media disk is full ({e.strerror})"
+        log.error("match %s, attempt %s: %s", match.pk, attempt.number, attempt.error)
+    attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result", "error"])
+    match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
+    match.result_attempt, match.faults = attempt, 0
+    match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
 
 
 def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:

@@ -83,6 +83,11 @@ class Match(models.Model):
             models.Index(fields=["contest", "status"]),
             models.Index(fields=["stage", "round"]),
             models.Index(fields=["status", "priority", "id"], name="match_queue"),
+            # the match lists, newest first, and the standings' count of games: within one
+            # contest or stage, however many games other contests hold
+            models.Index(fields=["contest", "-id"], name="match_contest_newest"),
+            models.Index(fields=["stage", "-id"], name="match_stage_newest"),
+            models.Index(fields=["stage", "status"], name="match_stage_status"),
         ]
         permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
@@ -259,6 +264,73 @@ class FrozenSeat(models.Model):
 
     def __str__(self) -> str:
         return f"frozen seat {self.index} of match {self.match_id}"
+
+
+class Tally(models.Model):
+    """Kept standings: one entry's totals in one stage, for one of its versions and one result
+    (status and the game's word for it), as the counted seats add up (``judging.tallies``
+    keeps them in the transaction that changes a seat's counted result). Every column of a
+    game is a sum of a seat's field or a count of seats over some results, so any column is a
+    sum of these rows: a table reads O(entries) rows whatever the number of games. Which rows
+    count (a cancelled stage, a disqualified entry, an old version) is decided when reading.
+    ``frozen`` rows are the snapshot of the contest's freeze (``judging.publication``)."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=32, blank=True)
+    detail = models.CharField(max_length=64, blank=True)
+    frozen = models.BooleanField(default=False)
+    current_version = models.BooleanField(
+        default=True, help_text="Frozen rows: its submission was its entry's active version at the freeze."
+    )
+    seats = models.IntegerField(default=0)
+    points = models.FloatField(default=0)
+    score = models.FloatField(default=0)
+    moves = models.BigIntegerField(default=0)
+    wall_seconds = models.FloatField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "frozen", "entry", "submission", "status", "detail"], name="tally_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["contest", "frozen"], name="tally_contest")]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} in stage {self.stage_id}: {self.seats} {self.status or 'seats'}"
+
+
+class PairTally(models.Model):
+    """Kept head-to-head of a two-seat game: the points ``entry`` (playing ``submission``)
+    scored against ``opponent`` in one stage, and the games, byes aside; read by the
+    crosstable and an entry's page, kept with ``Tally``."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    frozen = models.BooleanField(default=False)
+    current_version = models.BooleanField(default=True)
+    games = models.IntegerField(default=0)
+    points = models.FloatField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "frozen", "entry", "submission", "opponent"], name="pair_tally_unique"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["contest", "frozen"], name="pair_tally_contest"),
+            models.Index(fields=["stage", "frozen", "opponent"], name="pair_tally_opponent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} against {self.opponent_id} in stage {self.stage_id}"
 
 
 class WorkerHeartbeat(models.Model):

@@ -27,7 +27,7 @@ from django.utils import timezone
 from contests.locks import lock_one, writing
 from contests.models import Contest
 from contests.services import can_see_private
-from judging import events, formats
+from judging import events, formats, tallies
 from judging.models import FrozenSeat, Match, MatchSeat, read_replay
 from judging.standings import FROZEN, LIVE, Record
 from judging.verification import counted_score
@@ -82,6 +82,7 @@ def freeze(contest: Contest) -> int:
             for s in seats.iterator(chunk_size=2000)
         )
         made = len(FrozenSeat.objects.bulk_create(rows, batch_size=1000))
+        tallies.snapshot(contest)  # the frozen standings' totals, from these rows
         Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=now)
         events.emit("standings", contest.pk, {"stage": None})
     return made
@@ -92,6 +93,7 @@ def publish(contest: Contest) -> None:
     with writing():
         lock_one("contest", Contest.objects.filter(pk=contest.pk))
         FrozenSeat.objects.filter(contest=contest).delete()
+        tallies.thaw(contest)
         Contest.objects.filter(pk=contest.pk).update(standings_frozen_at=None, results_published_at=timezone.now())
         events.emit("standings", contest.pk, {"stage": None})
 

@@ -1,9 +1,13 @@
 """Standings: a stage's or a contest's finished games, ranked by the game's own columns.
 A contest's are those of its tournament stages: system tests and test games do not count.
 
-The database adds the seats up: every column is a ``games.base.Total`` (a sum of a seat's
-field, or a count of seats), so a table is one grouped query over the seats, one fetch of
-the entries it names and one count of the matches, whatever the number of games.
+Every column is a ``games.base.Total`` (a sum of a seat's field, or a count of seats), so the
+totals are kept as results are counted (``judging.tallies``: one row per stage, entry,
+version and result) and a table adds up those rows, O(entries) whatever the number of games:
+one grouped query over them, one fetch of the entries it names and one count of the matches.
+Which rows count is decided here, when reading: a cancelled stage, a disqualified entry, an
+old version in a continuous stage. ``kept=False`` adds up the seats themselves instead: the
+reference the tests and ``manage.py rebuild_standings`` check the kept rows against.
 
 Returns data; templates and the API render it.
 """
@@ -18,7 +22,7 @@ from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
 from judging import formats
-from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat
+from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, PairTally, Tally
 
 __all__ = [
     "BYE", "FROZEN", "LIVE", "Change", "Comparison", "Record", "Row", "Standings", "compare", "compute", "current_stage",
@@ -127,6 +131,19 @@ class Record:
         seats = MatchSeat.objects.filter(_in_table(contest, stage), match__result_attempt__isnull=False)
         return seats.filter(submission__is_active=True) if current_only and _continuous(stage) else seats
 
+    def kept(
+        self, model: type[Tally] | type[PairTally], contest: Contest, stage: Stage | None, current_only: bool = True
+    ) -> QuerySet:
+        """The kept rows (``Tally`` or ``PairTally``) of the table, as ``seats`` chooses seats."""
+        rows = model.objects.filter(_in_table(contest, stage, via=""), contest=contest, frozen=self.frozen)
+        if not (current_only and _continuous(stage)):
+            return rows
+        return rows.filter(current_version=True) if self.frozen else rows.filter(submission__is_active=True)
+
+    def rows(self, contest: Contest, stage: Stage | None, current_only: bool = True, kept: bool = True) -> QuerySet:
+        """What a table adds up: the kept totals, or (``kept`` False) the seats themselves."""
+        return self.kept(Tally, contest, stage, current_only) if kept else self.seats(contest, stage, current_only)
+
     @property
     def finished_at(self) -> str:
         """The field that says when a seat's result was recorded."""
@@ -136,7 +153,12 @@ class Record:
 LIVE, FROZEN = Record(), Record(frozen=True)
 
 
-def _sql(total: Total) -> Sum | Count:
+def _count(kept: bool, only: Q | None = None) -> Sum | Count:
+    """The number of seats: a kept row's ``seats`` added up, or the seats counted."""
+    return Sum("seats", filter=only) if kept else Count("pk", filter=only)
+
+
+def _sql(total: Total, kept: bool) -> Sum | Count:
     only = Q()
     if total.statuses:
         only &= Q(status__in=total.statuses)
@@ -144,31 +166,30 @@ def _sql(total: Total) -> Sum | Count:
         only &= Q(detail=total.detail)
     if total.of:
         return Sum(total.of, filter=only or None)
-    return Count("pk", filter=only or None)
+    return _count(kept, only or None)
 
 
 def _tallies(
-    contest: Contest, stage: Stage | None, columns: tuple[Column, ...], record: Record = LIVE
+    contest: Contest, stage: Stage | None, columns: tuple[Column, ...], record: Record = LIVE, kept: bool = True
 ) -> dict[int, _Tally]:
     """Each entry's totals over the counted seats, in one grouped query. Only the seats of
     matches with a result count: a match being re-run keeps its earlier one until the new
     one lands."""
-    seats = record.seats(contest, stage)
+    seats = record.rows(contest, stage, kept=kept)
     summed = _summed(columns)
     aliases = {f"c{i}": c.key for i, c in enumerate(summed)}
     if _formulas(columns):
         aliases["execution"] = "execution_s"
-    sums = {alias: _sql(c.total) for alias, c in zip(aliases, summed, strict=False)}
+    sums = {alias: _sql(c.total, kept) for alias, c in zip(aliases, summed, strict=False)}
     if _formulas(columns):
         sums["execution"] = Sum("wall_seconds")
     grouped = (
-        seats.order_by()
-        .values("entry_id")
-        .annotate(seats=Count("pk"), games=Count("pk", filter=~Q(status=BYE)), **sums)
+        seats.order_by().values("entry_id").annotate(n_seats=_count(kept), n_games=_count(kept, ~Q(status=BYE)), **sums)
     )
     return {
-        g["entry_id"]: _Tally(g["seats"], g["games"], {key: g[alias] or 0 for alias, key in aliases.items()})
+        g["entry_id"]: _Tally(g["n_seats"], g["n_games"] or 0, {key: g[alias] or 0 for alias, key in aliases.items()})
         for g in grouped
+        if g["n_seats"]
     }
 
 
@@ -200,18 +221,20 @@ def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
 
 
 def _measures(
-    contest: Contest, stage: Stage | None, tallies: dict[int, _Tally], record: Record = LIVE
+    contest: Contest, stage: Stage | None, tallies: dict[int, _Tally], record: Record = LIVE, kept: bool = True
 ) -> dict[int, dict[str, float]]:
     """What a Formula weighs, for each entry: its execution time (the seats' wall time, added
     up with the other totals), and the programming time and size of the newest submission it
-    played with in the table (one query)."""
+    played with in the table (one query, over the versions the kept rows name)."""
     found: dict[int, dict[str, float]] = {
         pk: {"programming_s": 0.0, "execution_s": t.values.get("execution_s", 0.0), "program_bytes": 0.0}
         for pk, t in tallies.items()
     }
-    seats = record.seats(contest, stage, current_only=False)
-    played = seats.order_by("entry_id", "submission__created_at").values_list(
-        "entry_id", "submission__created_at", "submission__program_bytes"
+    seats = record.rows(contest, stage, current_only=False, kept=kept)
+    played = (
+        seats.order_by("entry_id", "submission__created_at")
+        .values_list("entry_id", "submission__created_at", "submission__program_bytes")
+        .distinct()
     )
     for entry_id, created_at, size in played:
         if entry_id in found:
@@ -222,13 +245,19 @@ def _measures(
 
 
 def _apply_formulas(
-    columns, contest, stage, tallies: dict[int, _Tally], entries: dict[int, Entry], record: Record = LIVE
+    columns,
+    contest,
+    stage,
+    tallies: dict[int, _Tally],
+    entries: dict[int, Entry],
+    record: Record = LIVE,
+    kept: bool = True,
 ) -> None:
     """Each Formula column's value: the entry's measures over the smallest in the table."""
     formulas = _formulas(columns)
     if not formulas:
         return
-    measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries}, record)
+    measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries}, record, kept)
     smallest = {m: min((v[m] for v in measures.values() if v[m] > 0), default=0.0) for m in MEASURES}
     for pk, tally in tallies.items():
         for c in formulas:
@@ -255,13 +284,14 @@ def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict
     return rows
 
 
-def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE) -> Standings:
+def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE, kept: bool = True) -> Standings:
     """The standings of a stage (the contest's current one if None), from the live record or
-    (``FROZEN``) from the snapshot its contest's freeze took."""
+    (``FROZEN``) from the snapshot its contest's freeze took; from the kept totals, or
+    (``kept`` False, the reference) from the seats."""
     columns = registry.get(contest.game).standings
-    tallies = _tallies(contest, stage, columns, record)
+    tallies = _tallies(contest, stage, columns, record, kept)
     entries = _listed_at_once(stage) | _entries(set(tallies))
-    _apply_formulas(columns, contest, stage, tallies, entries, record)
+    _apply_formulas(columns, contest, stage, tallies, entries, record, kept)
     rows = _rank(columns, tallies, entries)
     return Standings(columns, rows, *_progress(contest, stage))
 
@@ -270,10 +300,16 @@ CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid
 
 
 def _pairs(
-    contest: Contest, stage: Stage | None, record: Record = LIVE, entry: Entry | None = None
+    contest: Contest, stage: Stage | None, record: Record = LIVE, entry: Entry | None = None, kept: bool = True
 ) -> dict[tuple[int, int], tuple[float, int]]:
     """A two-seat game's results by pair, in one grouped query: (entry, opponent) -> (points
     the entry scored against it, games); only the games of ``entry`` if one is named."""
+    if kept:
+        rows = record.kept(PairTally, contest, stage)
+        if entry is not None:
+            rows = rows.filter(Q(entry=entry) | Q(opponent=entry))
+        pairs = rows.order_by().values("entry_id", "opponent_id").annotate(won=Sum("points"), n=Sum("games"))
+        return {(p["entry_id"], p["opponent_id"]): (p["won"] or 0, p["n"]) for p in pairs if p["n"]}
     seats = record.seats(contest, stage)
     if entry is not None:
         seats = seats.filter(match__in=record.model.objects.filter(entry=entry).values("match"))
@@ -294,13 +330,15 @@ def _two_seats(contest: Contest) -> bool:
     return registry.get(contest.game).info.seats == 2
 
 
-def crosstable(contest: Contest, stage: Stage | None, rows: list[Row], record: Record = LIVE) -> list[dict] | None:
+def crosstable(
+    contest: Contest, stage: Stage | None, rows: list[Row], record: Record = LIVE, kept: bool = True
+) -> list[dict] | None:
     """A two-seat game's results as a grid, in the standings' order: for each entry, against
     each other one, the points it scored and the games it played (one grouped query); None
     for another kind of game or a table too large to read as one."""
     if not _two_seats(contest) or not 1 < len(rows) <= CROSSTABLE_MAX:
         return None
-    cells = _pairs(contest, stage, record)
+    cells = _pairs(contest, stage, record, kept=kept)
     order = [row.entry.pk for row in rows]
     return [
         {"row": row, "cells": [None if other == row.entry.pk else cells.get((row.entry.pk, other)) for other in order]}
@@ -309,14 +347,14 @@ def crosstable(contest: Contest, stage: Stage | None, rows: list[Row], record: R
 
 
 def head_to_head(
-    contest: Contest, stage: Stage | None, entry: Entry, rows: list[Row], record: Record = LIVE
+    contest: Contest, stage: Stage | None, entry: Entry, rows: list[Row], record: Record = LIVE, kept: bool = True
 ) -> list[dict] | None:
     """One entry's row of the crosstable, however large the table: each opponent it has met,
     in the standings' order, with the points each scored against the other and the games;
     None for a game that is not two seats."""
     if not _two_seats(contest):
         return None
-    cells = _pairs(contest, stage, record, entry=entry)
+    cells = _pairs(contest, stage, record, entry=entry, kept=kept)
     found = []
     for row in rows:
         mine = cells.get((entry.pk, row.entry.pk))

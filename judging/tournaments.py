@@ -15,7 +15,7 @@ from contests.locks import writing
 from contests.models import Entry, Stage, Submission
 from games import registry
 from games.base import BYE, BatchGame, RaceGame
-from judging import dispatch, formats, lifecycle, scheduling, standings
+from judging import dispatch, formats, lifecycle, scheduling, standings, tallies
 from judging.formats import StageError, StageFormat, register
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt, MatchSeat
@@ -487,7 +487,8 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
         outcome=MatchAttempt.Outcome.FINISHED,
         result={"reason": match.reason, "seats": [seat]},
     )
-    Match.objects.filter(pk=match.pk).update(result_attempt=attempt)
+    with tallies.recounting(match.pk):  # counted from now on
+        Match.objects.filter(pk=match.pk).update(result_attempt=attempt)
     return match
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from contests.locks import writing
 from contests.models import JudgeAction, Stage
-from judging import events, lifecycle, notifications
+from judging import events, lifecycle, notifications, tallies
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
 
 Status = Verification.Status
@@ -120,7 +120,8 @@ def _count(match: Match, status: str) -> None:
     """Write what the run counts now to its seat (the standings add seats up)."""
     seat = match.seats.get()
     automatic, _ = _automatic(match.result_attempt)
-    MatchSeat.objects.filter(pk=seat.pk).update(points=counted_score(status, float(seat.score or 0.0), automatic))
+    with tallies.recounting(match.pk):
+        MatchSeat.objects.filter(pk=seat.pk).update(points=counted_score(status, float(seat.score or 0.0), automatic))
 
 
 def decide(match: Match, judge, status: str, note: str = "") -> Verification:

@@ -10,6 +10,7 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from contests.models import Contest, Entry, Stage, Submission
+from judging import tallies
 from judging.models import Match, MatchAttempt, MatchSeat
 
 _n = itertools.count(1)
@@ -68,6 +69,13 @@ def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Mat
 def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None = None, reason: str = "") -> Match:
     """Record a result as a worker would, without playing: ``results`` gives each seat's
     (points, score, status), in seat order (the seats' current values when None)."""
+    with tallies.recounting(match.pk):  # as judging.matches.write_result keeps the standings' totals
+        _hold(match, results, reason)
+    match.refresh_from_db()
+    return match
+
+
+def _hold(match: Match, results: list[tuple[float, float, str]] | None, reason: str) -> None:
     seats = list(match.seats.order_by("index"))
     for seat, values in zip(seats, results or [], strict=False):
         seat.points, seat.score, seat.status = values
@@ -93,5 +101,3 @@ def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.FINISHED, result_attempt=attempt, finished_at=now, reason=reason or match.reason
     )
-    match.refresh_from_db()
-    return match

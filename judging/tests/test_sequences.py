@@ -15,6 +15,7 @@ every step it checks:
 - a Swiss round is never paired while a game of the stage is open or failed;
 - each output counts what the judges decided on its current result (accepted: the claim,
   rejected: 0, else the verifier's figure);
+- every table read from the kept totals is the one added up from the seats;
 - each active entry plays with its newest version whose latest system test passed, and
   has one whenever any of its versions' latest test passed.
 """
@@ -43,6 +44,7 @@ from judging import formats, lifecycle, matches, standings, system_test, verific
 from judging import services as judges
 from judging.models import Match, MatchAttempt
 from judging.referee import MatchRecord, SeatTotals
+from judging.tests.kept import assert_kept_as_counted
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.postgres]  # row locks: CI runs it on PostgreSQL
 
@@ -387,6 +389,13 @@ class JudgesAndGames(RuleBasedStateMachine):
                 public = standings.compute(self.contest, stage, standings.FROZEN)
                 got = {row.entry.pk: int(row.values["wins"]) for row in public.rows}
                 assert got == self._expected(self.snapshot, stage), f"{stage.name} (public, frozen)"
+
+    @invariant()
+    def the_kept_totals_are_the_seats_added_up(self):
+        if not hasattr(self, "claims"):
+            return
+        assert_kept_as_counted(self.contest)
+        assert_kept_as_counted(self.words)
 
     @invariant()
     def each_output_counts_what_the_judges_decided(self):

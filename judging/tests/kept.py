@@ -1,0 +1,34 @@
+"""The check the kept standings must pass: every table read from the kept totals equals the
+one added up from the seats (``kept=False``, the reference), live and, while frozen, public."""
+
+from __future__ import annotations
+
+from contests.models import Contest
+from judging import standings
+
+
+def _rows(table: standings.Standings) -> list[tuple]:
+    return [(r.rank, r.entry.pk, r.games, {k: round(v, 6) for k, v in r.values.items()}) for r in table.rows]
+
+
+def _met(found: list[dict] | None) -> list[tuple] | None:
+    if found is None:
+        return None
+    return [(f["row"].entry.pk, round(f["points"], 6), round(f["against"], 6), f["games"]) for f in found]
+
+
+def assert_kept_as_counted(contest: Contest) -> None:
+    contest = Contest.objects.get(pk=contest.pk)
+    records = [standings.LIVE] + ([standings.FROZEN] if contest.standings_frozen_at is not None else [])
+    for stage in [None, *contest.stages.order_by("order")]:
+        for record in records:
+            kept, counted = (standings.compute(contest, stage, record, kept=k) for k in (True, False))
+            where = f"{stage or 'the contest'}, {'frozen' if record.frozen else 'live'}"
+            assert _rows(kept) == _rows(counted), where
+            assert (kept.finished, kept.total) == (counted.finished, counted.total), where
+            for row in counted.rows:
+                mine, reference = (
+                    _met(standings.head_to_head(contest, stage, row.entry, counted.rows, record, kept=k))
+                    for k in (True, False)
+                )
+                assert mine == reference, f"{where}: {row.entry.name}'s opponents"

@@ -1,0 +1,196 @@
+"""The kept standings (``judging.tallies``): after any history of results, re-runs,
+cancellations, disqualifications, new versions and freezes, every table read from the kept
+totals is the one added up from the seats; ``manage.py rebuild_standings`` puts them right
+and says what differed."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from contests import services
+from contests.models import Entry, Submission
+from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from games.base import GameResult
+from judging import formats, matches, standings
+from judging import services as judges
+from judging.models import Match, MatchAttempt, Tally
+from judging.referee import MatchRecord, SeatTotals
+from judging.tests.kept import assert_kept_as_counted
+
+pytestmark = pytest.mark.django_db
+
+_names = itertools.count()
+
+
+def _record(seats: int, winner: int | None) -> MatchRecord:
+    if winner is None:  # seat 0's program crashed
+        points, statuses = (0.0, 1.0), ("crash", "win")
+    else:
+        points = tuple(1.0 if i == winner else 0.0 for i in range(seats))
+        statuses = tuple("win" if i == winner else "loss" for i in range(seats))
+    outcome = GameResult(points, tuple(p * 3.5 for p in points), statuses, "on paper", ("",) * seats)
+    return MatchRecord(outcome, [SeatTotals(moves=i + 2, wall_s=0.1 * (i + 1)) for i in range(seats)], {"moves": []})
+
+
+class KeptTotals(RuleBasedStateMachine):
+    """Three entries of a Chomp contest in a continuous stage (a ladder: only current versions
+    count) and a Swiss stage (an odd number: byes)."""
+
+    @initialize()
+    def contest(self):
+        n = next(_names)
+        self.contest = make_contest(slug=f"kept-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
+        self.judge = make_user(username=f"kept-judge-{n}")
+        self.judge.groups.add(services.ensure_judges_group())
+        self.entries = []
+        for i in range(3):
+            entry = make_entry(self.contest, name=f"K{i}")
+            make_submission(entry, is_active=True, status="ready")
+            self.entries.append(entry.pk)
+        self.ladder = make_stage(self.contest, kind="ladder", name="Ladder", order=1)
+        self.swiss = make_stage(
+            self.contest, kind="swiss", name="Swiss", order=2, params={"rounds": 3, "games_per_pairing": 1}
+        )
+        self.running: dict[int, int] = {}  # match -> its running attempt
+        self.done: list[int] = []  # attempts that finished, or were called off: a second result is refused
+
+    def _queued(self):
+        return list(
+            Match.objects.filter(contest=self.contest, status="queued").order_by("pk").values_list("pk", flat=True)
+        )
+
+    @rule(data=st.data())
+    def pair_in_the_ladder(self, data):
+        a, b = data.draw(st.permutations(self.entries))[:2]
+        versions = [Submission.objects.get(entry_id=pk, is_active=True) for pk in (a, b)]
+        make_match(self.contest, versions, stage=self.ladder, status=Match.Status.QUEUED)
+
+    @rule()
+    def run_swiss(self):
+        with contextlib.suppress(formats.StageError):
+            judges.run_stage(self.judge, self.swiss)
+
+    @rule(data=st.data())
+    def claim(self, data):
+        queued = self._queued()
+        if queued:
+            pk = data.draw(st.sampled_from(queued))
+            attempt = matches.claim("w1", match_id=pk)
+            if attempt is not None:
+                self.running[pk] = attempt.pk
+
+    @rule(data=st.data(), winner=st.sampled_from([0, 1, None]))
+    def finish(self, data, winner):
+        if self.running:
+            pk = data.draw(st.sampled_from(sorted(self.running)))
+            attempt = self.running.pop(pk)
+            seats = Match.objects.get(pk=pk).seats.count()
+            assert matches.write_result(attempt, _record(seats, winner if seats == 2 else 0))
+            self.done.append(attempt)
+
+    @rule(data=st.data(), winner=st.sampled_from([0, 1]))
+    def a_result_again(self, data, winner):
+        """A result delivered twice, or one of an attempt called off: not counted."""
+        if self.done:
+            attempt = MatchAttempt.objects.get(pk=data.draw(st.sampled_from(self.done)))
+            assert not matches.write_result(attempt.pk, _record(attempt.match.seats.count(), winner))
+
+    @rule(data=st.data())
+    def rerun(self, data):
+        every = list(Match.objects.filter(contest=self.contest).values_list("pk", flat=True))
+        if every:
+            pk = data.draw(st.sampled_from(sorted(every)))
+            try:
+                judges.rerun_match(self.judge, Match.objects.get(pk=pk))
+            except formats.StageError:
+                return
+            if pk in self.running:
+                self.done.append(self.running.pop(pk))
+
+    @rule(data=st.data())
+    def new_version(self, data):
+        entry = Entry.objects.get(pk=data.draw(st.sampled_from(self.entries)))
+        Submission.objects.filter(entry=entry).update(is_active=False)
+        make_submission(entry, is_active=True, status="ready")
+
+    @rule(data=st.data())
+    def disqualify_or_reinstate(self, data):
+        entry = Entry.objects.get(pk=data.draw(st.sampled_from(self.entries)))
+        if entry.status == Entry.Status.DISQUALIFIED:
+            services.reinstate(self.judge, entry)
+        else:
+            services.disqualify(self.judge, entry, "a judge's reason")
+
+    @rule(which=st.sampled_from(["ladder", "swiss"]))
+    def cancel_stage(self, which):
+        try:
+            judges.cancel_stage(self.judge, getattr(self, which))
+        except formats.StageError:
+            return
+        for pk in list(self.running):
+            if Match.objects.get(pk=pk).status != Match.Status.RUNNING:
+                self.done.append(self.running.pop(pk))
+
+    @precondition(lambda self: hasattr(self, "contest"))
+    @rule()
+    def freeze_or_publish(self):
+        self.contest.refresh_from_db()
+        if self.contest.standings_frozen_at is None:
+            judges.freeze_standings(self.judge, self.contest)
+        else:
+            judges.publish_results(self.judge, self.contest)
+
+    @invariant()
+    def the_kept_totals_are_the_seats_added_up(self):
+        if hasattr(self, "contest"):
+            assert_kept_as_counted(self.contest)
+
+
+def test_the_kept_standings_are_the_counted_ones_after_any_history(queued):
+    run_state_machine_as_test(
+        KeptTotals,
+        settings=settings(
+            max_examples=12,
+            stateful_step_count=30,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        ),
+    )
+
+
+def test_rebuild_standings_puts_the_kept_totals_right_and_says_what_differed():
+    contest = make_contest(slug="rebuilt", game="chomp")
+    stage = make_stage(contest)
+    a, b = (make_submission(make_entry(contest, name=n), is_active=True) for n in ("Ann", "Bea"))
+    make_match(contest, [a, b], stage=stage, status=Match.Status.QUEUED)
+    from contests.tests.factories import finish_on_paper
+
+    match = Match.objects.get(contest=contest)
+    finish_on_paper(match, [(1.0, 4.0, "win"), (0.0, 0.0, "loss")])
+    out = StringIO()
+    call_command("rebuild_standings", "--contest", "rebuilt", stdout=out)
+    assert out.getvalue().strip().endswith("nothing differed")
+
+    Tally.objects.filter(entry=a.entry, status="win").update(points=7.0)  # behind the platform's back
+    assert standings.compute(contest, stage).rows[0].values["wins"] == 1
+    out = StringIO()
+    call_command("rebuild_standings", "--contest", "rebuilt", stdout=out)
+    said = out.getvalue()
+    assert "Ann" in said and "1 kept rows differed" in said, said
+    assert Tally.objects.get(entry=a.entry, status="win").points == 1.0
+    assert_kept_as_counted(contest)
