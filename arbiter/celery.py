@@ -4,6 +4,9 @@ import os
 
 from celery import Celery
 
+from arbiter import broker
+
+broker.install()  # before any connection: filesystem:// messages written whole
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
 
 app = Celery("arbiter")

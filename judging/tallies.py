@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 
+from contests.locks import lock, writing
 from contests.models import Contest, Entry
 from games.base import BYE
 from judging.models import FrozenSeat, MatchSeat, PairTally, Tally
@@ -207,14 +208,17 @@ def rebuild(contest: Contest | None = None) -> Rebuilt:
     contests = [contest] if contest is not None else list(Contest.objects.order_by("pk"))
     differences: list[str] = []
     rows = 0
-    with transaction.atomic():
+    with writing():
+        # Every kept row first: a result landing meanwhile waits, then adds to the rebuilt rows.
+        lock("tally", Tally.objects.filter(contest__in=contests))
+        lock("pair", PairTally.objects.filter(contest__in=contests))
         for c in contests:
             tallies, pairs = build(counted_seats(c))
             if c.standings_frozen_at is not None:
                 frozen_tallies, frozen_pairs = build(FrozenSeat.objects.filter(contest=c), frozen=True)
                 tallies, pairs = tallies + frozen_tallies, pairs + frozen_pairs
-            kept_tallies = list(Tally.objects.select_for_update().filter(contest=c))
-            kept_pairs = list(PairTally.objects.select_for_update().filter(contest=c))
+            kept_tallies = list(Tally.objects.filter(contest=c))
+            kept_pairs = list(PairTally.objects.filter(contest=c))
             names = dict(Entry.objects.filter(contest=c).values_list("pk", "name"))
             for kind, kept, made, sums in (
                 ("totals", kept_tallies, tallies, TALLY_SUMS),

@@ -1,0 +1,82 @@
+"""The filesystem broker's messages are whole when a consumer takes them (arbiter/broker.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from kombu import Connection
+from kombu.transport import filesystem
+
+from arbiter import broker
+
+
+def _connection(folder, transport="filesystem"):
+    for name in ("queue", "processed"):
+        (folder / name).mkdir(exist_ok=True)
+    options = {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"),
+        "store_processed": False,
+    }
+    return Connection("filesystem://localhost/", transport=transport, transport_options=options)
+
+
+def test_filesystem_urls_use_the_transport_that_writes_messages_whole(tmp_path):
+    with _connection(tmp_path) as conn:
+        assert isinstance(conn.default_channel, broker.Channel)
+
+
+def test_a_message_enters_the_queue_only_once_written(tmp_path, monkeypatch):
+    """While a message is being written, the queue's folder does not hold it."""
+    queue = tmp_path / "queue"
+    seen = []
+    real = broker.str_to_bytes
+
+    def spy(text):
+        seen.append(sorted(p.name for p in queue.iterdir()))
+        return real(text)
+
+    monkeypatch.setattr(broker, "str_to_bytes", spy)
+    with _connection(tmp_path) as conn:
+        conn.default_channel._put("matches", {"body": "x" * 100_000})
+        assert seen == [[]]
+        assert conn.default_channel._get("matches") == {"body": "x" * 100_000}
+    assert list(queue.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["processed", "queue"]
+
+
+@pytest.mark.parametrize("transport", ["filesystem", filesystem.Transport], ids=["arbiter", "kombu"])
+def test_a_consumer_beside_producers_reads_every_message_whole(tmp_path, transport):
+    """Two producers put 1,500 messages each while a consumer takes them as fast as it can.
+    kombu's own channel (the second case, expected to fail) lets the consumer take a file
+    before its producer has written it."""
+    sent = 3000
+    got, broken = [], []
+
+    def produce(start):
+        with _connection(tmp_path, transport) as conn:
+            for i in range(start, sent, 2):
+                conn.default_channel._put("matches", {"n": i, "pad": "x" * 4000})
+
+    producers = [threading.Thread(target=produce, args=(k,)) for k in range(2)]
+    with _connection(tmp_path, transport) as conn:
+        channel = conn.default_channel
+        for t in producers:
+            t.start()
+        while any(t.is_alive() for t in producers) or len(got) + len(broken) < sent:
+            try:
+                got.append(channel._get("matches")["n"])
+            except filesystem.Empty:
+                if not any(t.is_alive() for t in producers):
+                    break
+            except ValueError as e:  # json's JSONDecodeError
+                broken.append(str(e))
+    for t in producers:
+        t.join()
+    if transport is not filesystem.Transport:
+        assert broken == [] and sorted(got) == list(range(sent))
+    elif not broken:
+        pytest.xfail("kombu's channel got lucky this time")
+    else:
+        assert broken  # the race this module closes, seen
