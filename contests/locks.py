@@ -44,14 +44,15 @@ def writing() -> Iterator[None]:
         _held.reset(token)
 
 
-def lock(kind: str, rows: QuerySet) -> list[Model]:
+def lock(kind: str, rows: QuerySet, *, skip_held: bool = False) -> list[Model]:
     """Lock ``rows`` (of the kind named, in ``ORDER``) for the rest of the writer's transaction,
-    in primary-key order, and return them."""
+    in primary-key order, and return them; with ``skip_held``, leave out (SKIP LOCKED) the rows
+    another transaction holds rather than wait for them."""
     held = _held.get()
     if held is None:
         raise LockOrderError(f"{kind} rows locked outside a writer's transaction (contests.locks.writing)")
     rank = ORDER.index(kind)
-    found = list(rows.select_for_update(of=("self",)).order_by("pk"))
+    found = list(rows.select_for_update(of=("self",), skip_locked=skip_held).order_by("pk"))
     new = [row.pk for row in found if (rank, row.pk) not in held]
     later = [r for r, _ in held if r > rank]
     if new and later:

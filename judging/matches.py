@@ -30,11 +30,11 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection, connections, transaction
+from django.db import InterfaceError, OperationalError, connection, connections
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from contests.locks import lock_one, writing
+from contests.locks import lock, lock_one, writing
 from contests.models import Submission
 from games import registry
 from games.clocks import Clock
@@ -105,15 +105,17 @@ def claim(
             continue  # a longer game than this token may play: its own token plays it
         pk = match.pk
         now = timezone.now()
-        with transaction.atomic():
-            # Of two processes after the same match, one wins: the row is locked and still
-            # queued, or it is left to the other. A match another process is claiming (its row
-            # locked) is skipped, not waited for: waiting, every claimer of a crowd queued behind
-            # the one ahead on the same head of the queue (docs/benchmarks.md, "At scale").
-            mine = Match.objects.select_for_update(skip_locked=True).filter(pk=pk, status=Match.Status.QUEUED)
-            if not mine.values_list("pk", flat=True):
+        with writing():
+            # A match another process holds (claiming it, or a judge's action) is skipped, not
+            # waited for: waiting, every claimer of a crowd queued behind the one ahead on the
+            # same head of the queue (docs/benchmarks.md, "At scale"). Of two processes after
+            # the same match, the conditional update lets one win.
+            if not lock("match", Match.objects.filter(pk=pk), skip_held=True):
                 continue
-            Match.objects.filter(pk=pk).update(status=Match.Status.RUNNING, started_at=now, finished_at=None)
+            if not Match.objects.filter(pk=pk, status=Match.Status.QUEUED).update(
+                status=Match.Status.RUNNING, started_at=now, finished_at=None
+            ):
+                continue
             number = (MatchAttempt.objects.filter(match_id=pk).aggregate(n=Max("number"))["n"] or 0) + 1
             return MatchAttempt.objects.create(
                 match_id=pk,
