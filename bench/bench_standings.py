@@ -86,6 +86,28 @@ def p95(times: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+def setup_django() -> None:
+    """Django on a throw-away var folder, its test client allowed, its pages rendered without
+    collectstatic (no manifest of static names, as in the tests)."""
+    var = Path(tempfile.mkdtemp(prefix="arbiter-bench-var-"))
+    atexit.register(shutil.rmtree, var, True)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="arbiter.settings",
+        ARBITER_VAR_DIR=str(var),
+        ALLOWED_HOSTS="testserver",
+        API_RATE_LIMIT="1000000/min",
+    )
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
 def build(entries: int, matches: int, seed: int = 1, slug: str = "bench"):
     """The contest, bulk-created: users, entries, their submissions, matches, attempts, seats."""
     from django.contrib.auth.models import User
@@ -177,24 +199,7 @@ def main() -> None:
 
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         os.environ["DATABASE_URL"] = start_postgres()
-    var = Path(tempfile.mkdtemp(prefix="arbiter-bench-var-"))
-    atexit.register(shutil.rmtree, var, True)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="arbiter.settings",
-        ARBITER_VAR_DIR=str(var),
-        ALLOWED_HOSTS="testserver",
-        API_RATE_LIMIT="1000000/min",
-    )
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    # Pages are rendered without collectstatic, so there is no manifest of static names (as in the tests).
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+    setup_django()
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
