@@ -19,6 +19,12 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 
+# Celery takes CELERY_BROKER_URL from the environment before its configuration: where the
+# suite's processes each have a Redis database of their own (arbiter/settings.py), the
+# environment must name this process's, or its tasks go where no worker of its listens.
+if os.environ.get("CELERY_BROKER_URL"):
+    os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+
 
 def database_url_of_test_db() -> str:
     """A DATABASE_URL that points another process at the database these tests use."""
