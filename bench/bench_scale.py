@@ -13,7 +13,7 @@ continuous stage: ``--entries`` users with an entry and two versions each (the s
 ``--games`` finished two-seat games with their seats, attempts (the result as
 ``matches.write_result`` writes it), events (two a game, of the last two days: ``events.KEEP``),
 and the faults already told (a notification per entry, a ``ReportedFault`` per faulty seat but
-those of the last five minutes), all made by ``INSERT ... SELECT`` in chunks, not one by one.
+those of the last five minutes, which wait as ``UntoldFault``s), all made by ``INSERT ... SELECT`` in chunks, not one by one.
 Games finish ``--per-hour`` apart, the newest now. A later run with more ``--games`` adds the
 difference, so one database measures 1 M, then 2 M, then 5 M. Then ``--queued`` queued games of
 the same stage, which the claimers take (and which are put back after each run).
@@ -54,7 +54,7 @@ import bench_standings  # noqa: E402
 SLUG = "bench-scale"
 TABLES = (
     "contests_match", "contests_matchseat", "contests_matchattempt", "judging_event", "judging_reportedfault",
-    "judging_notification", "contests_submission", "contests_entry", "auth_user",
+    "judging_notification", "judging_untoldfault", "contests_submission", "contests_entry", "auth_user",
 )  # fmt: skip
 REASON = "the poisoned cookie was eaten"
 FAULT_REASON = "illegal move: (9, 9) is off the grid"
@@ -178,6 +178,12 @@ told AS (
     SELECT CASE WHEN s.entry_id = g.e0 THEN g.t0 ELSE g.t1 END, s.id, %(abase)s + g.n
     FROM s JOIN g ON %(mbase)s + g.n = s.match_id
     WHERE s.status = 'illegal' AND g.ts < %(now)s - %(told_after)s
+),
+untold AS (
+    INSERT INTO judging_untoldfault (seat_id, attempt_id)
+    SELECT s.id, %(abase)s + g.n
+    FROM s JOIN g ON %(mbase)s + g.n = s.match_id
+    WHERE s.status = 'illegal' AND g.ts >= %(now)s - %(told_after)s
 ),
 e AS (
     INSERT INTO judging_event (kind, contest_id, user_id, data, created_at)

@@ -171,6 +171,13 @@ def build(entries: int, matches: int, seed: int = 1, slug: str = "bench"):
                 "WHERE a.match_id = m.id AND m.stage_id = %s",
                 [stage.pk],
             )
+            # each fault waits to be told, as judging.matches writes it with the result
+            cur.execute(
+                "INSERT INTO judging_untoldfault (seat_id, attempt_id) SELECT s.id, m.result_attempt_id"
+                " FROM contests_matchseat s JOIN contests_match m ON m.id = s.match_id"
+                " WHERE m.stage_id = %s AND s.status = 'illegal'",
+                [stage.pk],
+            )
         del attempts
         Match.objects.create(contest=contest, stage=stage, round=2, seed=0)  # one still queued
         Entry.objects.filter(pk__in=[people[0].pk, people[1].pk]).update(status=Entry.Status.DISQUALIFIED)

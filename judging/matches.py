@@ -37,10 +37,11 @@ from django.utils import timezone
 from contests.locks import lock, lock_one, writing
 from contests.models import Submission
 from games import registry
+from games.base import FAULTS as PROGRAM_FAULTS
 from games.clocks import Clock
 from judging import disks, dispatch, events, lifecycle, logs, metrics, notifications, tallies
 from judging.lifecycle import Ended
-from judging.models import Match, MatchAttempt
+from judging.models import Match, MatchAttempt, UntoldFault
 from judging.program_referee import RefereeFault
 from judging.referee import Cancelled, MatchRecord, Player, play
 from sandbox.errors import PlatformStall, SandboxError
@@ -396,6 +397,10 @@ def _hold_result(match: Match, attempt: MatchAttempt, record: MatchRecord) -> No
     match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
     match.result_attempt, match.faults = attempt, 0
     match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
+    # Its programs' faults wait for the watchdog's digest (notifications.send_fault_digests).
+    UntoldFault.objects.bulk_create(
+        UntoldFault(seat=seat, attempt=attempt) for seat in seats if seat.status in PROGRAM_FAULTS
+    )
 
 
 def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:

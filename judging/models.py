@@ -501,3 +501,19 @@ class ReportedFault(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} in {self.attempt}"
+
+
+class UntoldFault(models.Model):
+    """A program's fault not told yet: written with the result that records it, deleted once a
+    digest tells it or it can never be (a newer result replaced it, it is a day old, a newer
+    version was sent). The watchdog's minutely look reads these rows, so its cost follows the
+    faults waiting to be told, not the games of the day (docs/benchmarks.md, "At scale")."""
+
+    seat = models.ForeignKey(MatchSeat, on_delete=models.CASCADE, related_name="+")
+    attempt = models.ForeignKey(MatchAttempt, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "attempt"], name="fault_untold_once")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} in {self.attempt}, not told"

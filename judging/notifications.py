@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -34,7 +34,7 @@ from contests.models import Entry, Submission
 from games import registry
 from games.base import CRASH, EXIT, FAULTS, ILLEGAL, TIMEOUT
 from judging import dispatch, results
-from judging.models import EmailOptOut, Match, MatchSeat, Notification, ReportedFault
+from judging.models import EmailOptOut, Match, MatchSeat, Notification, ReportedFault, UntoldFault
 
 log = logging.getLogger(__name__)
 
@@ -367,24 +367,37 @@ def unreported_faults(now: datetime | None = None):
 
 def send_fault_digests(now: datetime | None = None) -> int:
     """A digest for each entry with faults not told yet, unless it had one within
-    ``FAULT_DIGEST_MINUTES``: how many were written. Never empty; a fault is told once."""
+    ``FAULT_DIGEST_MINUTES``: how many were written. Never empty; a fault is told once.
+
+    It looks only at the faults waiting to be told (``UntoldFault``, written with each result),
+    not at the day's games: a minute's look costs the faults recorded since the last one and
+    those of entries not due yet, however many games a day are played (docs/benchmarks.md, "At
+    scale")."""
     now = now or timezone.now()
     every = timedelta(minutes=settings.FAULT_DIGEST_MINUTES)
-    seats = (
+    forget_untellable(now)
+    waiting = list(UntoldFault.objects.values_list("seat_id", flat=True).distinct())
+    if not waiting:
+        return 0
+    seats = list(
         unreported_faults(now)
+        .filter(pk__in=waiting)
         .select_related("entry__contest", "submission", "match__stage", "match__contest", "match__result_attempt")
         .prefetch_related("match__seats__entry")
         .order_by("entry_id", "match__result_attempt__finished_at", "pk")
     )
+    # The entries told within the period: through their users' recent notifications (an index),
+    # never through every seat an entry ever had.
+    recent = set(
+        ReportedFault.objects.filter(
+            notification__user_id__in={seat.entry.user_id for seat in seats},
+            notification__kind=Kind.FAULTS,
+            notification__created_at__gt=now - every,
+        ).values_list("seat__entry_id", flat=True)
+    )
     written = 0
     for entry_id, found in groupby(seats, key=lambda seat: seat.entry_id):
-        last = (
-            Notification.objects.filter(kind=Kind.FAULTS, faults__seat__entry_id=entry_id)
-            .order_by("-created_at")
-            .values_list("created_at", flat=True)
-            .first()
-        )
-        if last is not None and now - last < every:
+        if entry_id in recent:
             continue
         try:
             with transaction.atomic():
@@ -394,6 +407,28 @@ def send_fault_digests(now: datetime | None = None) -> int:
             continue
         written += 1
     return written
+
+
+def forget_untellable(now: datetime) -> int:
+    """Delete the waiting faults that no look can tell any more: told (by a digest another worker
+    wrote), replaced by a newer result, recorded over ``NEWS`` ago, before the entry's newest
+    version, a reference program's or a system test's. Those of an entry not due yet, or not
+    active now (it may be reinstated within the day), wait on. How many were deleted."""
+    newest = Submission.objects.filter(entry=OuterRef("seat__entry")).order_by("-created_at").values("created_at")[:1]
+    told = ReportedFault.objects.filter(seat=OuterRef("seat"), attempt=OuterRef("attempt"))
+    gone = (
+        UntoldFault.objects.annotate(since=Subquery(newest))
+        .filter(
+            Q(Exists(told))
+            | ~Q(attempt=F("seat__match__result_attempt"))
+            | Q(attempt__finished_at__lt=now - NEWS)
+            | Q(attempt__finished_at__lt=F("since"))
+            | Q(seat__entry__is_reference=True)
+            | Q(seat__match__stage__kind="system_test")
+        )
+        .values_list("pk", flat=True)
+    )
+    return UntoldFault.objects.filter(pk__in=list(gone)).delete()[0]
 
 
 def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
@@ -433,6 +468,7 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
     ReportedFault.objects.bulk_create(
         ReportedFault(notification=notification, seat=seat, attempt_id=seat.match.result_attempt_id) for seat in seats
     )
+    UntoldFault.objects.filter(seat__in=seats).delete()
     return notification
 
 

@@ -10,8 +10,9 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from contests.models import Contest, Entry, Stage, Submission
+from games.base import FAULTS
 from judging import tallies
-from judging.models import Match, MatchAttempt, MatchSeat
+from judging.models import Match, MatchAttempt, MatchSeat, UntoldFault
 
 _n = itertools.count(1)
 
@@ -101,3 +102,4 @@ def _hold(match: Match, results: list[tuple[float, float, str]] | None, reason: 
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.FINISHED, result_attempt=attempt, finished_at=now, reason=reason or match.reason
     )
+    UntoldFault.objects.bulk_create(UntoldFault(seat=seat, attempt=attempt) for seat in seats if seat.status in FAULTS)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests import services
-from contests.models import Submission
+from contests.models import Entry, Submission
 from contests.tests.factories import (
     finish_on_paper,
     make_contest,
@@ -27,7 +27,7 @@ from contests.tests.factories import (
 )
 from judging import builds, notifications, system_test, verification, watchdog
 from judging import services as judges
-from judging.models import EmailOptOut, Match, MatchAttempt, Notification, ReportedFault
+from judging.models import EmailOptOut, Match, MatchAttempt, Notification, ReportedFault, UntoldFault
 from sandbox.programs import BuildResult
 
 pytestmark = pytest.mark.django_db
@@ -292,3 +292,46 @@ def test_the_watchdog_writes_the_digests_once_a_minute(queued, monkeypatch):
     _game(contest, stage, mine, theirs, "crash")
     assert "digests" not in watchdog.run_once("w1")  # looked a moment ago
     assert Notification.objects.count() == 1
+
+
+def test_a_fault_recorded_between_two_looks_is_told_once_and_waits_no_more(queued):
+    contest, stage, mine, theirs = _faulty_entry()
+    first = _game(contest, stage, mine, theirs, "crash")
+    now = timezone.now()
+    assert notifications.send_fault_digests(now) == 1
+    between = _game(contest, stage, mine, theirs, "timeout")  # after the look, before the next
+    assert notifications.send_fault_digests(now + timedelta(minutes=61)) == 1
+    assert notifications.send_fault_digests(now + timedelta(minutes=200)) == 0
+    told = ReportedFault.objects.values_list("seat__match", flat=True)
+    assert sorted(told) == [first.pk, between.pk]  # each once
+    assert not UntoldFault.objects.exists()  # the next look reads nothing
+
+
+def test_a_fault_in_a_game_rerun_before_the_look_is_told_once_whichever_result_counts(judge, queued):
+    contest, stage, mine, theirs = _faulty_entry()
+    cancelled = _game(contest, stage, mine, theirs, "crash")
+    replaced = _game(contest, stage, mine, theirs, "crash")
+    judges.rerun_match(judge, cancelled)
+    judges.rerun_match(judge, replaced)
+    now = timezone.now()
+    assert notifications.send_fault_digests(now) == 0  # being played again: its result may change
+    judges.cancel_match(judge, Match.objects.get(pk=cancelled.pk))  # its earlier result stands, its fault too
+    finish_on_paper(Match.objects.get(pk=replaced.pk), [(0, 0, "illegal"), (2, 0, "win")])  # a new fault
+    assert notifications.send_fault_digests(now + timedelta(minutes=1)) == 1
+    digest = Notification.objects.get(kind=Kind.FAULTS)
+    assert digest.subject == "Muncher: 1 crash, 1 illegal move since version 1"
+    attempts = dict(ReportedFault.objects.values_list("seat__match", "attempt__number"))
+    assert attempts == {cancelled.pk: 1, replaced.pk: 2}  # the counted results' faults, once each
+    assert notifications.send_fault_digests(now + timedelta(minutes=120)) == 0
+    assert not UntoldFault.objects.exists()
+
+
+def test_a_fault_of_an_entry_out_of_play_waits_for_it_within_the_day(queued):
+    contest, stage, mine, theirs = _faulty_entry()
+    _game(contest, stage, mine, theirs, "crash")
+    Entry.objects.filter(pk=mine.entry_id).update(status=Entry.Status.DISQUALIFIED)
+    now = timezone.now()
+    assert notifications.send_fault_digests(now) == 0
+    assert UntoldFault.objects.count() == 1  # not told, not forgotten: it may be reinstated
+    Entry.objects.filter(pk=mine.entry_id).update(status=Entry.Status.ACTIVE)
+    assert notifications.send_fault_digests(now + timedelta(minutes=1)) == 1
