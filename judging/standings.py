@@ -290,7 +290,8 @@ def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE,
     (``kept`` False, the reference) from the seats."""
     columns = registry.get(contest.game).standings
     tallies = _tallies(contest, stage, columns, record, kept)
-    entries = _listed_at_once(stage) | _entries(set(tallies))
+    at_once = _listed_at_once(stage)
+    entries = at_once | _entries(set(tallies) - at_once.keys())  # those listed at once are active: not read twice
     _apply_formulas(columns, contest, stage, tallies, entries, record, kept)
     rows = _rank(columns, tallies, entries)
     return Standings(columns, rows, *_progress(contest, stage))
@@ -465,7 +466,7 @@ def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings
             if seat.index in counted:
                 tallies[seat.entry_id].add(record, columns, sign=-1)
     at_once = _listed_at_once(stage)
-    entries = at_once | _entries(set(tallies) | {s.entry_id for s in seats})
+    entries = at_once | _entries((set(tallies) | {s.entry_id for s in seats}) - at_once.keys())
     progress = _progress(match.contest, stage)
     tables = []
     for attempt in attempts:

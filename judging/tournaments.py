@@ -56,7 +56,9 @@ def contenders(stage: Stage) -> list[tuple[Entry, Submission]]:
     ready = scheduling.ready_submissions(stage.contest_id)
     if isinstance(stage.params.get("entries"), list):  # only the entries the judges named
         ready = ready.filter(entry_id__in=stage.params["entries"])
-    pairs = [(s.entry, s) for s in ready.select_related("entry").order_by("entry_id")]
+    # Without the logs: a ladder's standings list every contender at every read.
+    ready = ready.select_related("entry").defer("build_log", "test_log", "entry__form_data")
+    pairs = [(s.entry, s) for s in ready.order_by("entry_id")]
     if stage.params.get("best_of_each_contestant"):
         pairs = _best_of_each_contestant(stage, pairs)
     if stage.params.get("top"):

@@ -191,7 +191,8 @@ def test_a_table_takes_the_same_queries_however_many_entries(count, kind, django
     contest = make_contest()
     stage = make_stage(contest, kind=kind)
     _ring(contest, stage, count)
-    with django_assert_num_queries(4 if kind == "ladder" else 3):  # seats, entries, matches (+ contenders)
+    # the kept totals, the entries (in a ladder: its contenders, which are all of them), the matches
+    with django_assert_num_queries(3):
         table = standings.compute(contest, stage)
     assert len(table.rows) == count
     with django_assert_num_queries(3):  # the contest's table

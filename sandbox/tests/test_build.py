@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import stat
 import tarfile
@@ -99,8 +100,11 @@ def test_static_executable(sandbox_settings: SandboxSettings) -> None:
 
 
 @pytest.mark.parametrize("name", ["dev_random.c", "template_bomb.cpp", "huge_array.c"])
-def test_compile_bombs_fail_the_build(sandbox_settings: SandboxSettings, name: str) -> None:
-    build = build_program((PROGRAMS / name).read_bytes(), name, limits=QUICK_BUILD, settings=sandbox_settings)
+def test_compile_bombs_fail_the_build(sandbox_settings: SandboxSettings, name: str, tmp_path) -> None:
+    # A cache of its own: another test of this process may have built the same bomb, and a
+    # failed build is cached (with no run to look at).
+    settings = dataclasses.replace(sandbox_settings, cache_dir=tmp_path / "cache")
+    build = build_program((PROGRAMS / name).read_bytes(), name, limits=QUICK_BUILD, settings=settings)
     assert not build.ok
     assert build.run is not None and build.run.verdict is not Verdict.OK
     # within its CPU limit (CPU time: as exact loaded or not), and stopped by its wall limit if
