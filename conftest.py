@@ -84,7 +84,7 @@ def worker(transactional_db, tmp_path):
     """A real Celery worker process (prefork pool), consuming every queue, on the test database."""
     from judging.models import WorkerHeartbeat
 
-    sessions_before = _other_sessions()
+    sessions_before = other_sessions()
     hostname = f"test-{uuid.uuid4().hex[:8]}@localhost"
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
@@ -119,7 +119,7 @@ def worker(transactional_db, tmp_path):
     # Its children are gone, and so are their database sessions, before the next test (or the
     # test database's teardown, which PostgreSQL refuses while another session is on it).
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and (_group_alive(proc.pid) or _other_sessions() > sessions_before):
+    while time.monotonic() < deadline and (_group_alive(proc.pid) or other_sessions() > sessions_before):
         time.sleep(0.05)
 
 
@@ -131,7 +131,7 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def _other_sessions() -> int:
+def other_sessions() -> int:
     """Sessions on the test database besides this one's (PostgreSQL's count; 0 elsewhere)."""
     from django.db import connection
 

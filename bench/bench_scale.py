@@ -331,6 +331,7 @@ def _claimer(index: int, barrier, out, limit: int | None, bare: str | None) -> N
     from django.db import connection, connections
 
     got: list[int] = []
+    raw = None
     try:
         if bare:
             import psycopg2
@@ -367,6 +368,8 @@ def _claimer(index: int, barrier, out, limit: int | None, bare: str | None) -> N
     except Exception as e:  # told to the parent, which fails the run
         out.put((got, 0.0, 0.0, f"{type(e).__name__}: {e}"))
     finally:
+        if raw is not None:
+            raw.close()
         connections.close_all()
 
 

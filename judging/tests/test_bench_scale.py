@@ -4,10 +4,13 @@ once. No time is asserted."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.db import connection
 
 from bench import bench_scale
+from conftest import other_sessions
 from judging import standings
 from judging.models import Match, MatchAttempt, MatchSeat
 
@@ -18,6 +21,13 @@ pytestmark = [pytest.mark.postgres]
 def on_postgres(transactional_db):
     if connection.vendor != "postgresql":
         pytest.skip("bench_scale measures PostgreSQL only (row locks and INSERT ... SELECT generate_series)")
+    yield
+    # The claimers' sessions are gone before the next test (or the test database's teardown,
+    # which PostgreSQL refuses while another session is on it): their processes have exited,
+    # their server processes may not have noticed yet.
+    deadline = time.monotonic() + 10
+    while other_sessions() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def test_the_rows_are_a_ladder_the_real_code_reads(on_postgres):
