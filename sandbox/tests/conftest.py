@@ -20,7 +20,10 @@ PROGRAMS = Path(__file__).parent / "programs"
 # the leak checks below.
 SESSION = os.getpid()
 TEST_ROOT = Path(f"/tmp/arbiter-sandbox-tests-{SESSION}")
-TEST_UID_BASE = 61000 + (SESSION % 500) * 16
+# The processes of one `make test` (pytest-xdist's gw0, gw1, ...) share a parent: each takes
+# its own block of uids by its number, so none sees another's jails in its pool.
+_PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+TEST_UID_BASE = 62000 + ((os.getppid() % 60) * 8 + _PROCESS % 8) * 16  # above the default pool (60000 + 1024)
 TEST_UID_COUNT = 16
 # Wall clocks and a loaded host (these tests run on 2 cores beside other work). A program
 # stopped by its CPU limit may take many times that CPU in wall time there, so its wall limit,
