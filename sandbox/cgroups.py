@@ -12,7 +12,7 @@ import errno
 import os
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -299,15 +299,20 @@ class Cgroup:
         text = self._read_kept(self.layout.freezer, "cgroup.procs")
         return {int(p) for p in text.split()}
 
-    def busy(self) -> bool:
-        """Whether a thread in the cgroup is running or ready to run, rather than waiting for
-        something (its input, a sleep, a child). Each thread's /proc stat file is kept open
-        while the thread lives (a referee asks after every answer of a long-lived program)."""
+    def busy(self, spare: Collection[str] = ()) -> bool:
+        """Whether a thread in the cgroup, but those of ``spare``, is running or ready to run,
+        rather than waiting for something (its input, a sleep, a child). Each thread's /proc
+        stat file is kept open while the thread lives (a referee asks after every answer of a
+        long-lived program)."""
         h = self.layout.freezer
         assert h is not None
         tids = self._read_kept(h, "cgroup.threads" if h.version == 2 else "tasks").split()
         seen = self._stat_fds
+        looked = 0
         for tid in tids:
+            if tid in spare:
+                continue
+            looked += 1
             fd = seen.get(tid)
             try:
                 if fd is None:
@@ -318,8 +323,9 @@ class Cgroup:
             end = stat.rfind(b")")
             if stat[end + 2 : end + 3] == b"R":
                 return True
-        for tid in seen.keys() - set(tids):  # threads that ended
-            os.close(seen.pop(tid))
+        if len(seen) > looked:  # threads that ended
+            for tid in seen.keys() - set(tids):
+                os.close(seen.pop(tid))
         return False
 
     # -- controlling ------------------------------------------------------------------------

@@ -1,10 +1,16 @@
 """A live program for a referee: write a line, read a reply by a deadline, CPU per move.
 
-The program is frozen (cgroup freezer) whenever it is not its turn, so it cannot think on
-its opponent's time; its turn starts when the referee sends it something (or asks it for a
-line) and ends when its reply arrives. After the reply it may go on for a moment, until it
-waits for its next line (at most SETTLE_S, SETTLE_CPU_S): what it writes to stderr meanwhile
-belongs to this move. Its wall time leaves out the platform's stalls (see StallClock).
+A program cannot think on its opponent's time. Its turn starts when the referee sends it
+something (or asks it for a line) and ends when its reply arrives. After the reply it may go
+on for a moment, until it waits for its next line (at most SETTLE_S, SETTLE_CPU_S): what it
+writes to stderr meanwhile belongs to this move. Then, if it is still busy, it is frozen
+(cgroup freezer) until its next turn. If it waits, it is left waiting, unfrozen: freezing
+and thawing would cost more than the rest of a round trip. Whatever CPU it uses before its
+next turn (a timer woke it, a thread slept and went on) is that turn's, counted from the end
+of this one, and if it is more than OFF_TURN_CPU_S the program is charged it on its wall
+clock too and frozen after every answer from then on: it gains nothing by it, once. A
+session made with ``freeze=True`` freezes after every answer from the start. Its wall time
+leaves out the platform's stalls (see StallClock).
 
     with Jail(limits) as jail:
         session = jail.start_session(["./prog"])
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 SETTLE_S = 0.1  # after its answer, how long a program may go on before it is frozen...
 SETTLE_CPU_S = 0.01  # ...and how much CPU it may use meanwhile (its own: charged to the move)
 SETTLE_POLL_S = 0.001
+OFF_TURN_CPU_S = 0.001  # CPU between two turns beyond which a program is frozen between all its turns
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,9 @@ class Reply:
 
 
 class Session:
-    def __init__(self, jail: Jail, argv: Sequence[str], env: Mapping[str, str] | None, limits: Limits) -> None:
+    def __init__(
+        self, jail: Jail, argv: Sequence[str], env: Mapping[str, str] | None, limits: Limits, freeze: bool = False
+    ) -> None:
         self.jail = jail
         self.limits = limits
         self.monitor = Monitor(jail, limits)
@@ -56,12 +65,17 @@ class Session:
         self.monitor.attach(in_w, out_r, err_r)
         self.monitor.feed_stdin(b"", close_after=False)
         self.cgroup = self.monitor.cgroup
-        self.cgroup.freeze()
+        self._runner_tids = frozenset(str(pid) for pid in jail._spare)  # bwrap and the runner: never busy for it
+        self.cgroup.freeze()  # its start-up is its first move's
         self.frozen = True
+        self.in_turn = False
+        self.freeze_always = freeze  # else only once it is seen running between its turns
+        self.off_turn_s = 0.0  # CPU it used between its turns, charged to the turns after
         self.error = error
         self.cpu_total = 0.0
         self.moves = 0
         self._turn_cpu0 = 0
+        self._cpu_at_end = 0  # the cgroup's CPU when its last turn ended
         self._closed: RunResult | None = None
         self._stderr_seen = 0
         if error is not None:
@@ -71,41 +85,59 @@ class Session:
     # -- turns ------------------------------------------------------------------------------
 
     def _begin_turn(self) -> None:
+        if self.in_turn:
+            return
+        self.in_turn = True
         if self.frozen:
             self._turn_cpu0 = self.cgroup.cpu_ns()
             self.monitor.clock.restart()
             self.cgroup.thaw()
             self.frozen = False
+            return
+        # Left waiting after its last answer: whatever it used since is this turn's.
+        self._turn_cpu0 = self._cpu_at_end
+        off_turn_ns = self.cgroup.cpu_ns() - self._cpu_at_end
+        self.monitor.clock.restart()
+        if off_turn_ns > OFF_TURN_CPU_S * 1e9:  # it ran when it was not its turn
+            self.off_turn_s += off_turn_ns / 1e9
+            self.monitor.clock.t0 -= off_turn_ns / 1e9  # on its wall clock too, as if thought now
+            self.freeze_always = True
 
     def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float]:
         """Freeze the program: (CPU, wall, stalled) of the turn, its wall time ending at ``now``
         (a look at the stall clock, when the reply was seen)."""
         self.moves += 1
-        if self.frozen:  # a line already waiting from the last turn: this reply cost nothing
+        if not self.in_turn:  # a line already waiting from the last turn: this reply cost nothing
             return 0.0, 0.0, 0.0
+        self.in_turn = False
         if now is None:
             now = self.monitor.look()
         clock = self.monitor.clock
         wall = clock.elapsed(now)
-        if settle:
-            self._settle()
-        self.cgroup.freeze()
-        self.frozen = True
-        self.monitor.drain()  # all it wrote up to now belongs to this move
-        cpu = (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9
+        if not (settle and self._settle()) or self.freeze_always:
+            self.cgroup.freeze()
+            self.frozen = True
+            self.monitor.drain()  # all it wrote up to now belongs to this move
+        # else it waits: what it wrote is in the pipes, for take_stderr
+        self._cpu_at_end = self.cgroup.cpu_ns()
+        cpu = (self._cpu_at_end - self._turn_cpu0) / 1e9
         self.cpu_total += cpu
         return cpu, wall, clock.stalled
 
-    def _settle(self) -> None:
+    def _settle(self) -> bool:
         """Let the program finish what it does after its answer (typically a line to stderr)
-        until it waits for something, or SETTLE_S or SETTLE_CPU_S have passed. This wall time
-        is not the program's; the CPU is."""
+        until it waits for something, or SETTLE_S or SETTLE_CPU_S have passed (then False).
+        This wall time is not the program's; the CPU is."""
+        spare = self._runner_tids
+        if not self.cgroup.busy(spare):
+            return True
         until = time.monotonic() + SETTLE_S
         cpu_until = self.cgroup.cpu_ns() + SETTLE_CPU_S * 1e9
-        while not self.monitor.ended and self.cgroup.busy():
+        while not self.monitor.ended and self.cgroup.busy(spare):
             if time.monotonic() >= until or self.cgroup.cpu_ns() >= cpu_until:
-                return
+                return False
             self.monitor.pump(SETTLE_POLL_S)
+        return True
 
     @property
     def alive(self) -> bool:
@@ -176,7 +208,7 @@ class Session:
         return Reply(None, verdict, cpu, wall, note, stalled)
 
     def _ended_reply(self, now: float | None = None) -> Reply:
-        cpu, wall, stalled = self._end_turn(now) if not self.frozen else (0.0, 0.0, 0.0)
+        cpu, wall, stalled = self._end_turn(now) if self.in_turn else (0.0, 0.0, 0.0)
         result = self.close()
         verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
         return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled)

@@ -494,12 +494,18 @@ class Jail:
         return monitor.run_to_end(in_w, out_r, err_r, stdin)
 
     def start_session(
-        self, argv: Sequence[str], *, env: Mapping[str, str] | None = None, limits: Limits | None = None
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        limits: Limits | None = None,
+        freeze: bool = False,
     ) -> Session:
-        """Start a program for a referee to talk to line by line (see interactive.py)."""
+        """Start a program for a referee to talk to line by line (see interactive.py; with
+        ``freeze``, it is frozen after every answer, even when it waits)."""
         from .interactive import Session
 
-        return Session(self, argv, env, limits or self.limits)
+        return Session(self, argv, env, limits or self.limits, freeze)
 
     def install(self, files: Path, keep: str | None = None, writable: str | None = None) -> None:
         """Put ``files`` (the program's build) in the work folder, as it was made, and note

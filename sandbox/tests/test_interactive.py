@@ -209,6 +209,90 @@ def test_one_granted_endpoint(sandbox_settings: SandboxSettings, tmp_path: Path)
     ]
 
 
+def test_a_program_waiting_for_its_input_is_left_unfrozen(programs: Builder, sandbox_settings: SandboxSettings) -> None:
+    # Freezing and thawing would cost more than the rest of a round trip: a program that waits
+    # for its next line cannot run anyway. Every bit of its CPU is still some move's.
+    program = programs.build("echo_lines.c")
+    with open_jail(program, LIMITS, settings=sandbox_settings) as jail:
+        assert jail.cgroup is not None
+        before = jail.cgroup.cpu_ns()
+        session = jail.start_session(program.argv(LIMITS))
+        charged = 0.0
+        for n in range(20):
+            assert session.send_line(f"move {n}")
+            reply = session.read_line(wall_s=BACKSTOP_WALL_S)
+            assert reply.line == f"echo move {n}"
+            assert not session.frozen and not session.freeze_always
+            charged += reply.cpu_s
+        assert session.cpu_total == pytest.approx(charged)
+        assert session.off_turn_s == 0.0
+        # The runner's part of the jail's count is the few messages of the start.
+        assert (jail.cgroup.cpu_ns() - before) / 1e9 - charged < 0.05
+        assert session.send_line("quit")
+        assert session.close().verdict is Verdict.OK
+
+
+OFF_TURN = (
+    "import sys, time\n"
+    "def spin(s):\n"
+    "    t = time.process_time()\n"
+    "    while time.process_time() - t < s: pass\n"
+    "for n in range(3):\n"
+    "    sys.stdin.readline()\n"
+    "    print(f'answer {n}', flush=True)\n"
+    "    time.sleep(0.2)\n"  # waiting when the referee looks: left unfrozen...
+    "    spin(0.3)\n"  # ...then thinking on the opponent's time
+)
+
+
+def test_thinking_off_turn_is_charged_and_frozen_from_then_on(sandbox_settings: SandboxSettings) -> None:
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        assert jail.cgroup is not None
+        session = jail.start_session(["python3", "-I", "-S", "-c", OFF_TURN])
+        session.send_line("go")
+        assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "answer 0"
+        assert not session.frozen
+        before = jail.cgroup.cpu_ns()
+        until = time.monotonic() + BACKSTOP_WALL_S
+        while jail.cgroup.cpu_ns() - before < 300_000_000 and time.monotonic() < until:
+            time.sleep(0.05)  # the opponent's turn, as long as its thinking takes
+        session.send_line("go")
+        reply = session.read_line(wall_s=BACKSTOP_WALL_S)
+        assert reply.line == "answer 1"
+        # What it used off its turn is its next move's, on the CPU and on the wall clock alike.
+        assert reply.cpu_s >= 0.3 and reply.wall_s >= 0.3
+        assert session.off_turn_s >= 0.3 and session.freeze_always
+        assert session.frozen  # from now on, after every answer
+        before = jail.cgroup.cpu_ns()
+        spun = time.process_time()
+        while time.process_time() - spun < 0.4:  # work, not time: a thawed program would get its share
+            pass
+        assert jail.cgroup.cpu_ns() - before < 1_000_000
+        session.send_line("go")
+        reply = session.read_line(wall_s=BACKSTOP_WALL_S)
+        assert reply.line == "answer 2"
+        assert reply.cpu_s >= 0.3  # its thinking, done in its own turn this time
+        assert session.cpu_total == pytest.approx(session.close().cpu_s, abs=0.05)
+
+
+def test_off_turn_thinking_past_the_limit_of_a_move_is_a_time_limit(sandbox_settings: SandboxSettings) -> None:
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        assert jail.cgroup is not None
+        # It thinks on the opponent's time and is still thinking when its turn comes.
+        session = jail.start_session(["python3", "-I", "-S", "-c", OFF_TURN.replace("spin(0.3)", "spin(5)")])
+        session.send_line("go")
+        assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "answer 0"
+        before = jail.cgroup.cpu_ns()
+        until = time.monotonic() + BACKSTOP_WALL_S
+        while jail.cgroup.cpu_ns() - before < 300_000_000 and time.monotonic() < until:
+            time.sleep(0.05)
+        session.send_line("go")
+        reply = session.read_line(wall_s=BACKSTOP_WALL_S, cpu_s=0.5)
+        assert (reply.line, reply.verdict) == (None, Verdict.TIME_LIMIT)
+        assert 0.5 <= reply.cpu_s <= 0.55  # its move's limit, counted from the end of its last turn
+        session.close()
+
+
 def test_a_second_line_of_one_turn_is_not_charged_again(sandbox_settings: SandboxSettings) -> None:
     code = (
         "import sys, time\n"
