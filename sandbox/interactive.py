@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .limits import Limits
-from .monitor import POLL_S, Monitor
+from .monitor import POLL_S, Monitor, until_cpu_limit
 from .result import RunResult, Verdict
 
 if TYPE_CHECKING:
@@ -183,8 +183,9 @@ class Session:
         self._begin_turn()
         clock = monitor.clock
         now = monitor.tick()
+        wait = POLL_S
         while True:
-            monitor.pump(min(POLL_S, max(0.0, clock.deadline(wall_s) - now)))
+            monitor.pump(min(wait, max(0.0, clock.deadline(wall_s) - now)))
             now = monitor.tick()  # raises PlatformStall for a move the platform stalled too long
             line = monitor.stdout.take_line()
             if line is not None:
@@ -193,8 +194,10 @@ class Session:
                 return self._stop(Verdict.OUTPUT_LIMIT, "line too long", now)
             if monitor.ended:
                 return self._ended_reply(now)
-            if (self.cgroup.cpu_ns() - self._turn_cpu0) / 1e9 >= cpu_limit:
+            left = monitor.cpu_left(cpu_limit, self._turn_cpu0)
+            if left <= 0:
                 return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move", now)
+            wait = until_cpu_limit(left)
             if now >= clock.deadline(wall_s):
                 return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s", now)
 

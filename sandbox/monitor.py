@@ -19,7 +19,12 @@ from .result import RunResult, Verdict
 if TYPE_CHECKING:
     from .jail import Jail
 
-POLL_S = 0.003  # CPU time is sampled at least this often while the program runs
+POLL_S = 0.003  # CPU time is sampled at least this often while the program runs...
+POLL_MIN_S = 0.0002  # ...and more often near its limit: as often as all its threads could reach it
+CORES = len(os.sched_getaffinity(0))  # how fast a program's CPU time may grow, at most, per second
+# A running thread's CPU time reaches the cgroup's count at the scheduler's ticks (250 a second
+# here) or when it stops running: this close to a limit, the count is read with it frozen.
+ACCOUNTING_LAG_S = 0.004
 DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
 WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the jail is made afresh
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
@@ -33,6 +38,13 @@ def runner_paths(named: list[object]) -> list[str]:
     """The paths the runner names, as ``os`` names them: it writes each byte of a name past
     ASCII as ``\\u00XX``, so each character is one of the name's own bytes (UTF-8 or not)."""
     return [os.fsdecode(str(p).encode("latin-1")) for p in named]
+
+
+def until_cpu_limit(left_s: float) -> float:
+    """How long to wait before the next look at a program's CPU, with ``left_s`` left of its
+    limit: no longer than its threads need to use that up on every core, so it is stopped
+    within about one look's latency of its limit, loaded host or not."""
+    return min(POLL_S, max(left_s / CORES, POLL_MIN_S))
 
 
 class StallClock:
@@ -86,6 +98,7 @@ class Monitor:
         self.waited_s = 0.0  # wall time with no thread of the program runnable (wall_waiting_only)
         self._looked = self.t0
         self._checked = self.t0  # the last look at the CPU and the waiting
+        self.check_every = POLL_S  # until the next look: shorter as the CPU limit nears
         self.t_end: float | None = None
         self.cpu_end: float | None = None
         self.stdout = Capture(limits.stdout_bytes, limits.line_bytes)
@@ -139,7 +152,14 @@ class Monitor:
     def pump(self, timeout: float) -> None:
         """Wait up to `timeout` seconds for something to happen and handle it."""
         control = self.jail._control.fileno() if self.jail._control else -1
-        for fd, _event in self.poller.poll(max(0.0, timeout) * 1000):
+        if 0 < timeout < 0.001:  # poll's grain is a millisecond: a shorter wait near a limit sleeps
+            events = self.poller.poll(0)
+            if not events:
+                time.sleep(timeout)
+                events = self.poller.poll(0)
+        else:
+            events = self.poller.poll(max(0.0, timeout) * 1000)
+        for fd, _event in events:
             if fd == self.stdin_fd:
                 self._write_stdin()
             elif fd in self.reading:
@@ -261,6 +281,20 @@ class Monitor:
     def cpu_s(self) -> float:
         return (self.cgroup.cpu_ns() - self.cpu0) / 1e9
 
+    def cpu_left(self, limit_s: float, since_ns: int) -> float:
+        """The CPU time left of ``limit_s`` counted from the cgroup's count ``since_ns``; at
+        most 0 once it is used up, and then the program is left frozen. Within a scheduler
+        tick of the limit the count is read with the program frozen (then thawed if some is
+        left), so a thread running now is in it whole."""
+        left = limit_s - (self.cgroup.cpu_ns() - since_ns) / 1e9
+        if left > ACCOUNTING_LAG_S:
+            return left
+        self.cgroup.freeze()
+        left = limit_s - (self.cgroup.cpu_ns() - since_ns) / 1e9
+        if left > 0:
+            self.cgroup.thaw()
+        return left
+
     # -- stopping and judging ---------------------------------------------------------------
 
     def stop(self, verdict: Verdict, note: str) -> None:
@@ -282,10 +316,12 @@ class Monitor:
         if self.stdout.truncated:
             self.stop(Verdict.OUTPUT_LIMIT, "output limit exceeded (bytes or line length)")
             return True
-        if now - self._checked < POLL_S and now < self.clock.deadline(wall_s):
+        if now - self._checked < self.check_every and now < self.clock.deadline(wall_s):
             return False
         self._checked = now
-        if self.cpu_s() >= cpu_limit:
+        left = self.cpu_left(cpu_limit, self.cpu0)
+        self.check_every = until_cpu_limit(left)
+        if left <= 0:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
         elif self.limits.wall_waiting_only and self._waited_too_long(now, cpu_limit, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"waited {wall_s:g} s without computing")
@@ -312,7 +348,7 @@ class Monitor:
         now = self.tick()
         while not self.ended:
             wait = POLL_S if self.limits.wall_waiting_only else self.clock.deadline(self.limits.wall) - now
-            self.pump(min(POLL_S, wait))
+            self.pump(min(self.check_every, wait))
             if self.ended:
                 self.tick()  # a stall just before the end is not the program's either
                 break
