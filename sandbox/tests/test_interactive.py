@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.cgroups import Cgroup
 from sandbox.conf import SandboxSettings
 from sandbox.errors import Interrupted, PlatformStall
 from sandbox.interactive import Session
@@ -230,6 +231,45 @@ def test_a_program_waiting_for_its_input_is_left_unfrozen(programs: Builder, san
         assert (jail.cgroup.cpu_ns() - before) / 1e9 - charged < 0.05
         assert session.send_line("quit")
         assert session.close().verdict is Verdict.OK
+
+
+def test_the_look_at_whether_a_program_runs_follows_its_threads(sandbox_settings: SandboxSettings) -> None:
+    code = (
+        "import sys, threading\n"
+        "stop = threading.Event()\n"
+        "def spin():\n"
+        "    while not stop.is_set(): pass\n"
+        "for line in sys.stdin:\n"
+        "    if line == 'thread\\n': threading.Thread(target=spin).start()\n"
+        "    if line == 'stop\\n': stop.set()\n"
+        "    print('ok', flush=True)\n"
+    )
+
+    def settles(cgroup: Cgroup, spare: frozenset[str]) -> bool:
+        until = time.monotonic() + BACKSTOP_WALL_S
+        while cgroup.busy(spare) and time.monotonic() < until:
+            time.sleep(0.01)
+        return not cgroup.busy(spare)
+
+    with Jail(LIMITS, settings=sandbox_settings) as jail:
+        session = jail.start_session(["python3", "-I", "-S", "-c", code])
+        cgroup, spare = session.cgroup, session._runner_tids
+        session.send_line("hello")
+        assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "ok"
+        assert settles(cgroup, spare)  # it waits for its input (bwrap and the runner are not its)
+        assert cgroup._lone is not None  # one thread: the next looks read it alone
+        session.send_line("thread")
+        assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "ok"
+        assert session.frozen  # still busy after its answer
+        cgroup.thaw()
+        assert cgroup.busy(spare)  # the new thread, though the one it had waits
+        assert cgroup._lone is None
+        cgroup.freeze()
+        session.send_line("stop")
+        assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "ok"
+        cgroup.thaw()
+        assert settles(cgroup, spare)  # the spinning thread ended
+        session.close()
 
 
 OFF_TURN = (
