@@ -33,6 +33,7 @@ from sandbox.text import printable
 
 SAMPLE_S = 1.0  # how often the race's progress is taken (frames of the replay, the live page)
 GRACE_S = 5.0  # after the limit: the programs are stopped by the referee, not by the sandbox
+FINISHED_EXIT_S = 5.0  # at the end, how long a program that finished may take to end by itself
 STDERR_KEPT = 8192
 MAX_FRAMES = 600  # the replay keeps at most this many moments, evenly spaced
 
@@ -156,6 +157,13 @@ class RaceReferee(Referee):
                     break
                 self.check_stop("the end of the race")
         finally:
+            # The race ends as the server answers a finisher's last move: the finisher still
+            # has its last words to write (to stderr) and its own exit. The others are stopped.
+            done = {seat["name"] for seat in snapshot if seat.get("finished_s") is not None}
+            until = time.monotonic() + FINISHED_EXIT_S
+            for i, d in enumerate(drivers):
+                if logins[i] in done:
+                    d.join(max(0.0, until - time.monotonic()))
             for i, d in enumerate(drivers):
                 if d.is_alive():
                     stopped[i] = True

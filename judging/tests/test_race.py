@@ -14,7 +14,7 @@ from judging import formats, lifecycle, matches, standings
 from judging.models import Match, MatchAttempt
 from judging.race import login_names
 from judging.referee import Player, play
-from judging.tests.conftest import PLAYERS
+from judging.tests.conftest import PLAYERS, PROGRAMS
 
 GAME = registry.get("wheels")
 PACE = "wheels/players/pacecar.pl"
@@ -262,6 +262,21 @@ def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
 
 def test_a_client_written_from_the_page_alone_runs_unchanged(program):
     record, _ = _race(program, [("From the page", "../judging/tests/programs/wheels_page_client.c")], decks=2)
+    assert record.outcome.statuses == (WIN,), record.outcome
+    assert "finished after" in record.replay["seats"][0]["stderr"]
+
+
+def test_a_finisher_ends_by_itself_with_its_last_words(program, tmp_path):
+    # The server's answer to the last move ends the race at once; the program that made it
+    # still writes its goodbye, here a moment later, and exits: it is not stopped meanwhile.
+    source = (PROGRAMS / "wheels_page_client.c").read_text()
+    late = source.replace(
+        '    fprintf(stderr, "finished after', '    usleep(300000);\n    fprintf(stderr, "finished after'
+    )
+    assert late != source
+    path = tmp_path / "late_goodbye.c"
+    path.write_text(late)
+    record, _ = _race(program, [("Late goodbye", str(path))], decks=2)
     assert record.outcome.statuses == (WIN,), record.outcome
     assert "finished after" in record.replay["seats"][0]["stderr"]
 
