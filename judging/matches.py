@@ -99,8 +99,13 @@ def claim(
     if races is not None:
         queued = of_queue(queued, races)
     candidates = list(queued.order_by("priority", "pk").select_related("stage", "contest")[:50])
-    if first is not None:
-        candidates.sort(key=lambda m: m.pk != first)  # stable: the rest keep their order
+    own = next((m for m in candidates if m.pk == first), None)
+    if own is not None:
+        # The token's own match first, but for a more urgent one (a replay after a fault) whose
+        # own token can play this one in its turn: its time limit is as long.
+        floor = dispatch.time_budget(own)
+        ahead = [m for m in candidates if m.priority < own.priority and dispatch.time_budget(m) >= floor]
+        candidates = [*ahead, own, *(m for m in candidates if m is not own and m not in ahead)]
     for match in candidates:
         if budget is not None and dispatch.time_budget(match) > budget:
             continue  # a longer game than this token may play: its own token plays it

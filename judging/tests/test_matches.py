@@ -664,6 +664,17 @@ def test_a_token_plays_the_match_it_was_sent_for_first(queued):
     assert matches.claim("w1").match_id == older.pk
 
 
+def test_a_match_put_back_after_a_fault_goes_before_the_match_a_token_was_sent_for(queued):
+    # A worker killed mid-match: its match was replayed only when its new token's turn came,
+    # behind every match queued before (9 of a 12-match stage): each token played its own.
+    waiting, rescued, later = _chomp_match(), _chomp_match(), _chomp_match()
+    Match.objects.filter(pk=rescued.pk).update(priority=Match.Priority.RESCUE)
+    assert matches.claim("w1", first=waiting.pk).match_id == rescued.pk
+    # The match it was sent for is the next token's (the rescued match's token, as long).
+    assert matches.claim("w1", first=rescued.pk).match_id == waiting.pk
+    assert matches.claim("w1", first=later.pk).match_id == later.pk
+
+
 def test_the_watchdog_goes_on_while_the_broker_is_away_and_resends_tokens_at_the_next_beat(queued, monkeypatch, caplog):
     """After Redis came back the watchdog took ~19 s to resend lost tokens: a broker error reset
     the 'database healthy since' clock as a database error does. Now the broker's absence skips
