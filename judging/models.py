@@ -333,6 +333,30 @@ class PairTally(models.Model):
         return f"{self.entry_id} against {self.opponent_id} in stage {self.stage_id}"
 
 
+class MatchCount(models.Model):
+    """Kept progress: how many of a stage's matches are in each state, added to by every
+    writer that makes a match, moves it to another state or deletes it (``judging.counts``),
+    in its own transaction. A stage has up to ``counts.SHARDS`` rows and each writer adds to
+    the one of its process (or thread): writers of one stage do not queue on one row, and the
+    stage's count is the sum of its rows. One row alone means nothing (a match may be counted
+    in by one process and out by another: a row may go below zero). A queued and a running
+    match are both ``open``: a claim moves none of these counts."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    shard = models.PositiveSmallIntegerField()
+    open = models.IntegerField(default=0, help_text="Queued or being played.")
+    finished = models.IntegerField(default=0)
+    failed = models.IntegerField(default=0)
+    cancelled = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stage", "shard"], name="match_count_unique")]
+
+    def __str__(self) -> str:
+        return f"stage {self.stage_id}, row {self.shard}: {self.finished} finished, {self.open} open"
+
+
 class WorkerHeartbeat(models.Model):
     """One row per Celery worker, refreshed while it runs; /health/ reads them."""
 
