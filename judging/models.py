@@ -88,6 +88,9 @@ class Match(models.Model):
             models.Index(fields=["contest", "-id"], name="match_contest_newest"),
             models.Index(fields=["stage", "-id"], name="match_stage_newest"),
             models.Index(fields=["stage", "status"], name="match_stage_status"),
+            # a contest's test games (of no stage), which the kept counts of matches leave out:
+            # listed and counted without reading its stages' games
+            models.Index(fields=["contest", "-id"], condition=models.Q(stage__isnull=True), name="match_test_games"),
         ]
         permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
@@ -191,6 +194,9 @@ class MatchSeat(models.Model):
         db_table = "contests_matchseat"  # made as a contests model; moved here, its table kept
         ordering = ["match", "index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique")]
+        # an entry's newest games (its page, the match list's entry filter), however many
+        # games other entries played since
+        indexes = [models.Index(fields=["entry", "-match"], name="seat_entry_newest")]
 
     def __str__(self) -> str:
         return f"seat {self.index} of match {self.match_id}"
