@@ -208,8 +208,10 @@ def played_by(matches: QuerySet, entry_id: int) -> QuerySet:
     first seat in it, not filtered by an EXISTS nor made DISTINCT, so that its newest games
     come by the seats' (entry, match) index, however many games others played since (an
     entry may sit twice in a test game against its own earlier version)."""
-    first = MatchSeat.objects.filter(match=OuterRef("pk"), entry_id=entry_id).order_by("index").values("index")[:1]
-    return matches.filter(seats__entry_id=entry_id, seats__index=Subquery(first))
+    # the seat's match, not the match's id: the lookup is made for each of the entry's seats,
+    # not for each of the contest's matches
+    first = MatchSeat.objects.filter(match=OuterRef("seats__match"), entry_id=entry_id).order_by("index")
+    return matches.filter(seats__entry_id=entry_id, seats__index=Subquery(first.values("index")[:1]))
 
 
 def visible_count(

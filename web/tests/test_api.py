@@ -380,3 +380,8 @@ def test_the_match_lists_count_is_the_kept_one_and_the_same_as_counted():
                 if status != "queued":  # queued and running are counted: few, by their index
                     assert all('"stage_id" IS NULL' in q for q in sql if "contests_match" in q), sql
     assert Match.objects.filter(contest=contest).count() == 8
+    for who, user in people.items():  # an entry's games, each once (B sits twice in its test game)
+        body = api(user).get("/api/matches/", {"entry": b.entry_id}).json()
+        mine = publication.visible_matches(user or AnonymousUser(), Match.objects.filter(seats__entry=b.entry))
+        assert body["count"] == len(body["results"]) == mine.distinct().count(), who
+        assert len({m["id"] for m in body["results"]}) == len(body["results"]), who
