@@ -30,7 +30,11 @@ What it measures, each with its baseline:
   the faults' digest scan), with the broker's answer replaced by "plenty" so that it sends
   nothing, the digests written and rolled back. Baseline: ``SELECT count(*)`` of the attempts;
 - the standings of the stage (``judging.standings.compute`` from the kept totals and from the
-  seats, the API, the page). Baseline: the same aggregate over the seats in one raw SQL query.
+  seats, the API, the page), the count of its games played (kept, and counted over the
+  matches as before), the match list (API and page), an entry's page. Baseline: the same
+  aggregate over the seats in one raw SQL query, and the match list's former queries.
+
+``--reads-only`` measures the reads alone (no size, claims or watchdog).
 """
 
 from __future__ import annotations
@@ -216,6 +220,7 @@ def generate(entries: int, games: int, per_hour: float = 20_000, chunk: int = 25
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from judging import counts
     from judging.events import KEEP
     from judging.models import Match
     from judging.tournaments import stage_params
@@ -257,6 +262,7 @@ def generate(entries: int, games: int, per_hour: float = 20_000, chunk: int = 25
             say(f"  {last:,} games made ({time.perf_counter() - started:.0f} s)", flush=True)
         cur.execute("DELETE FROM judging_event WHERE created_at < %s", [now - KEEP])
         cur.execute("DROP TABLE bench_scale_player")
+    counts.rebuild(contest)  # the matches made by SQL counted, as the platform keeps them
     return contest, stage
 
 
@@ -266,6 +272,7 @@ def queue(contest, stage, n: int) -> list[int]:
 
     from django.db import connection, transaction
 
+    from judging import counts
     from judging.models import Match
     from judging.tournaments import stage_params
 
@@ -294,6 +301,7 @@ def queue(contest, stage, n: int) -> list[int]:
             [contest.pk, first],
         )
         _setval(cur, "contests_match")
+    counts.rebuild(contest)
     return queue(contest, stage, n)
 
 
@@ -492,17 +500,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="repetitions of each query")
     parser.add_argument("--claim-runs", type=int, default=3, help="repetitions of each claiming crowd")
     parser.add_argument("--no-page", action="store_true", help="leave out the standings page (slow at 10,000)")
+    parser.add_argument("--reads-only", action="store_true", help="the standings and lists alone")
     args = parser.parse_args()
     if not is_postgres():
         print("bench_scale measures PostgreSQL only: set DATABASE_URL=postgres://... (a database of its own). Skipped.")
         return
     bench_standings.setup_django()
     from django.core.management import call_command
-    from django.db import connection, transaction
-    from django.test import Client
-    from django.utils import timezone
+    from django.db import connection
 
-    from judging import matches, notifications, standings, tallies, watchdog
+    from judging import counts, tallies
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -513,6 +520,7 @@ def main() -> None:
     # as `manage.py rebuild_standings` does.
     rebuilt_s = time.perf_counter()
     tallies.rebuild(contest)
+    counts.rebuild(contest)
     rebuilt_s = time.perf_counter() - rebuilt_s
     with connection.cursor() as cur:
         cur.execute("VACUUM ANALYZE")
@@ -528,6 +536,18 @@ def main() -> None:
         f"{connection.pg_version // 10000}, {os.cpu_count()} cores; made or found in {built:.0f} s "
         f"(of which the kept totals rebuilt from the seats: {rebuilt_s:.1f} s).\n"
     )
+
+    if not args.reads_only:
+        measure_the_rest(args, contest, stage, ids, games)
+    reads(args, contest, stage)
+
+
+def measure_the_rest(args, contest, stage, ids: list[int], games: int) -> None:
+    """The size, the claim and the watchdog's round."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from judging import matches, notifications, watchdog
 
     # The size.
     total, tables = sizes()
@@ -613,7 +633,22 @@ def main() -> None:
     print(f"| **the round** (the steps' sums) | {spread([sum(t) for t in zip(*whole, strict=True)])} |")
     put_back(ids)
 
-    # The standings.
+
+def spread95(times: list[float]) -> str:
+    """min / median / p95 / max, in ms."""
+    return " / ".join(
+        f"{x * 1000:,.1f}" for x in (min(times), statistics.median(times), bench_standings.p95(times), max(times))
+    )
+
+
+def reads(args, contest, stage) -> None:
+    """The standings, the count of games, the match list and an entry's page."""
+    from django.db import connection
+    from django.test import Client
+
+    from judging import standings
+    from judging.models import Match
+
     client = Client()
 
     def raw_sql():
@@ -629,18 +664,39 @@ def main() -> None:
         response = client.get(f"/contests/{contest.slug}/standings/")
         assert response.status_code == 200, response.status_code
 
-    reads = [
+    def get(path: str, **query):
+        def fetch():
+            response = client.get(path, query)
+            assert response.status_code == 200, response.status_code
+
+        return fetch
+
+    entry = contest.entries.order_by("pk")[5]
+    theirs = Match.objects.filter(contest__slug=contest.slug, stage__isnull=False)
+    found = [
         ("baseline: the same aggregate in raw SQL", raw_sql),
         ("`standings.compute` (the stage), from the kept totals", lambda: standings.compute(contest, stage)),
         ("`standings.compute` from the seats (the reference)", lambda: standings.compute(contest, stage, kept=False)),
+        ("games played and scheduled (`_progress`), kept", lambda: standings._progress(contest, stage)),
+        ("the same counted over the matches (before)", lambda: standings._progress(contest, stage, kept=False)),
         ("standings API", api),
     ]
     if not args.no_page:
-        reads.append(("standings page", page))
-    print(f"\n| the standings ({args.runs} runs) | ms: min / median / max |")
+        found.append(("standings page", page))
+    found += [
+        ("match list API (first page of 50)", get("/api/matches/", contest=contest.slug)),
+        ("match list page (first page of 100)", get(f"/contests/{contest.slug}/matches/")),
+        ("an entry's page", get(f"/contests/{contest.slug}/entries/{entry.pk}/")),
+        ("baseline: the match list's former COUNT of the contest's games", theirs.count),
+        (
+            "baseline: its former page query (by the slug's join)",
+            lambda: list(theirs.order_by("-pk").values("pk")[:50]),
+        ),
+    ]
+    print(f"\n| the standings and lists ({args.runs} runs) | ms: min / median / p95 / max |")
     print("|---|---:|")
-    for name, fn in reads:
-        print(f"| {name} | {spread(timed(fn, args.runs))} |")
+    for name, fn in found:
+        print(f"| {name} | {spread95(timed(fn, args.runs))} |")
 
 
 if __name__ == "__main__":

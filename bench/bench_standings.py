@@ -3,16 +3,22 @@
 
     python bench/bench_standings.py [--entries 200 --matches 40000 --other-matches 0 --runs 30 --explain]
 
+With DATABASE_URL naming the database ``bench_scale.py`` filled (a 500,000-game contest), the
+contest is built beside that one instead.
+
 Builds a Chomp contest with ``--entries`` active entries (two of them then disqualified)
 and ``--matches`` finished two-seat games of a running stage, with random results, in a
 PostgreSQL of its own (a temporary cluster, as .ci/run starts one) unless DATABASE_URL
 already names a PostgreSQL database, which it then fills and leaves (a later run measures
 what an earlier one left there), with ``--other-matches`` games of another contest in the same
-tables; the kept totals are rebuilt from the seats (``judging.tallies.rebuild``, timed), as
-the seats are bulk-created. Then it times, in the
-same run: the same aggregate as one raw SQL query (the baseline), ``standings.compute``,
-the standings page and API through Django's test client, the match list API, and, once
-for scale, the old way (every counted seat loaded as a model object).
+tables; the kept totals and counts of matches are rebuilt from the seats and matches
+(``judging.tallies.rebuild``, ``judging.counts.rebuild``, timed), as they are bulk-created.
+Then it times, in the same run: the same aggregate as one raw SQL query (the baseline),
+``standings.compute``, the count of games played (kept, and counted over the matches as
+before), the standings page and API through Django's test client, the match list API and
+page, an entry's page, the match list's former queries (its COUNT over the contest's games,
+its page found by the slug's join), and, once for scale, the old way (every counted seat
+loaded as a model object).
 """
 
 from __future__ import annotations
@@ -213,21 +219,24 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from contests.models import Contest
-    from judging import standings, tallies
-    from judging.models import MatchSeat
+    from judging import counts, standings, tallies
+    from judging.models import Match, MatchSeat
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     contest = Contest.objects.filter(slug="bench").first()
     if contest is None:
         if args.other_matches:
-            tallies.rebuild(build(args.entries, args.other_matches, seed=2, slug="bench-other")[0])
+            other = build(args.entries, args.other_matches, seed=2, slug="bench-other")[0]
+            tallies.rebuild(other)
+            counts.rebuild(other)
         contest, stage = build(args.entries, args.matches)
     else:  # a database of one's own filled by an earlier run: measure again what it holds
         stage = contest.stages.get()
     built = time.perf_counter() - started
     started = time.perf_counter()
     tallies.rebuild(contest)
+    counts.rebuild(contest)
     rebuilt = time.perf_counter() - started
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
@@ -256,6 +265,32 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
         return response.content
 
+    def match_page():
+        response = client.get(f"/contests/{contest.slug}/matches/")
+        assert response.status_code == 200, response.status_code
+        return response.content
+
+    entry = contest.entries.order_by("pk")[5]
+
+    def entry_page():
+        response = client.get(f"/contests/{contest.slug}/entries/{entry.pk}/")
+        assert response.status_code == 200, response.status_code
+        return response.content
+
+    def progress():
+        return standings._progress(contest, stage)
+
+    def progress_counted():  # what it did before the counts were kept
+        return standings._progress(contest, stage, kept=False)
+
+    def list_count_before():  # the match list's COUNT before the counts were kept
+        return Match.objects.filter(contest__slug=contest.slug, stage__isnull=False).count()
+
+    def list_page_before():  # its page before: the contest by a join on its slug
+        return list(
+            Match.objects.filter(contest__slug=contest.slug, stage__isnull=False).order_by("-pk").values("pk")[:100]
+        )
+
     def grouped():  # what compute() did before the totals were kept: one grouped query over the seats
         return standings.compute(contest, stage, kept=False)
 
@@ -282,6 +317,12 @@ def main() -> None:
         ("standings page", timed(page, args.runs)),
         ("standings API", timed(api, args.runs)),
         ("match list API (first page of 50)", timed(match_list, args.runs)),
+        ("match list page (first page of 100)", timed(match_page, args.runs)),
+        ("an entry's page", timed(entry_page, args.runs)),
+        ("games played and scheduled (`_progress`), kept", timed(progress, args.runs)),
+        ("the same counted over the matches (before)", timed(progress_counted, args.runs)),
+        ("the match list's former COUNT over the contest's games", timed(list_count_before, args.runs)),
+        ("the match list's former page query (by the slug's join)", timed(list_page_before, args.runs)),
         ("standings.compute from the seats (the reference, kept=False)", timed(grouped, max(5, args.runs // 3))),
         ("the old way: every counted seat loaded as a model object", timed(old_way, 5)),
     ]
@@ -292,9 +333,10 @@ def main() -> None:
     def ms(x: float) -> str:
         return f"{x * 1000:.1f} ms"
 
+    others = Match.objects.exclude(contest=contest).count()
     print(
         f"{args.entries} entries, {args.matches} finished two-seat games ({2 * args.matches} seats), "
-        f"{args.other_matches} games of another contest, PostgreSQL {connection.pg_version // 10000}; "
+        f"{others} games of other contests, PostgreSQL {connection.pg_version // 10000}; "
         f"built in {built:.0f} s, its totals rebuilt in {rebuilt:.1f} s; {args.runs} runs each.\n"
     )
     print("| what | min | median | p95 | max | ratio to the SQL (median) |")

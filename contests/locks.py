@@ -1,12 +1,15 @@
 """Row locks, taken in one order by every writer of the database.
 
 A writer takes row locks in this order, and only this order: contestant, contest,
-stage, match, attempt, submission, and the kept standings' totals and pairs (tally, pair). Two writers that lock the same rows can then never wait
+stage, match, attempt, submission, the kept standings' totals and pairs (tally, pair), and
+the kept counts of matches (count). Two writers that lock the same rows can then never wait
 on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
 lock goes through ``lock`` inside ``writing()``, which checks the order and raises
 ``LockOrderError`` on a lock taken after one that comes later (a row already held may be
 locked again). A result's writer adds to the kept standings' rows (``judging.tallies``) after all its
 other locks, in one statement in the order of their keys; only their rebuild locks them here.
+A writer adds to one row of a stage's kept count (``judging.counts``), its own, as it moves a
+match; only the count's rebuild, one stage at a time and nothing else held, locks them here.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterator
 from django.db import transaction
 from django.db.models import Model, QuerySet
 
-ORDER = ("contestant", "contest", "stage", "match", "attempt", "submission", "tally", "pair")
+ORDER = ("contestant", "contest", "stage", "match", "attempt", "submission", "tally", "pair", "count")
 
 
 class LockOrderError(RuntimeError):

@@ -37,7 +37,7 @@ from django.utils import timezone
 from contests.locks import lock, lock_one, writing
 from contests.models import Stage
 from games.base import BYE
-from judging import dispatch, events, formats
+from judging import counts, dispatch, events, formats, tallies
 from judging.formats import StageError
 from judging.models import Match, MatchAttempt
 
@@ -131,6 +131,7 @@ def rerun_stage(stage: Stage) -> int:
         matches = lock("match", _playable(stage.matches.all()))
         ids = [m.pk for m in matches]
         _call_off(ids, "a judge asked for a re-run of the stage while it was being played")
+        counts.moved((m.contest_id, m.stage_id, m.status, Match.Status.QUEUED) for m in matches)
         Match.objects.filter(pk__in=ids).update(
             status=Match.Status.QUEUED,
             priority=Match.Priority.TOURNAMENT,
@@ -206,9 +207,11 @@ def rerun_match(match: Match) -> Match:
         match = lock_match(match.pk)
         check_can_rerun(match)
         _call_off([match.pk], "a judge asked for a re-run while it was being played")
+        was = match.status
         match.status, match.priority, match.faults = Match.Status.QUEUED, Match.Priority.WAITING, 0
         match.error, match.started_at, match.finished_at, match.queued_at = "", None, None, timezone.now()
         match.save(update_fields=["status", "priority", "faults", "error", "started_at", "finished_at", "queued_at"])
+        counts.changed(match, was)
         if match.stage is not None:
             reopen_stage(match.stage)
             formats.of(match.stage.kind).match_queued_again(match)
@@ -219,11 +222,13 @@ def rerun_match(match: Match) -> Match:
 def _stop(match: Match) -> None:
     """queued | running | failed -> cancelled; back to finished for a re-run of a finished match (its
     earlier result stands, as it was: its time included)."""
+    was = match.status
     if match.result_attempt_id:
         match.status, match.finished_at = Match.Status.FINISHED, match.result_attempt.finished_at
     else:
         match.status, match.finished_at = Match.Status.CANCELLED, timezone.now()
     match.save(update_fields=["status", "finished_at"])
+    counts.changed(match, was)
     events.match_finished(match)
 
 
@@ -240,6 +245,16 @@ def cancel_match(match: Match) -> Match | None:
     return match
 
 
+def delete_match(match: Match) -> None:
+    """Delete a match (the admin's delete; a judge cancels instead): its stage's kept totals
+    and count of matches lose it in the transaction that deletes it."""
+    with writing():
+        match = lock_match(match.pk)
+        with tallies.recounting(match.pk):
+            counts.moved([(match.contest_id, match.stage_id, match.status, None)])
+            match.delete()
+
+
 def fail_match(match_id: int, error: str) -> None:
     """Fail a match that is queued or being played, for a judge (see ``_fail``)."""
     with writing():
@@ -252,8 +267,10 @@ def fail_match(match_id: int, error: str) -> None:
 def _fail(match: Match, error: str) -> None:
     """running | queued -> failed, for a judge (the caller holds its locks): it is not played
     again by itself; an earlier result stands; its stage waits for a judge's re-run or cancel."""
+    was = match.status
     match.status, match.error, match.finished_at = Match.Status.FAILED, error[-4000:], timezone.now()
     match.save(update_fields=["status", "error", "finished_at"])
+    counts.changed(match, was)
     events.match_finished(match)
     match_ended(match, Ended.FAILED)
 
@@ -264,6 +281,7 @@ def requeue_after_fault(match: Match, error: str) -> bool:
     if match.faults + 1 >= MAX_FAULTS:
         _fail(match, f"not played: the platform failed {MAX_FAULTS} times in a row; last: {error}")
         return False
+    # running -> queued: open both, the kept count (judging.counts) is unchanged
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.QUEUED,
         priority=Match.Priority.RESCUE,

@@ -39,7 +39,7 @@ from contests.models import Submission
 from games import registry
 from games.base import FAULTS as PROGRAM_FAULTS
 from games.clocks import Clock
-from judging import disks, dispatch, events, lifecycle, logs, metrics, notifications, tallies
+from judging import counts, disks, dispatch, events, lifecycle, logs, metrics, notifications, tallies
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt, UntoldFault
 from judging.program_referee import RefereeFault
@@ -118,6 +118,7 @@ def claim(
             # the same match, the conditional update lets one win.
             if not lock("match", Match.objects.filter(pk=pk), skip_held=True):
                 continue
+            # queued -> running: open both, the kept count (judging.counts) is unchanged
             if not Match.objects.filter(pk=pk, status=Match.Status.QUEUED).update(
                 status=Match.Status.RUNNING, started_at=now, finished_at=None
             ):
@@ -399,9 +400,11 @@ def _hold_result(match: Match, attempt: MatchAttempt, record: MatchRecord) -> No
         attempt.error = f"its replay was not kept: the media disk is full ({e.strerror})"
         log.error("match %s, attempt %s: %s", match.pk, attempt.number, attempt.error)
     attempt.save(update_fields=["outcome", "finished_at", "last_seen", "result", "error"])
+    was = match.status
     match.status, match.reason, match.error, match.finished_at = Match.Status.FINISHED, result["reason"], "", now
     match.result_attempt, match.faults = attempt, 0
     match.save(update_fields=["status", "reason", "error", "finished_at", "result_attempt", "faults"])
+    counts.changed(match, was)  # after the replay is saved: the count's row is held till the commit
     # Its programs' faults wait for the watchdog's digest (notifications.send_fault_digests).
     UntoldFault.objects.bulk_create(
         UntoldFault(seat=seat, attempt=attempt) for seat in seats if seat.status in PROGRAM_FAULTS
@@ -510,6 +513,6 @@ def _revived(match: Match, attempt: MatchAttempt) -> bool:
     newer = MatchAttempt.objects.filter(match_id=attempt.match_id, number__gt=attempt.number).exists()
     if newer or match.status != Match.Status.QUEUED:
         return False
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)  # open both: no count moves
     MatchAttempt.objects.filter(pk=attempt.pk).update(outcome=Outcome.RUNNING)
     return True

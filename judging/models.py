@@ -88,6 +88,9 @@ class Match(models.Model):
             models.Index(fields=["contest", "-id"], name="match_contest_newest"),
             models.Index(fields=["stage", "-id"], name="match_stage_newest"),
             models.Index(fields=["stage", "status"], name="match_stage_status"),
+            # a contest's test games (of no stage), which the kept counts of matches leave out:
+            # listed and counted without reading its stages' games
+            models.Index(fields=["contest", "-id"], condition=models.Q(stage__isnull=True), name="match_test_games"),
         ]
         permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
@@ -191,6 +194,9 @@ class MatchSeat(models.Model):
         db_table = "contests_matchseat"  # made as a contests model; moved here, its table kept
         ordering = ["match", "index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique")]
+        # an entry's newest games (its page, the match list's entry filter), however many
+        # games other entries played since
+        indexes = [models.Index(fields=["entry", "-match"], name="seat_entry_newest")]
 
     def __str__(self) -> str:
         return f"seat {self.index} of match {self.match_id}"
@@ -331,6 +337,30 @@ class PairTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} against {self.opponent_id} in stage {self.stage_id}"
+
+
+class MatchCount(models.Model):
+    """Kept progress: how many of a stage's matches are in each state, added to by every
+    writer that makes a match, moves it to another state or deletes it (``judging.counts``),
+    in its own transaction. A stage has up to ``counts.SHARDS`` rows and each writer adds to
+    the one of its process (or thread): writers of one stage do not queue on one row, and the
+    stage's count is the sum of its rows. One row alone means nothing (a match may be counted
+    in by one process and out by another: a row may go below zero). A queued and a running
+    match are both ``open``: a claim moves none of these counts."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    shard = models.PositiveSmallIntegerField()
+    open = models.IntegerField(default=0, help_text="Queued or being played.")
+    finished = models.IntegerField(default=0)
+    failed = models.IntegerField(default=0)
+    cancelled = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stage", "shard"], name="match_count_unique")]
+
+    def __str__(self) -> str:
+        return f"stage {self.stage_id}, row {self.shard}: {self.finished} finished, {self.open} open"
 
 
 class WorkerHeartbeat(models.Model):

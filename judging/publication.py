@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from contests.locks import lock_one, writing
 from contests.models import Contest
 from contests.services import can_see_private
-from judging import events, formats, tallies
+from judging import counts, events, formats, tallies
 from judging.models import FrozenSeat, Match, MatchSeat, read_replay
 from judging.standings import FROZEN, LIVE, Record
 from judging.verification import counted_score
@@ -201,6 +201,32 @@ def visible_matches(user, matches: QuerySet) -> QuerySet:
         return matches.filter(public)
     mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), entry__user=user))
     return matches.filter(public | mine)
+
+
+def played_by(matches: QuerySet, entry_id: int) -> QuerySet:
+    """The matches of ``matches`` the entry played in, each once: joined with the entry's
+    first seat in it, not filtered by an EXISTS nor made DISTINCT, so that its newest games
+    come by the seats' (entry, match) index, however many games others played since (an
+    entry may sit twice in a test game against its own earlier version)."""
+    # the seat's match, not the match's id: the lookup is made for each of the entry's seats,
+    # not for each of the contest's matches
+    first = MatchSeat.objects.filter(match=OuterRef("seats__match"), entry_id=entry_id).order_by("index")
+    return matches.filter(seats__entry_id=entry_id, seats__index=Subquery(first.values("index")[:1]))
+
+
+def visible_count(
+    user, contests: QuerySet[Contest] | list[int], stage_id: int | None = None, status: str | None = None
+) -> int | None:
+    """How many matches of ``contests`` a user may see listed (``visible_matches``), of one
+    stage and in one status if named, without counting the stages' games: the kept counts
+    (``judging.counts``), and the test games this user may see, counted by their own index.
+    None for queued or running matches, which the kept counts keep together (count those:
+    they wait for a worker or are being played, never the history)."""
+    kept = counts.listed(contests, stage_id, status)
+    if kept is None or stage_id is not None or not user.is_authenticated:  # no test game for a visitor
+        return kept
+    tests = Match.objects.filter(contest__in=contests, stage__isnull=True)
+    return kept + visible_matches(user, tests.filter(status=status) if status else tests).count()
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from contests.models import Contest, Entry, Stage, Submission
-from judging import dispatch
+from judging import counts, dispatch
 from judging.models import Match, MatchSeat
 
 Seat = tuple[Entry, Submission]
@@ -54,6 +54,7 @@ def create_match(
         MatchSeat(match=match, index=index, entry=entry, submission=submission, **(seat_fields or {}))
         for index, (entry, submission) in enumerate(seats)
     )
+    counts.changed(match, None)
     if queue:
         dispatch.queue_match(match.pk)
     return match

@@ -101,6 +101,14 @@ def cancel_match(judge, match, reason: str = ""):
     return cancelled
 
 
+def delete_match(judge, match, reason: str = "") -> None:
+    """Delete a match for good (the admin's delete): the standings and the counts of matches
+    lose it at once."""
+    with writing():
+        lifecycle.delete_match(match)
+        log_action(judge, match.contest_id, "match.delete", f"match {match.pk}", reason)
+
+
 def rebuild(judge, submission: Submission, reason: str = "") -> bool:
     """Build again a submission the platform failed (or lost); False if it was no such build."""
     with writing():

@@ -4,7 +4,8 @@ A contest's are those of its tournament stages: system tests and test games do n
 Every column is a ``games.base.Total`` (a sum of a seat's field, or a count of seats), so the
 totals are kept as results are counted (``judging.tallies``: one row per stage, entry,
 version and result) and a table adds up those rows, O(entries) whatever the number of games:
-one grouped query over them, one fetch of the entries it names and one count of the matches.
+one grouped query over them, one fetch of the entries it names and the kept count of the
+matches (``judging.counts``).
 Which rows count is decided here, when reading: a cancelled stage, a disqualified entry, an
 old version in a continuous stage. ``kept=False`` adds up the seats themselves instead: the
 reference the tests and ``manage.py rebuild_standings`` check the kept rows against.
@@ -21,8 +22,8 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
-from judging import formats
-from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, PairTally, Tally
+from judging import counts, formats
+from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSeat, PairTally, Tally
 
 __all__ = [
     "BYE", "FROZEN", "LIVE", "Change", "Comparison", "Record", "Row", "Standings", "compare", "compute", "current_stage",
@@ -193,14 +194,19 @@ def _tallies(
     }
 
 
-def _progress(contest: Contest, stage: Stage | None) -> tuple[int, int]:
-    """(games played, games scheduled): what everyone may know, frozen or not."""
-    counts = (
+def _progress(contest: Contest, stage: Stage | None, kept: bool = True) -> tuple[int, int]:
+    """(games played, games scheduled): what everyone may know, frozen or not; from the kept
+    counts of the table's stages (``judging.counts``: a few rows a stage), or (``kept``
+    False, the reference) counted over the matches."""
+    if kept:
+        found = counts.summed(MatchCount.objects.filter(_in_table(contest, stage, via=""), contest=contest))
+        return found.finished, found.total
+    matches = (
         Match.objects.filter(_in_table(contest, stage, via=""))
         .exclude(status=Match.Status.CANCELLED)
         .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
     )
-    return counts["finished"], counts["total"]
+    return matches["finished"], matches["total"]
 
 
 def _entries(ids: set[int]) -> dict[int, Entry]:
@@ -294,7 +300,7 @@ def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE,
     entries = at_once | _entries(set(tallies) - at_once.keys())  # those listed at once are active: not read twice
     _apply_formulas(columns, contest, stage, tallies, entries, record, kept)
     rows = _rank(columns, tallies, entries)
-    return Standings(columns, rows, *_progress(contest, stage))
+    return Standings(columns, rows, *_progress(contest, stage, kept))
 
 
 CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid

@@ -156,6 +156,13 @@ class MatchAdmin(admin.ModelAdmin):
     def has_rerun_permission(self, request) -> bool:
         return request.user.has_perm("judging.rerun_match")
 
+    def delete_model(self, request, obj) -> None:
+        judges.delete_match(request.user, obj)  # the standings' totals and the counts of matches lose it
+
+    def delete_queryset(self, request, queryset) -> None:
+        for match in queryset:
+            judges.delete_match(request.user, match)
+
 
 @admin.register(JudgeAction)
 class JudgeActionAdmin(admin.ModelAdmin):

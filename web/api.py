@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import formats, notifications, publication, scheduling, testgames, verification
+from judging import counts, formats, notifications, publication, scheduling, testgames, verification
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat, Notification
@@ -30,7 +30,7 @@ from web.api_support import JSONParser, body_object, error_body, idempotent, ref
 from web.contest_form import ContestForm, settings_of
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
-from web.views import bundle_response, replay_shown
+from web.views import KnownCountPaginator, bundle_response, replay_shown
 
 
 def paged(serializer_class) -> serializers.Serializer:
@@ -59,30 +59,38 @@ def _contest(request, slug: str) -> Contest:
     return get_object_or_404(services.visible_contests(request.user), slug=slug)
 
 
+class KnownCountPagination(PageNumberPagination):
+    """Pages of a list whose length is known already (``count``; None: counted as usual)."""
+
+    def __init__(self, count: int | None = None) -> None:
+        self.known = count
+
+    def django_paginator_class(self, object_list, per_page) -> KnownCountPaginator:
+        return KnownCountPaginator(object_list, per_page, count=self.known)
+
+
 def _paginate(request, queryset, serializer_class):
     paginator = PageNumberPagination()
     page = paginator.paginate_queryset(queryset, request)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-def _counted(stages):
-    return stages.annotate(
-        matches_played=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
-        matches_total=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)),
-        matches_queued=Count("matches", filter=Q(matches__status=Match.Status.QUEUED)),
-        matches_running=Count("matches", filter=Q(matches__status=Match.Status.RUNNING)),
-        matches_failed=Count("matches", filter=Q(matches__status=Match.Status.FAILED)),
-        matches_cancelled=Count("matches", filter=Q(matches__status=Match.Status.CANCELLED)),
-    )
+def _counted(stages: list[Stage]) -> list[Stage]:
+    """The stages, each with its matches by status (from the kept counts: judging.counts)."""
+    found = counts.by_status(stage.pk for stage in stages)
+    for stage in stages:
+        for state, n in found[stage.pk].items():
+            setattr(stage, f"matches_{state}", n)
+    return stages
 
 
-def _stages(contest: Contest):
-    return _counted(contest.stages.all()).order_by("order")
+def _stages(contest: Contest) -> list[Stage]:
+    return _counted(list(contest.stages.order_by("order")))
 
 
 def _stage_data(stage: Stage, **extra) -> dict:
     """A stage's state now (status, its matches by state), with what the action says of itself."""
-    fresh = _counted(Stage.objects.filter(pk=stage.pk)).select_related("contest").get()
+    fresh = _counted([Stage.objects.select_related("contest").get(pk=stage.pk)])[0]
     return {**s.StageSerializer(fresh).data, **extra}
 
 
@@ -503,20 +511,22 @@ def _id_param(params, name: str) -> int | None:
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_list(request):
-    matches = publication.visible_matches(
-        request.user, Match.objects.filter(contest__in=services.visible_contests(request.user))
-    )
     q = request.query_params
+    contests: QuerySet[Contest] | list[int] = services.visible_contests(request.user)
     if q.get("contest"):
-        matches = matches.filter(contest__slug=q["contest"])
+        # The contest's id, not a join on its slug: its newest games come by the (contest, -id)
+        # index, not by the primary key's past every newer game of other contests.
+        contests = list(contests.filter(slug=q["contest"]).values_list("pk", flat=True)[:1])
+    matches = publication.visible_matches(request.user, Match.objects.filter(contest__in=contests))
     # A seat condition is an EXISTS, not a join: a match is listed once without a DISTINCT,
     # which would make the page's COUNT sort every match.
     seats = MatchSeat.objects.filter(match=OuterRef("pk"))
     if (stage_id := _id_param(q, "stage")) is not None:
         matches = matches.filter(stage_id=stage_id)
     if (entry_id := _id_param(q, "entry")) is not None:
-        matches = matches.filter(Exists(seats.filter(entry_id=entry_id)))
-    if q.get("mine") in ("1", "true", "yes"):
+        matches = publication.played_by(matches, entry_id)
+    mine = q.get("mine") in ("1", "true", "yes")
+    if mine:
         if not request.user.is_authenticated:
             raise NotAuthenticated("Log in (or send a token) to list your own games.")
         matches = matches.filter(Exists(seats.filter(entry__user=request.user)))
@@ -529,7 +539,11 @@ def match_list(request):
         .prefetch_related(Prefetch("seats", MatchSeat.objects.select_related("entry").order_by("index")))
         .order_by("-pk")
     )
-    paginator = PageNumberPagination()
+    # Of a stage's games, how many there are is kept (judging.counts), not counted.
+    known = None
+    if entry_id is None and not mine:
+        known = publication.visible_count(request.user, contests, stage_id, q.get("status") or None)
+    paginator = KnownCountPagination(known)
     page = paginator.paginate_queryset(matches, request)
     shown = publication.shown_matches(request.user, page)
     return paginator.get_paginated_response(

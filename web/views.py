@@ -24,7 +24,7 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
-from judging import bundles, formats, plans, publication, results, scheduling, testgames
+from judging import bundles, counts, formats, plans, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -54,9 +54,10 @@ def _clock_words(contest: Contest) -> list[str]:
 def contest_detail(request, slug: str):
     contest = _contest(request, slug)
     stages = list(contest.stages.all())
+    progress = counts.of_stages(stage.pk for stage in stages)  # kept, not counted over the games
     for stage in stages:
-        total = stage.matches.exclude(status=Match.Status.CANCELLED).count()
-        stage.progress = (stage.matches.filter(status=Match.Status.FINISHED).count(), total)
+        found = progress.get(stage.pk, counts.Progress())
+        stage.progress = (found.finished, found.total)
     entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
     mine = (
         contest.entries.filter(user=request.user).prefetch_related("submissions")
@@ -278,10 +279,9 @@ def entry_detail(request, slug: str, entry_id: int):
             opponents = standings_service.head_to_head(contest, stage, entry, table.rows, record)
             results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
     games = (
-        publication.visible_matches(request.user, contest.matches.filter(seats__entry=entry))
+        publication.visible_matches(request.user, publication.played_by(contest.matches.all(), entry.pk))
         .select_related("stage", "contest", "verification", "result_attempt")
         .prefetch_related("seats__entry")
-        .distinct()
         .order_by("-pk")
     )
     context = {"contest": contest, "entry": entry, "private": private, "versions": versions, "results": results}
@@ -360,11 +360,16 @@ def match_list(request, slug: str):
         .prefetch_related("seats__entry")
         .order_by("-pk")
     )
+    stage_id = None
     if request.GET.get("stage"):
-        matches = matches.filter(stage_id=parse_id(request.GET["stage"]) or 0)
+        stage_id = parse_id(request.GET["stage"]) or 0
+        matches = matches.filter(stage_id=stage_id)
+    known = None  # of a stage's games, how many there are is kept (judging.counts), not counted
     if request.GET.get("entry"):
-        matches = matches.filter(seats__entry_id=parse_id(request.GET["entry"]) or 0)
-    page = _shown_page(request, matches, MATCHES_PER_PAGE)
+        matches = publication.played_by(matches, parse_id(request.GET["entry"]) or 0)
+    else:
+        known = publication.visible_count(request.user, [contest.pk], stage_id)
+    page = _shown_page(request, matches, MATCHES_PER_PAGE, known)
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -374,10 +379,21 @@ def match_list(request, slug: str):
     )
 
 
-def _shown_page(request, matches, per_page: int):
+class KnownCountPaginator(Paginator):
+    """A paginator told how many there are (``count``: from the kept counts) rather than
+    asking the database; None: it asks."""
+
+    def __init__(self, object_list, per_page, *, count: int | None = None, **kwargs) -> None:
+        super().__init__(object_list, per_page, **kwargs)
+        if count is not None:
+            self.count = count  # in place of the cached property's COUNT
+
+
+def _shown_page(request, matches, per_page: int, count: int | None = None):
     """A page of matches, each with ``shown``: its result as this visitor may see it (the
-    snapshot's while the contest is frozen, or none for a game played since)."""
-    page = Paginator(matches, per_page).get_page(request.GET.get("page"))
+    snapshot's while the contest is frozen, or none for a game played since); ``count``,
+    how many there are, if known."""
+    page = KnownCountPaginator(matches, per_page, count=count).get_page(request.GET.get("page"))
     listed = list(page.object_list)
     shown = publication.shown_matches(request.user, listed)
     for match in listed:

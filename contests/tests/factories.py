@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from contests.models import Contest, Entry, Stage, Submission
 from games.base import FAULTS
-from judging import tallies
+from judging import counts, tallies
 from judging.models import Match, MatchAttempt, MatchSeat, UntoldFault
 
 _n = itertools.count(1)
@@ -60,6 +60,7 @@ def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Mat
     kwargs.setdefault("seed", 12345)
     finished = kwargs.get("status") == Match.Status.FINISHED
     match = Match.objects.create(contest=contest, **kwargs)
+    counts.changed(match, None)  # as judging.scheduling.create_match keeps the counts of matches
     for index, submission in enumerate(submissions):
         MatchSeat.objects.create(match=match, index=index, entry=submission.entry, submission=submission)
     if finished:
@@ -70,8 +71,10 @@ def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Mat
 def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None = None, reason: str = "") -> Match:
     """Record a result as a worker would, without playing: ``results`` gives each seat's
     (points, score, status), in seat order (the seats' current values when None)."""
+    was = Match.objects.values_list("status", flat=True).get(pk=match.pk)
     with tallies.recounting(match.pk):  # as judging.matches.write_result keeps the standings' totals
         _hold(match, results, reason)
+    counts.moved([(match.contest_id, match.stage_id, was, Match.Status.FINISHED)])
     match.refresh_from_db()
     return match
 

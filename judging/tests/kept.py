@@ -1,10 +1,11 @@
 """The check the kept standings must pass: every table read from the kept totals equals the
-one added up from the seats (``kept=False``, the reference), live and, while frozen, public."""
+one added up from the seats (``kept=False``, the reference), live and, while frozen, public;
+and each stage's kept count of matches by state is its matches counted."""
 
 from __future__ import annotations
 
 from contests.models import Contest
-from judging import standings
+from judging import counts, standings
 
 
 def _rows(table: standings.Standings) -> list[tuple]:
@@ -17,9 +18,16 @@ def _met(found: list[dict] | None) -> list[tuple] | None:
     return [(f["row"].entry.pk, round(f["points"], 6), round(f["against"], 6), f["games"]) for f in found]
 
 
+def assert_counts_as_counted(contest: Contest) -> None:
+    stages = list(contest.stages.values_list("pk", flat=True))
+    kept = {pk: found for pk, found in counts.of_stages(stages).items() if found != counts.Progress()}
+    assert kept == counts.counted(stages), "the kept counts of matches"
+
+
 def assert_kept_as_counted(contest: Contest, opponents: bool = True) -> None:
     """With ``opponents``, each entry's head-to-head too (two queries an entry)."""
     contest = Contest.objects.get(pk=contest.pk)
+    assert_counts_as_counted(contest)
     records = [standings.LIVE] + ([standings.FROZEN] if contest.standings_frozen_at is not None else [])
     for stage in [None, *contest.stages.order_by("order")]:
         for record in records:

@@ -1,7 +1,8 @@
-"""The kept standings (``judging.tallies``): after any history of results, re-runs,
-cancellations, disqualifications, new versions and freezes, every table read from the kept
-totals is the one added up from the seats; ``manage.py rebuild_standings`` puts them right
-and says what differed."""
+"""The kept standings (``judging.tallies``) and counts of matches (``judging.counts``): after
+any history of results, platform faults, re-runs, cancellations, deletions,
+disqualifications, new versions and freezes, every table read from the kept totals is the one added up from the
+seats, and each stage's kept count of matches by state is its matches counted;
+``manage.py rebuild_standings`` puts them right and says what differed."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ from contests import services
 from contests.models import Entry, Submission
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
 from games.base import GameResult
-from judging import formats, matches, standings
+from judging import formats, lifecycle, matches, standings
 from judging import services as judges
-from judging.models import Match, MatchAttempt, Tally
+from judging.models import Match, MatchAttempt, MatchCount, Tally
 from judging.referee import MatchRecord, SeatTotals
 from judging.tests.kept import assert_kept_as_counted
 
@@ -102,6 +103,45 @@ class KeptTotals(RuleBasedStateMachine):
             seats = Match.objects.get(pk=pk).seats.count()
             assert matches.write_result(attempt, _record(seats, winner if seats == 2 else 0))
             self.done.append(attempt)
+
+    @rule(data=st.data())
+    def a_platform_fault(self, data):
+        """The sandbox failed: the match is queued again, or failed for a judge the third time."""
+        if self.running:
+            pk = data.draw(st.sampled_from(sorted(self.running)))
+            attempt = self.running.pop(pk)
+            assert matches.end_attempt(attempt, MatchAttempt.Outcome.INFRA, "SandboxError: no jail")
+            self.done.append(attempt)
+
+    @rule(data=st.data())
+    def fail_for_a_judge(self, data):
+        """The platform gave up on an open match (as after its third fault): a judge decides."""
+        open_ = list(
+            Match.objects.filter(contest=self.contest, status__in=["queued", "running"]).values_list("pk", flat=True)
+        )
+        if open_:
+            pk = data.draw(st.sampled_from(sorted(open_)))
+            lifecycle.fail_match(pk, "SandboxError: no jail, three times")
+            if pk in self.running:
+                self.done.append(self.running.pop(pk))
+
+    @rule(data=st.data())
+    def cancel_match(self, data):
+        every = list(Match.objects.filter(contest=self.contest).values_list("pk", flat=True))
+        if every:
+            pk = data.draw(st.sampled_from(sorted(every)))
+            if judges.cancel_match(self.judge, Match.objects.get(pk=pk)) is not None and pk in self.running:
+                self.done.append(self.running.pop(pk))
+
+    @rule(data=st.data())
+    def delete_a_match(self, data):
+        """The admin's delete: its attempts go with it."""
+        every = list(Match.objects.filter(contest=self.contest).values_list("pk", flat=True))
+        if every:
+            pk = data.draw(st.sampled_from(sorted(every)))
+            judges.delete_match(self.judge, Match.objects.get(pk=pk))
+            self.running.pop(pk, None)
+            self.done = list(MatchAttempt.objects.filter(pk__in=self.done).values_list("pk", flat=True))
 
     @rule(data=st.data(), winner=st.sampled_from([0, 1]))
     def a_result_again(self, data, winner):
@@ -194,3 +234,24 @@ def test_rebuild_standings_puts_the_kept_totals_right_and_says_what_differed():
     assert "Ann" in said and "1 kept rows differed" in said, said
     assert Tally.objects.get(entry=a.entry, status="win").points == 1.0
     assert_kept_as_counted(contest)
+
+
+def test_rebuild_standings_puts_the_counts_of_matches_right():
+    contest = make_contest(slug="recounted", game="chomp")
+    stage = make_stage(contest, name="Round 1")
+    a, b = (make_submission(make_entry(contest, name=n), is_active=True) for n in ("Ann", "Bea"))
+    make_match(contest, [a, b], stage=stage, status=Match.Status.FINISHED)
+    make_match(contest, [b, a], stage=stage, status=Match.Status.QUEUED)
+    Match.objects.create(contest=contest, stage=stage, seed=3, status=Match.Status.FAILED)  # behind its back
+    MatchCount.objects.filter(stage=stage).update(finished=5)
+    out = StringIO()
+    call_command("rebuild_standings", "--contest", "recounted", stdout=out)
+    said = out.getvalue()
+    assert "recounted, Round 1" in said and "1 stages' counts of matches differed" in said, said
+    assert "kept 1 open, 5 finished, 0 failed" in said and "counted 1 open, 1 finished, 1 failed" in said, said
+    table = standings.compute(contest, stage)
+    assert (table.finished, table.total) == (1, 3)
+    assert_kept_as_counted(contest)
+    out = StringIO()
+    call_command("rebuild_standings", "--contest", "recounted", stdout=out)
+    assert out.getvalue().strip().endswith("nothing differed")

@@ -4,7 +4,7 @@ import pytest
 
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import lifecycle, standings, tallies
+from judging import counts, lifecycle, standings, tallies
 from judging.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +21,7 @@ def _game(contest, stage, results, status=Match.Status.FINISHED):
         finish_on_paper(match)
     elif status != Match.Status.QUEUED:
         Match.objects.filter(pk=match.pk).update(status=status)
+        counts.moved([(match.contest_id, match.stage_id, Match.Status.QUEUED, status)])  # as the lifecycle does
     return match
 
 

@@ -330,3 +330,58 @@ def test_the_owner_withdraws_and_renames_an_entry(queued):
     assert fresh.status_code == 201  # a withdrawn entry does not count against the one allowed
     listing = owner.get("/api/contests/chomp/entries/").json()["results"]
     assert [(e["name"], e["status"]) for e in listing] == [("Cruncher", "withdrawn"), ("Second", "active")]
+
+
+def test_the_match_lists_count_is_the_kept_one_and_the_same_as_counted():
+    """The lists' length comes from the kept counts of matches (judging.counts) and the test
+    games this visitor may see; it is what counting the listed matches gives, for anyone,
+    with any filter; and the stages' games are not counted for it."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from contests import services
+    from judging import lifecycle, publication
+    from judging.models import Match
+
+    contest = make_contest(slug="listed")
+    one, two = make_stage(contest, name="One"), make_stage(contest, name="Two", order=2)
+    a, b = make_submission(make_entry(contest, name="A")), make_submission(make_entry(contest, name="B"))
+    for stage, status in [(one, "finished"), (one, "finished"), (one, "queued"), (two, "queued"), (two, "failed")]:
+        make_match(contest, [a, b], stage=stage, status=status)
+    lifecycle.cancel_match(make_match(contest, [b, a], stage=two, status="queued"))
+    make_match(contest, [a, b], status="finished")  # a test game: its players' and the judges'
+    make_match(contest, [b, b], status="queued")  # and one of B's
+    make_match(make_contest(slug="beside"), [make_submission(make_entry(make_contest()))] * 2, stage=None)
+    people = {"anyone": None, "A's author": a.entry.user, "a judge": judge()}
+    filters = [
+        {},
+        {"contest": "listed"},
+        {"contest": "nope"},
+        {"stage": two.pk},
+        {"contest": "listed", "stage": one.pk},
+    ]
+    for who, user in people.items():
+        for query in filters:
+            for status in (None, "finished", "failed", "cancelled", "queued"):
+                asked = {**query, **({"status": status} if status else {})}
+                with CaptureQueriesContext(connection) as queries:
+                    body = api(user).get("/api/matches/", asked).json()
+                matches = Match.objects.filter(contest__in=services.visible_contests(user or AnonymousUser()))
+                if "contest" in query:
+                    matches = matches.filter(contest__slug=query["contest"])
+                if "stage" in query:
+                    matches = matches.filter(stage_id=query["stage"])
+                if status:
+                    matches = matches.filter(status=status)
+                counted = publication.visible_matches(user or AnonymousUser(), matches).count()
+                assert body["count"] == len(body["results"]) == counted, (who, asked)
+                sql = [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+                if status != "queued":  # queued and running are counted: few, by their index
+                    assert all('"stage_id" IS NULL' in q for q in sql if "contests_match" in q), sql
+    assert Match.objects.filter(contest=contest).count() == 8
+    for who, user in people.items():  # an entry's games, each once (B sits twice in its test game)
+        body = api(user).get("/api/matches/", {"entry": b.entry_id}).json()
+        mine = publication.visible_matches(user or AnonymousUser(), Match.objects.filter(seats__entry=b.entry))
+        assert body["count"] == len(body["results"]) == mine.distinct().count(), who
+        assert len({m["id"] for m in body["results"]}) == len(body["results"]), who

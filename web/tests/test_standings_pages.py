@@ -55,7 +55,7 @@ def test_the_standings_api_takes_the_same_queries_however_many_entries(count, dj
 def test_the_match_list_takes_the_same_queries_however_many_matches(count, django_assert_num_queries):
     contest, _, subs = _round(count)
     api = APIClient()
-    with django_assert_num_queries(3):  # the count, the page, the seats with their entries
+    with django_assert_num_queries(4):  # the contest's id, its kept count, the page, the seats with their entries
         listing = api.get("/api/matches/", {"contest": contest.slug}).json()
     assert listing["count"] == Match.objects.filter(contest=contest).count()
     ids = [m["id"] for m in listing["results"]]

@@ -1,11 +1,13 @@
-"""Recompute the kept standings' totals from the seats, from scratch, and say what differed.
+"""Recompute the kept standings' totals from the seats, and each stage's kept count of
+matches by state from its matches, from scratch, and say what differed.
 
 python manage.py rebuild_standings                   # every contest
 python manage.py rebuild_standings --contest SLUG    # one
 
-The totals are kept as results are counted (``judging.tallies``); this is the check on them,
-and the repair after anything wrote seats behind the platform's back (a database edited by
-hand, an old backup's seats).
+The totals are kept as results are counted (``judging.tallies``), the counts as matches are
+made and move (``judging.counts``); this is the check on them, and the repair after anything
+wrote seats or matches behind the platform's back (a database edited by hand, an old
+backup's seats, rows made by SQL).
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from contests.models import Contest
-from judging import tallies
+from judging import counts, tallies
 
 SHOWN = 50  # differences listed; the rest are counted
 
 
 class Command(BaseCommand):
-    help = "Recompute the kept standings' totals from the seats (one contest, or all) and say what differed."
+    help = (
+        "Recompute the kept standings' totals from the seats and the counts of matches from the matches "
+        "(one contest, or all) and say what differed."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--contest", help="the contest's slug (every contest if not given)")
@@ -31,9 +36,16 @@ class Command(BaseCommand):
             if contest is None:
                 raise CommandError(f"no contest {options['contest']!r}")
         rebuilt = tallies.rebuild(contest)
-        for line in rebuilt.differences[:SHOWN]:
+        recounted = counts.rebuild(contest)
+        differences = rebuilt.differences + recounted
+        for line in differences[:SHOWN]:
             self.stdout.write(line)
-        if len(rebuilt.differences) > SHOWN:
-            self.stdout.write(f"... and {len(rebuilt.differences) - SHOWN} more")
-        differed = f"{len(rebuilt.differences)} kept rows differed" if rebuilt.differences else "nothing differed"
+        if len(differences) > SHOWN:
+            self.stdout.write(f"... and {len(differences) - SHOWN} more")
+        said = []
+        if rebuilt.differences:
+            said.append(f"{len(rebuilt.differences)} kept rows differed")
+        if recounted:
+            said.append(f"{len(recounted)} stages' counts of matches differed")
+        differed = "; ".join(said) or "nothing differed"
         self.stdout.write(f"{rebuilt.contests} contest(s), {rebuilt.rows} rows kept: {differed}")
