@@ -40,7 +40,7 @@ def overshoots_ms(program, limit: float, runs: int) -> list[float]:  # type: ign
 
 
 def row(what: str, values: list[float]) -> str:
-    p90 = statistics.quantiles(values, n=10)[-1]
+    p90 = statistics.quantiles(values, n=10, method="inclusive")[-1]
     return f"| {what} | {min(values):.1f} | {statistics.median(values):.1f} | {p90:.1f} | {max(values):.1f} |"
 
 
