@@ -58,6 +58,27 @@ def timed(fn: Callable[[], object], runs: int) -> list[float]:
     return found
 
 
+def measure(label: str, entries: int, games: int, neighbours: int, runs: int, rng: np.random.Generator) -> None:
+    a, b, scored = games_of(entries, games, neighbours, rng)
+    pairs = pair_table(entries, a, b, scored)
+    found = ratings.fit(entries, pairs)
+    samples = ratings.draws(found)
+    order = list(np.argsort(-found.strength, kind="stable"))
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("baseline: the games summed into the pair table", lambda: pair_table(entries, a, b, scored)),
+        (f"the fit ({len(pairs):,} pairs)", lambda: ratings.fit(entries, pairs)),
+        ("1,000 draws", lambda: ratings.draws(found)),
+        ("the rank intervals", lambda: ratings.rank_intervals(samples)),
+        ("the settled boundaries", lambda: ratings.settled(samples, order)),
+    ]
+    for step, fn in steps:
+        values = timed(fn, runs)
+        print(
+            f"| {label} | {step} | {min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f} |",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -66,28 +87,8 @@ def main() -> None:
     print("| stage | step | ms: min / median / max |")
     print("|---|---|---:|")
     rng = np.random.default_rng(26)
-    for label, entries, games, neighbours in (
-        ("200 entries, 40,000 games between any two", 200, 40_000, 200),
-        ("ladder, 1,000 entries, 500,000 games", 1_000, 500_000, 50),
-    ):
-        a, b, scored = games_of(entries, games, neighbours, rng)
-        pairs = pair_table(entries, a, b, scored)
-        found = ratings.fit(entries, pairs)
-        samples = ratings.draws(found)
-        order = list(np.argsort(-found.strength, kind="stable"))
-        steps: list[tuple[str, Callable[[], object]]] = [
-            ("baseline: the games summed into the pair table", lambda: pair_table(entries, a, b, scored)),
-            (f"the fit ({len(pairs):,} pairs)", lambda: ratings.fit(entries, pairs)),
-            ("1,000 draws", lambda: ratings.draws(found)),
-            ("the rank intervals", lambda: ratings.rank_intervals(samples)),
-            ("the settled boundaries", lambda: ratings.settled(samples, order)),
-        ]
-        for step, fn in steps:
-            values = timed(fn, runs)
-            print(
-                f"| {label} | {step} | {min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f} |",
-                flush=True,
-            )
+    measure("200 entries, 40,000 games between any two", 200, 40_000, 200, runs, rng)
+    measure("ladder, 1,000 entries, 500,000 games", 1_000, 500_000, 50, runs, rng)
 
 
 if __name__ == "__main__":
