@@ -253,6 +253,10 @@ def delete_match(match: Match) -> None:
         with tallies.recounting(match.pk):
             counts.moved([(match.contest_id, match.stage_id, match.status, None)])
             match.delete()
+        contest = match.contest
+        if contest.standings_frozen_at is not None:  # its frozen seats went with it: so do their totals
+            tallies.thaw(contest)
+            tallies.snapshot(contest)
 
 
 def fail_match(match_id: int, error: str) -> None:

@@ -213,6 +213,28 @@ def test_the_kept_standings_are_the_counted_ones_after_any_history(queued):
     )
 
 
+def test_a_match_deleted_while_the_standings_are_frozen_leaves_the_frozen_table_too():
+    # Found by the machine above: the admin's delete took the match's frozen seats with it
+    # (they cascade) but left its frozen totals, so the public table counted a game no longer
+    # anywhere.
+    from contests.tests.factories import finish_on_paper
+
+    contest = make_contest(slug="deleted-frozen", game="chomp")
+    stage = make_stage(contest)
+    judge = make_user(username="deleted-frozen-judge")
+    judge.groups.add(services.ensure_judges_group())
+    a, b = (make_submission(make_entry(contest, name=n), is_active=True) for n in ("Ann", "Bea"))
+    for _ in range(2):
+        make_match(contest, [a, b], stage=stage, status=Match.Status.QUEUED)
+    for match in Match.objects.filter(contest=contest):
+        finish_on_paper(match, [(1.0, 4.0, "win"), (0.0, 0.0, "loss")])
+    judges.freeze_standings(judge, contest)
+    judges.delete_match(judge, Match.objects.filter(contest=contest).first())
+    assert_kept_as_counted(contest)
+    frozen = standings.compute(contest, stage, standings.FROZEN)
+    assert [row.values["wins"] for row in frozen.rows] == [1, 0]
+
+
 def test_rebuild_standings_puts_the_kept_totals_right_and_says_what_differed():
     contest = make_contest(slug="rebuilt", game="chomp")
     stage = make_stage(contest)
