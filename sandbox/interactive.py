@@ -65,7 +65,6 @@ class Session:
         self.monitor.attach(in_w, out_r, err_r)
         self.monitor.feed_stdin(b"", close_after=False)
         self.cgroup = self.monitor.cgroup
-        self._runner_tids = frozenset(str(pid) for pid in jail._spare)  # bwrap and the runner: never busy for it
         self.cgroup.freeze()  # its start-up is its first move's
         self.frozen = True
         self.in_turn = False
@@ -104,8 +103,9 @@ class Session:
             self.freeze_always = True
 
     def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float]:
-        """Freeze the program: (CPU, wall, stalled) of the turn, its wall time ending at ``now``
-        (a look at the stall clock, when the reply was seen)."""
+        """End the turn, freezing the program unless it waits (see the module's docstring):
+        (CPU, wall, stalled) of the turn, its wall time ending at ``now`` (a look at the stall
+        clock, when the reply was seen)."""
         self.moves += 1
         if not self.in_turn:  # a line already waiting from the last turn: this reply cost nothing
             return 0.0, 0.0, 0.0
@@ -128,7 +128,7 @@ class Session:
         """Let the program finish what it does after its answer (typically a line to stderr)
         until it waits for something, or SETTLE_S or SETTLE_CPU_S have passed (then False).
         This wall time is not the program's; the CPU is."""
-        spare = self._runner_tids
+        spare = self.jail.spare_tids  # bwrap and the runner: never busy for the program
         if not self.cgroup.busy(spare):
             return True
         until = time.monotonic() + SETTLE_S

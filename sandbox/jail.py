@@ -182,6 +182,7 @@ class Jail:
         self._bwrap: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._spare: set[int] = set()
+        self.spare_tids: frozenset[str] = frozenset()  # the same as /proc names threads: never the program's
         self._private_mounts: list[tuple[str, str]] = []
         self._pristine: dict[str, tuple[int, ...]] | None = None
         self._writable: str | None = None  # the folder of the build the program may change (install)
@@ -394,6 +395,7 @@ class Jail:
             raise SandboxError(f"jail did not start: {err.decode(errors='replace').strip() or ready}")
         # Right now the cgroup holds bwrap and the runner only: those are spared between moves.
         self._spare = self.cgroup.pids()
+        self.spare_tids = frozenset(str(pid) for pid in self._spare)
         self.runner_lost = False
 
     def _receive(self, deadline: float) -> dict[str, object] | None:

@@ -336,7 +336,7 @@ class Monitor:
         now (a gap the stall clock took for the platform's is not counted); True once the
         waiting passes ``wall_s``, or the backstop passes."""
         gap, self._looked = now - self._looked, now
-        if gap <= STALL_S and not self.cgroup.busy(frozenset(str(pid) for pid in self.jail._spare)):
+        if gap <= STALL_S and not self.cgroup.busy(self.jail.spare_tids):
             self.waited_s += gap
         return self.waited_s >= wall_s or now >= self.clock.deadline(wall_s + WAIT_BACKSTOP * cpu_limit)
 

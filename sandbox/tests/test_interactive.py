@@ -253,7 +253,7 @@ def test_the_look_at_whether_a_program_runs_follows_its_threads(sandbox_settings
 
     with Jail(LIMITS, settings=sandbox_settings) as jail:
         session = jail.start_session(["python3", "-I", "-S", "-c", code])
-        cgroup, spare = session.cgroup, session._runner_tids
+        cgroup, spare = session.cgroup, jail.spare_tids
         session.send_line("hello")
         assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "ok"
         assert settles(cgroup, spare)  # it waits for its input (bwrap and the runner are not its)
