@@ -311,23 +311,28 @@ class Tally(models.Model):
 
 class PairTally(models.Model):
     """Kept head-to-head of a two-seat game: the points ``entry`` (playing ``submission``)
-    scored against ``opponent`` in one stage, and the games, byes aside; read by the
-    crosstable and an entry's page, kept with ``Tally``."""
+    scored against ``opponent`` (playing ``opponent_submission``) in one stage, the games,
+    byes aside, and how many of them it won and drew; read by the crosstable, an entry's page
+    and the ratings (``judging.rating``), kept with ``Tally``."""
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
     submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
     opponent = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    opponent_submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
     frozen = models.BooleanField(default=False)
     current_version = models.BooleanField(default=True)
     games = models.IntegerField(default=0)
     points = models.FloatField(default=0)
+    wins = models.IntegerField(default=0)
+    draws = models.IntegerField(default=0)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["stage", "frozen", "entry", "submission", "opponent"], name="pair_tally_unique"
+                fields=["stage", "frozen", "entry", "submission", "opponent", "opponent_submission"],
+                name="pair_tally_unique",
             )
         ]
         indexes = [

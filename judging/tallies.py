@@ -2,7 +2,7 @@
 
 A seat's counted result (its match's current result, ``Match.result_attempt``) adds to one
 ``Tally`` row, that of (stage, entry, version, status, detail), and a two-seat game's adds to
-one ``PairTally`` row, that of (stage, entry, version, opponent). Whatever writes a seat's
+one ``PairTally`` row, that of (stage, entry, version, opponent, its version). Whatever writes a seat's
 counted result does it inside ``recounting(match_id)``: the match's contribution is read
 before and after, and the difference is added to the rows in the same transaction, so a
 result written twice, a re-run that lands or one that is refused leave the right totals.
@@ -23,19 +23,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from contests.locks import lock, writing
 from contests.models import Contest, Entry
-from games.base import BYE
+from games.base import BYE, DRAW, WIN
 from judging.models import FrozenSeat, MatchSeat, PairTally, Tally
 
-__all__ = ["Rebuilt", "build", "rebuild", "recounting", "snapshot", "thaw"]
+__all__ = ["Rebuilt", "build", "build_pairs", "build_totals", "rebuild", "recounting", "snapshot", "thaw"]
 
 TALLY_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "status", "detail")
 TALLY_SUMS = ("seats", "points", "score", "moves", "wall_seconds")
-PAIR_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "opponent_id")
-PAIR_SUMS = ("games", "points")
+PAIR_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "opponent_id", "opponent_submission_id")
+PAIR_SUMS = ("games", "points", "wins", "draws")
 
 Sums = dict[tuple, list[float]]
 
@@ -59,9 +59,10 @@ def _contribution(match_id: int) -> tuple[Sums, Sums]:
         for n, value in enumerate((1, s["points"] or 0.0, s["score"] or 0.0, s["moves"], s["wall_seconds"])):
             found[n] += value
         if len(seats) == 2 and s["status"] != BYE:
-            pair = pairs.setdefault((*where, seats[1 - i]["entry_id"]), [0, 0.0])
-            pair[0] += 1
-            pair[1] += s["points"] or 0.0
+            other = seats[1 - i]
+            pair = pairs.setdefault((*where, other["entry_id"], other["submission_id"]), [0, 0.0, 0, 0])
+            for n, value in enumerate((1, s["points"] or 0.0, s["status"] == WIN, s["status"] == DRAW)):
+                pair[n] += value
     return tallies, pairs
 
 
@@ -123,14 +124,21 @@ def build(
     """The rows the seats add up to (``seats``: MatchSeat rows with a counted result, or a
     contest's FrozenSeat rows with ``frozen``), unsaved: two grouped queries. (A migration
     passes its own models.)"""
+    return build_totals(seats, frozen, tally), build_pairs(seats, frozen, pair)
+
+
+def _grouping(frozen: bool) -> tuple[str, ...]:
     version = ("current_version",) if frozen else ()
-    where = ("match__contest_id", "match__stage_id", "entry_id", "submission_id", *version)
+    return ("match__contest_id", "match__stage_id", "entry_id", "submission_id", *version)
+
+
+def build_totals(seats: QuerySet, frozen: bool = False, tally: type[Tally] = Tally) -> list[Tally]:
     grouped = (
         seats.order_by()
-        .values(*where, "status", "detail")
+        .values(*_grouping(frozen), "status", "detail")
         .annotate(n=Count("pk"), p=Sum("points"), s=Sum("score"), m=Sum("moves"), w=Sum("wall_seconds"))
     )
-    tallies = [
+    return [
         tally(
             contest_id=g["match__contest_id"], stage_id=g["match__stage_id"], entry_id=g["entry_id"],
             submission_id=g["submission_id"], status=g["status"], detail=g["detail"], frozen=frozen,
@@ -139,26 +147,37 @@ def build(
         )
         for g in grouped
     ]  # fmt: skip
-    model = seats.model
-    others = model.objects.filter(match=OuterRef("match")).order_by().values("match")
+
+
+def build_pairs(seats: QuerySet, frozen: bool = False, pair: type[PairTally] = PairTally) -> list[PairTally]:
+    others = seats.model.objects.filter(match=OuterRef("match")).order_by().values("match")
+    opponent = others.exclude(index=OuterRef("index"))
     two = (
         seats.exclude(status=BYE)
         .annotate(
             players=Subquery(others.annotate(c=Count("pk")).values("c")),
-            opponent=Subquery(others.exclude(index=OuterRef("index")).values("entry_id")[:1]),
+            opponent=Subquery(opponent.values("entry_id")[:1]),
+            opponent_version=Subquery(opponent.values("submission_id")[:1]),
         )
         .filter(players=2)
     )
-    paired = two.order_by().values(*where, "opponent").annotate(n=Count("pk"), p=Sum("points"))
-    pairs = [
+    paired = (
+        two.order_by()
+        .values(*_grouping(frozen), "opponent", "opponent_version")
+        .annotate(
+            n=Count("pk"), p=Sum("points"), w=Count("pk", filter=Q(status=WIN)), d=Count("pk", filter=Q(status=DRAW))
+        )
+    )
+    return [
         pair(
             contest_id=g["match__contest_id"], stage_id=g["match__stage_id"], entry_id=g["entry_id"],
-            submission_id=g["submission_id"], opponent_id=g["opponent"], frozen=frozen,
-            current_version=g.get("current_version", True), games=g["n"], points=g["p"] or 0.0,
+            submission_id=g["submission_id"], opponent_id=g["opponent"],
+            opponent_submission_id=g["opponent_version"], frozen=frozen,
+            current_version=g.get("current_version", True), games=g["n"], points=g["p"] or 0.0, wins=g["w"],
+            draws=g["d"],
         )
         for g in paired
     ]  # fmt: skip
-    return tallies, pairs
 
 
 def counted_seats(contest: Contest | None = None) -> QuerySet:
@@ -191,7 +210,7 @@ def _keyed(rows, sums: tuple[str, ...]) -> dict[tuple, tuple[float, ...]]:
     fields = ("contest_id", "stage_id", "entry_id", "submission_id", "frozen", "current_version")
     found = {}
     for r in rows:
-        extra = (r.status, r.detail) if isinstance(r, Tally) else (r.opponent_id,)
+        extra = (r.status, r.detail) if isinstance(r, Tally) else (r.opponent_id, r.opponent_submission_id)
         found[tuple(getattr(r, f) for f in fields) + extra] = tuple(round(float(getattr(r, s)), 6) for s in sums)
     return found
 

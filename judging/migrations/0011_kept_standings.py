@@ -5,16 +5,16 @@ from django.db import migrations, models
 
 
 def count_what_is_counted(apps, schema_editor):
-    """The kept totals of the results already counted (and of a freeze's snapshot)."""
-    from judging.tallies import build
+    """The kept totals of the results already counted (and of a freeze's snapshot); the
+    pairs, whose rows later migrations change, are counted by 0017."""
+    from judging.tallies import build_totals
 
     seat, frozen_seat = apps.get_model("judging", "MatchSeat"), apps.get_model("judging", "FrozenSeat")
-    tally, pair = apps.get_model("judging", "Tally"), apps.get_model("judging", "PairTally")
+    tally = apps.get_model("judging", "Tally")
     counted = seat.objects.filter(match__stage__isnull=False, match__result_attempt__isnull=False)
     for seats, frozen in ((counted, False), (frozen_seat.objects.all(), True)):
-        tallies, pairs = build(seats, frozen=frozen, tally=tally, pair=pair)
+        tallies = build_totals(seats, frozen, tally)
         tally.objects.bulk_create(tallies, batch_size=1000)
-        pair.objects.bulk_create(pairs, batch_size=1000)
 
 
 class Migration(migrations.Migration):
