@@ -61,6 +61,13 @@ TOP = StageParam(
 SECONDS = StageParam(
     "seconds", "Seconds a run", "The time limit of a run or race, in real time (the contest's if empty).", 1, 86_400
 )
+RATING_K = StageParam(
+    "rating_k", "Rating's caution k", "A rated stage ranks by mu - k sigma: a strength less k times its uncertainty.",
+    0, 5, 2,
+)  # fmt: skip
+CONFIDENCE = StageParam(
+    "confidence", "Confidence, %", "Of each rank interval, and for telling tied rows apart.", 50, 99, 95
+)
 SEED = StageParam("seed", "Seed", "The inputs' seed: the same for a re-run; a fresh secret one if empty.", 0, 2**62)
 
 

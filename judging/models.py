@@ -344,6 +344,54 @@ class PairTally(models.Model):
         return f"{self.entry_id} against {self.opponent_id} in stage {self.stage_id}"
 
 
+class RatingFit(models.Model):
+    """A stage's ratings and rank intervals as last computed from its kept pairs
+    (``judging.confidence``), live or of its contest's frozen snapshot: one row each."""
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    frozen = models.BooleanField(default=False)
+    games = models.IntegerField(default=0, help_text="The games the fit counted.")
+    level = models.FloatField(help_text="The intervals' confidence, e.g. 0.95.")
+    k = models.FloatField(help_text="The rating shown is mu - k sigma.")
+    settled = models.JSONField(
+        default=list, help_text="At each boundary below place r, the share of draws whose top r are the first r shown."
+    )
+    computed_at = models.DateTimeField()
+    seconds = models.FloatField(default=0, help_text="How long the fit took.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stage", "frozen"], name="rating_fit_unique")]
+
+    def __str__(self) -> str:
+        return f"ratings of stage {self.stage_id}{' (frozen)' if self.frozen else ''}"
+
+
+class Rating(models.Model):
+    """One row of a ``RatingFit``: an entry's strength (of its current version in a continuous
+    stage), in logits about the field's mean, and its rank interval and tied group."""
+
+    fit = models.ForeignKey(RatingFit, on_delete=models.CASCADE, related_name="ratings")
+    place = models.PositiveIntegerField(help_text="Its place in the order the intervals were read against.")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey(
+        "contests.Submission", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.IntegerField(default=0)
+    rank_low = models.PositiveIntegerField()
+    rank_high = models.PositiveIntegerField()
+    group = models.PositiveIntegerField(help_text="Rows of one group are statistically tied.")
+
+    class Meta:
+        ordering = ["fit", "place"]
+        constraints = [models.UniqueConstraint(fields=["fit", "entry"], name="rating_entry_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} in {self.fit}"
+
+
 class MatchCount(models.Model):
     """Kept progress: how many of a stage's matches are in each state, added to by every
     writer that makes a match, moves it to another state or deletes it (``judging.counts``),

@@ -22,8 +22,9 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
-from judging import counts, formats
-from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSeat, PairTally, Tally
+from judging import confidence, counts, formats
+from judging.confidence import Shown
+from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSeat, PairTally, RatingFit, Tally
 
 __all__ = [
     "BYE", "FROZEN", "LIVE", "Change", "Comparison", "Record", "Row", "Standings", "compare", "compute", "current_stage",
@@ -39,6 +40,7 @@ class Row:
     values: dict[str, float] = field(default_factory=dict)
 
     cells: list[float] = field(default_factory=list)  # the values in column order, for templates
+    sure: Shown | None = None  # its rating, rank interval and tied group (judging.confidence)
 
     def ordered(self, columns: tuple[Column, ...]) -> list[float]:
         return [self.values[c.key] for c in columns]
@@ -50,6 +52,8 @@ class Standings:
     rows: list[Row]
     finished: int  # games played
     total: int  # games scheduled (cancelled ones not counted)
+    fit: RatingFit | None = None  # the ratings and intervals shown, as last computed
+    rated: bool = False  # ranked by rating (a continuous stage), not by points
 
 
 @dataclass
@@ -290,17 +294,42 @@ def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict
     return rows
 
 
-def compute(contest: Contest, stage: Stage | None = None, record: Record = LIVE, kept: bool = True) -> Standings:
+def compute(
+    contest: Contest, stage: Stage | None = None, record: Record = LIVE, kept: bool = True, rated: bool = True
+) -> Standings:
     """The standings of a stage (the contest's current one if None), from the live record or
     (``FROZEN``) from the snapshot its contest's freeze took; from the kept totals, or
-    (``kept`` False, the reference) from the seats."""
+    (``kept`` False, the reference) from the seats. With the stored ratings and intervals
+    (``judging.confidence``; a rated stage ranked by them) unless ``rated`` is False."""
     columns = registry.get(contest.game).standings
     tallies = _tallies(contest, stage, columns, record, kept)
     at_once = _listed_at_once(stage)
     entries = at_once | _entries(set(tallies) - at_once.keys())  # those listed at once are active: not read twice
     _apply_formulas(columns, contest, stage, tallies, entries, record, kept)
     rows = _rank(columns, tallies, entries)
-    return Standings(columns, rows, *_progress(contest, stage, kept))
+    table = Standings(columns, rows, *_progress(contest, stage, kept))
+    if rated:
+        _with_confidence(table, contest, stage, record)
+    return table
+
+
+def _with_confidence(table: Standings, contest: Contest, stage: Stage | None, record: Record) -> None:
+    """Each row's stored rating, interval and tied group; a rated stage's rows in the order of
+    their ratings, those not rated yet (a version newer than the fit) last, by points."""
+    if confidence.exact(contest):
+        for row in table.rows:
+            row.sure = Shown(rank_low=row.rank, rank_high=row.rank, exact=True)
+        return
+    table.fit, sure = confidence.shown(stage, record.frozen)
+    for row in table.rows:
+        row.sure = sure.get(row.entry.pk)
+    table.rated = confidence.rated(stage)
+    if not table.rated:
+        return
+    by_points = {id(row): n for n, row in enumerate(table.rows)}
+    table.rows.sort(key=lambda r: (r.sure is None, -(r.sure.rating if r.sure else 0), by_points[id(r)]))
+    for place, row in enumerate(table.rows, start=1):
+        row.rank = place
 
 
 CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid

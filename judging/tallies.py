@@ -28,7 +28,8 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from contests.locks import lock, writing
 from contests.models import Contest, Entry
 from games.base import BYE, DRAW, WIN
-from judging.models import FrozenSeat, MatchSeat, PairTally, Tally
+from judging import confidence
+from judging.models import FrozenSeat, MatchSeat, PairTally, RatingFit, Tally
 
 __all__ = ["Rebuilt", "build", "build_pairs", "build_totals", "rebuild", "recounting", "snapshot", "thaw"]
 
@@ -112,7 +113,10 @@ def recounting(match_id: int) -> Iterator[None]:
         yield
         now_tallies, now_pairs = _contribution(match_id)
         _add(Tally, TALLY_KEY, TALLY_SUMS, _difference(now_tallies, tallies))
-        _add(PairTally, PAIR_KEY, PAIR_SUMS, _difference(now_pairs, pairs))
+        changed = _difference(now_pairs, pairs)
+        _add(PairTally, PAIR_KEY, PAIR_SUMS, changed)
+        for stage_id in sorted({key[1] for key in changed}):
+            confidence.queue(stage_id)  # the stage's ratings and intervals, fitted again after the commit
 
 
 # --- From scratch: the reference ------------------------------------------------------------
@@ -192,11 +196,14 @@ def snapshot(contest: Contest) -> None:
     tallies, pairs = build(FrozenSeat.objects.filter(contest=contest), frozen=True)
     Tally.objects.bulk_create(tallies, batch_size=1000)
     PairTally.objects.bulk_create(pairs, batch_size=1000)
+    for stage_id in sorted({p.stage_id for p in pairs}):
+        confidence.queue(stage_id, frozen=True)
 
 
 def thaw(contest: Contest) -> None:
     Tally.objects.filter(contest=contest, frozen=True).delete()
     PairTally.objects.filter(contest=contest, frozen=True).delete()
+    RatingFit.objects.filter(contest=contest, frozen=True).delete()
 
 
 @dataclass

@@ -94,6 +94,21 @@ def _play(self, match_id: int, races: bool) -> None:
         raise self.retry(exc=e, countdown=30) from e
 
 
+@shared_task(name="judging.rate_stage", bind=True, max_retries=None)
+def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
+    """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.confidence``)."""
+    from contests.models import Stage
+    from judging import confidence
+
+    confidence.started(stage_id, frozen)
+    try:
+        confidence.rate(stage_id, frozen)
+    except Stage.DoesNotExist:
+        log.info("stage %s is gone: no ratings to fit", stage_id)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+
+
 @shared_task(name="judging.send_notification", bind=True, max_retries=None)
 def send_notification(self, notification_id: int) -> None:
     """E-mail one notification. A mail server that is away or refuses is tried again, a minute

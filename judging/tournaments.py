@@ -348,6 +348,8 @@ class Continuous(StageFormat):
         formats.GAMES,
         formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
                            "opponents, those that have played least (all if empty).", 1),
+        formats.RATING_K,
+        formats.CONFIDENCE,
     )  # fmt: skip
 
     continuous = True

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import counts, formats, notifications, publication, scheduling, testgames, verification
+from judging import confidence, counts, formats, notifications, publication, scheduling, testgames, verification
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat, Notification
@@ -246,9 +246,20 @@ def standings(request, slug: str):
             "columns": [
                 {"key": c.key, "label": c.label, "higher_is_better": c.higher_is_better} for c in table.columns
             ],
+            "ratings": _ratings(table),
             "rows": s.StandingRowSerializer(table.rows, many=True).data,
         }
     )
+
+
+def _ratings(table: standings_service.Standings) -> dict | None:
+    if table.fit is None:
+        return None
+    fit = table.fit
+    return {
+        "rated": table.rated, "games": fit.games, "computed_at": fit.computed_at, "level": fit.level, "k": fit.k,
+        "method": confidence.METHOD,
+    }  # fmt: skip
 
 
 # --- Entries and submissions ------------------------------------------------------------------

@@ -355,6 +355,33 @@ class StandingRowSerializer(serializers.Serializer):
     name = serializers.CharField(source="entry.name")
     games = serializers.IntegerField()
     values = serializers.DictField(child=serializers.FloatField(), help_text="Every ranking column, by key.")
+    rank_low = serializers.IntegerField(
+        source="sure.rank_low", default=None, help_text="The best rank in its interval (at the stated confidence)."
+    )
+    rank_high = serializers.IntegerField(source="sure.rank_high", default=None, help_text="The worst rank in it.")
+    tied_group = serializers.IntegerField(
+        source="sure.group",
+        default=None,
+        help_text="Rows of one group are statistically tied: the games do not order them.",
+    )
+    tied = serializers.BooleanField(source="sure.tied", default=False)
+    rating = serializers.FloatField(
+        source="sure.rating",
+        default=None,
+        help_text="A rated stage's conservative rating, 1500 + 173.7 (mu - k sigma).",
+    )
+    mu = serializers.FloatField(source="sure.mu", default=None, help_text="The strength, on the same scale.")
+    sigma = serializers.FloatField(source="sure.sigma", default=None)
+    provisional = serializers.BooleanField(source="sure.provisional", default=False, help_text="No game yet.")
+
+
+class RatingsSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="The rows are ranked by rating, not by points.")
+    games = serializers.IntegerField(help_text="The games the ratings and intervals were computed from.")
+    computed_at = serializers.DateTimeField()
+    level = serializers.FloatField(help_text="The confidence of each row's rank interval.")
+    k = serializers.FloatField(help_text="The rating is mu - k sigma.")
+    method = serializers.CharField()
 
 
 class StandingColumnSerializer(serializers.Serializer):
@@ -372,6 +399,7 @@ class StandingsSerializer(serializers.Serializer):
     matches_played = serializers.IntegerField()
     matches_total = serializers.IntegerField()
     columns = StandingColumnSerializer(many=True)
+    ratings = RatingsSerializer(allow_null=True, help_text="How the rank intervals were computed; null before any.")
     rows = StandingRowSerializer(many=True)
 
 

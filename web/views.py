@@ -24,7 +24,7 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
-from judging import bundles, counts, formats, plans, publication, results, scheduling, testgames
+from judging import bundles, confidence, counts, formats, plans, publication, results, scheduling, testgames
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -58,6 +58,7 @@ def contest_detail(request, slug: str):
     for stage in stages:
         found = progress.get(stage.pk, counts.Progress())
         stage.progress = (found.finished, found.total)
+        stage.ranked = confidence.described(stage)
     entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
     mine = (
         contest.entries.filter(user=request.user).prefetch_related("submissions")
@@ -327,8 +328,10 @@ def standings(request, slug: str):
         record = publication.record_for(contest, request.user)
         context["frozen"] = record.frozen
         context["hidden"] = publication.hidden_results(contest, stage) if record.frozen else 0
-        context["table"] = standings_service.compute(contest, stage, record)
+        context["table"] = table = standings_service.compute(contest, stage, record)
         context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, record)
+        context["exact"] = confidence.exact(contest)
+        context["level"] = round(100 * (table.fit.level if table.fit else confidence.level(stage) if stage else 0.95))
     return render(request, "contests/standings.html", context)
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import counts, lifecycle, standings, tallies
+from judging import confidence, counts, lifecycle, standings, tallies
 from judging.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -192,10 +192,12 @@ def test_a_table_takes_the_same_queries_however_many_entries(count, kind, django
     contest = make_contest()
     stage = make_stage(contest, kind=kind)
     _ring(contest, stage, count)
-    # the kept totals, the entries (in a ladder: its contenders, which are all of them), the matches
-    with django_assert_num_queries(3):
+    confidence.rate(stage.pk)
+    # the kept totals, the entries (in a ladder: its contenders, which are all of them), the
+    # matches, the stored ratings
+    with django_assert_num_queries(4):
         table = standings.compute(contest, stage)
-    assert len(table.rows) == count
+    assert len(table.rows) == count and all(r.sure is not None for r in table.rows)
     with django_assert_num_queries(3):  # the contest's table
         assert len(standings.compute(contest).rows) == count
 

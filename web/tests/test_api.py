@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from contests.models import Entry, JudgeAction, Submission
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
-from judging import tallies
+from judging import confidence, tallies
 from judging.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -164,14 +164,24 @@ def test_matches_filter_and_standings_with_every_column():
     assert api().get("/api/matches/", {"mine": "1"}).status_code in (401, 403)
     table = api().get("/api/contests/chomp/standings/", {"stage": stage.pk}).json()
     assert [c["key"] for c in table["columns"]] == ["wins", "score", "chomps"]
+    unsure = {"rank_low": None, "rank_high": None, "tied_group": None, "tied": False, "rating": None, "mu": None}
     assert table["rows"][0] == {
         "rank": 1,
         "entry": a.entry_id,
         "name": "A",
         "games": 1,
         "values": {"wins": 1.0, "score": 7.0, "chomps": 3.0},
+        **unsure,  # no ratings fitted yet
+        "sigma": None,
+        "provisional": False,
     }
-    assert (table["matches_played"], table["matches_total"]) == (1, 1)
+    assert (table["matches_played"], table["matches_total"]) == (1, 1) and table["ratings"] is None
+    confidence.rate(stage.pk)
+    table = api().get("/api/contests/chomp/standings/", {"stage": stage.pk}).json()
+    assert table["ratings"]["games"] == 1 and table["ratings"]["level"] == 0.95 and not table["ratings"]["rated"]
+    first, second = table["rows"]
+    assert first["rank_low"] == 1 and first["rank_high"] == 2 and first["tied"] and second["tied"]
+    assert first["mu"] > 1500 > second["mu"] and first["rating"] is None
 
 
 def test_judges_run_rerun_disqualify_and_reinstate(queued):

@@ -30,9 +30,9 @@ def _round(count):
 @pytest.mark.parametrize("count", [2, 20])
 def test_the_standings_page_takes_the_same_queries_however_many_entries(client, count, django_assert_num_queries):
     contest, stage, _ = _round(count)
-    # the contest, its current stage, the table's three, the crosstable's one, the stages to
+    # the contest, its current stage, the table's four, the crosstable's one, the stages to
     # choose from, and the workers' sandbox warning every page has
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         page = client.get(f"/contests/{contest.slug}/standings/")
     assert page.status_code == 200
     table, crosstable = page.content.decode().split("<h2>Crosstable</h2>")
@@ -44,7 +44,7 @@ def test_the_standings_page_takes_the_same_queries_however_many_entries(client, 
 @pytest.mark.parametrize("count", [2, 20])
 def test_the_standings_api_takes_the_same_queries_however_many_entries(count, django_assert_num_queries):
     contest, stage, subs = _round(count)
-    with django_assert_num_queries(5):  # the contest, its current stage, the table's three
+    with django_assert_num_queries(6):  # the contest, its current stage, the table's four
         table = APIClient().get(f"/api/contests/{contest.slug}/standings/").json()
     assert table["stage"] == stage.pk and len(table["rows"]) == count
     assert {row["name"] for row in table["rows"]} == {s.entry.name for s in subs}

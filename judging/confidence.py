@@ -1,0 +1,303 @@
+"""How sure a stage's standings are: ratings with their uncertainty, each row's rank interval
+and the groups of rows the games do not order ("statistically tied"), computed from the kept
+pairs (``PairTally``) by ``judging.ratings`` and stored, so that a page reads them in
+O(entries).
+
+What is fitted: a Bradley–Terry strength for each *version* in a continuous stage (a version
+is fixed code: its strength does not drift, so there is no decay; a new version starts from
+the population's prior and a version's games against an opponent's old version still tell
+about both), for each *entry* in any other stage (its games all count). The fit reads each
+pair's games, wins and draws (a draw half a win; a game both seats lost, two faults, is a
+draw); a re-run replaces a game's row in the pairs and a cancelled stage's games are not
+read, so the fit is that of the counted results, whatever the order they came in.
+
+The intervals are the Laplace approximation's: 1,000 draws of every strength at once from
+the fit's posterior (seeded by the number of games: the same results give the
+same intervals), each row's rank read in every draw. That is likelihood-based, so it holds
+however the pairs were chosen (a round robin, a Swiss stage's pairing by score, a ladder's or
+the active scheduler's): a bootstrap over games would condition on the pairings and under-
+cover pairs with few games (docs/architecture.md: issue 27).
+
+A rated stage (a continuous one) ranks by the conservative rating μ − kσ (``rating_k``, 2 by
+default), so that a version with few games is not placed above one that has proved itself;
+any other stage ranks by its points and shows the interval of each row's strength beside.
+
+Computed in a task (``judging.rate_stage``) once a result changes the stage's pairs, at most
+one queued per stage (``queue``): the page shows when it was computed and from how many games.
+Only two-seat games are fitted; a one-seat stage's ranks are exact (one verified run each);
+a race (every entry at once) has no interval yet.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from contests.locks import writing
+from contests.models import Contest, Stage
+from games import registry
+from judging import formats, ratings
+from judging.models import PairTally, Rating, RatingFit
+
+__all__ = ["ELO", "METHOD", "Shown", "described", "exact", "queue", "rate", "rated", "shown"]
+
+ELO = 400 / math.log(10)  # a logit on the Elo scale: 173.7 points
+ELO_MEAN = 1500.0
+METHOD = (
+    "Bradley-Terry strengths fitted to the stage's games (a draw half a win), each row's rank interval "
+    "from 1,000 draws of the fit's Laplace approximation"
+)
+DEBOUNCE_S = 2  # a stage's ratings wait this long after a result, so a burst is fitted once
+
+
+def rated(stage: Stage | None) -> bool:
+    """Whether the stage ranks by rating: continuous stages of two-seat games do."""
+    return stage is not None and formats.of(stage.kind).continuous and _two_seats(stage.contest)
+
+
+def _two_seats(contest: Contest) -> bool:
+    return _seats(contest) == 2
+
+
+def _seats(contest: Contest) -> int | None:
+    return registry.get(contest.game).info.seats if contest.is_hosted else None
+
+
+def exact(contest: Contest) -> bool:
+    """A one-seat game's stage: each entry's verified runs, no game between two rows."""
+    return _seats(contest) == 1
+
+
+def k(stage: Stage) -> float:
+    return float(stage.params.get("rating_k", 2))
+
+
+def level(stage: Stage) -> float:
+    return float(stage.params.get("confidence", 95)) / 100
+
+
+def described(stage: Stage) -> str:
+    """How the stage ranks and how sure its ranks are, as its contest's page states it before
+    the stage starts."""
+    if not formats.of(stage.kind).counts_in_standings or not stage.contest.is_hosted:
+        return ""
+    if exact(stage.contest):
+        return "Ranked by its verified runs; each rank exact (one run each, no game between two rows)."
+    if _seats(stage.contest) != 2:
+        return ""
+    sure = f"each row's {level(stage):.0%} rank interval, and the rows its games do not order marked as tied"
+    if rated(stage):
+        return (
+            f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each version "
+            f"less {k(stage):g} times its uncertainty; a new version starts from the field's mean; no decay; {sure}."
+        )
+    return f"Ranked by points; {sure}."
+
+
+# --- Reading the pairs ------------------------------------------------------------------------
+
+
+def _pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int], list[ratings.Pair], dict]:
+    """The stage's kept pairs as the fit reads them: the nodes (versions, or entries), each
+    unordered pair's games and the first node's score; and each node's games and entry."""
+    rows = PairTally.objects.filter(stage=stage, frozen=frozen).values_list(
+        "entry_id", "submission_id", "opponent_id", "opponent_submission_id", "games", "wins", "draws"
+    )
+    scored: dict[tuple[int, int], list[float]] = {}  # (x, y) with x < y: games, x's score counted twice
+    entry_of: dict[int, int] = {}
+    for entry, version, opponent, opponent_version, games, wins, draws in rows.iterator(chunk_size=5000):
+        x, y = (version, opponent_version) if by_version else (entry, opponent)
+        entry_of[x], entry_of[y] = entry, opponent
+        mine = wins + draws / 2
+        key, score = ((x, y), mine) if x < y else ((y, x), games - mine)
+        found = scored.setdefault(key, [0.0, 0.0])
+        found[0] += games / 2  # each game is in two rows, one of each seat
+        found[1] += score / 2  # each seat's own word on it: a game both lost is a draw
+    nodes: dict[int, int] = {}
+    pairs = []
+    for (x, y), (games, score) in sorted(scored.items()):
+        pairs.append(ratings.Pair(nodes.setdefault(x, len(nodes)), nodes.setdefault(y, len(nodes)), games, score))
+    return nodes, pairs, entry_of
+
+
+def _played(pairs: Iterable[ratings.Pair], size: int) -> np.ndarray:
+    games = np.zeros(size)
+    for p in pairs:
+        games[p.a] += p.games
+        games[p.b] += p.games
+    return games
+
+
+# --- The fit ----------------------------------------------------------------------------------
+
+
+def _shown_nodes(stage: Stage, frozen: bool, by_version: bool) -> list[tuple[int, int | None]]:
+    """The rows the standings show, as (entry, node): each active entry of the table, with its
+    current version in a continuous stage (the one it had at the freeze, for the frozen table)."""
+    from judging import standings
+    from judging.tournaments import contenders
+
+    record = standings.FROZEN if frozen else standings.LIVE
+    table = standings.compute(stage.contest, stage, record, rated=False)
+    if not by_version:
+        return [(row.entry.pk, row.entry.pk) for row in table.rows]
+    if frozen:
+        current = dict(
+            PairTally.objects.filter(stage=stage, frozen=True, current_version=True).values_list(
+                "entry_id", "submission_id"
+            )
+        )
+    else:
+        current = {entry.pk: version.pk for entry, version in contenders(stage)}
+    return [(row.entry.pk, current.get(row.entry.pk)) for row in table.rows]
+
+
+@writing()
+def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
+    """Fit the stage's ratings and intervals from its kept pairs (the snapshot's, ``frozen``)
+    and store them in place of the last; None (and nothing stored) if its game is not played
+    in pairs."""
+    stage = Stage.objects.select_related("contest").get(pk=stage_id)
+    if not _two_seats(stage.contest) or formats.of(stage.kind).counts_in_standings is False:
+        return None
+    started = time.perf_counter()
+    by_version = formats.of(stage.kind).continuous
+    nodes, pairs, _ = _pairs(stage, frozen, by_version)
+    shown = _shown_nodes(stage, frozen, by_version)
+    for _, node in shown:
+        if node is not None:
+            nodes.setdefault(node, len(nodes))  # a version with no game yet: the prior alone
+    played = _played(pairs, len(nodes))
+    found = ratings.fit(len(nodes), pairs)
+    centre, sigma = _centred(found, played)
+    games = int(sum(p.games for p in pairs))
+    at = level(stage)
+    columns = [nodes[node] for _, node in shown if node is not None]
+    samples = ratings.draws(found, seed=2 * games + frozen)[:, columns] if columns else None
+    rows = [(entry, node, nodes.get(node)) for entry, node in shown]
+    if rated(stage):
+        score = {i: centre[i] - k(stage) * sigma[i] for i in nodes.values()}
+        rows.sort(key=lambda r: -score[r[2]] if r[2] is not None else math.inf)
+    low = high = None
+    shares: list[float] = []
+    with_fit = [r for r in rows if r[2] is not None]
+    if samples is not None and with_fit:
+        place_of = {i: n for n, i in enumerate(columns)}
+        order = [place_of[r[2]] for r in with_fit]
+        low, high = ratings.rank_intervals(samples, at)
+        shares = list(ratings.settled(samples, order))
+    groups = ratings.tied_groups(np.array(shares), at) if with_fit else []
+    fit = _store(stage, frozen, games, at, time.perf_counter() - started, shares)
+    made = []
+    for place, (entry, node, i) in enumerate(with_fit):
+        n = place_of[i]
+        made.append(
+            Rating(
+                fit=fit, place=place + 1, entry_id=entry, submission_id=node if by_version else None,
+                mu=float(centre[i]), sigma=float(sigma[i]), games=int(played[i]), rank_low=int(low[n]),
+                rank_high=int(high[n]), group=groups[place],
+            )
+        )  # fmt: skip
+    Rating.objects.bulk_create(made, batch_size=1000)
+    return fit
+
+
+def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each strength less the mean of those with games, and its spread about that mean: with a
+    weak prior the common level is loose, but no standing depends on it."""
+    weights = played > 0
+    if not weights.any():
+        return found.strength.copy(), found.sigma
+    w = weights / weights.sum()
+    mean = found.strength @ w
+    spread = found.covariance @ w
+    variance = np.diag(found.covariance) - 2 * spread + w @ spread
+    return found.strength - mean, np.sqrt(np.maximum(variance, 0.0))
+
+
+def _store(stage: Stage, frozen: bool, games: int, at: float, seconds: float, shares: list[float]) -> RatingFit:
+    fit, _ = RatingFit.objects.update_or_create(
+        stage=stage,
+        frozen=frozen,
+        defaults={
+            "contest_id": stage.contest_id, "games": games, "level": at, "k": k(stage), "seconds": seconds,
+            "computed_at": timezone.now(), "settled": [round(s, 4) for s in shares],
+        },
+    )  # fmt: skip
+    fit.ratings.all().delete()
+    return fit
+
+
+# --- Queueing ---------------------------------------------------------------------------------
+
+
+def queue(stage_id: int, frozen: bool = False) -> None:
+    """Fit the stage's ratings again once the transaction commits, unless a fit of it is
+    already queued and has not started (it will read this transaction's results)."""
+
+    def send() -> None:
+        from judging.tasks import rate_stage
+
+        if cache.add(_queued_key(stage_id, frozen), 1, timeout=DEBOUNCE_S + 300):
+            rate_stage.apply_async((stage_id, frozen), countdown=DEBOUNCE_S)
+
+    transaction.on_commit(send, robust=True)
+
+
+def _queued_key(stage_id: int, frozen: bool) -> str:
+    return f"rate-stage:{stage_id}:{int(frozen)}"
+
+
+def started(stage_id: int, frozen: bool) -> None:
+    """A queued fit starts: a result counted from now on queues another."""
+    cache.delete(_queued_key(stage_id, frozen))
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a standings row shows of its rating and interval."""
+
+    rank_low: int
+    rank_high: int
+    group: int | None = None  # rows of one group are statistically tied
+    group_size: int = 1
+    rating: float | None = None  # the conservative score μ − kσ on the Elo scale (rated stages)
+    mu: float | None = None  # the strength on the Elo scale, the field's mean at 1500
+    sigma: float | None = None
+    provisional: bool = False  # no game yet: the prior alone
+    exact: bool = False  # one run each, no game between rows: nothing to be unsure of
+
+    @property
+    def tied(self) -> bool:
+        return self.group_size > 1
+
+
+def shown(stage: Stage | None, frozen: bool) -> tuple[RatingFit | None, dict[int, Shown]]:
+    """The stored fit of the table, and each entry's row of it (by entry id): one query."""
+    if stage is None:
+        return None, {}
+    rows = list(Rating.objects.filter(fit__stage=stage, fit__frozen=frozen).select_related("fit"))
+    if not rows:
+        return None, {}
+    fit = rows[0].fit
+    sizes: dict[int, int] = {}
+    for r in rows:
+        sizes[r.group] = sizes.get(r.group, 0) + 1
+    return fit, {
+        r.entry_id: Shown(
+            rank_low=r.rank_low, rank_high=r.rank_high, group=r.group, group_size=sizes[r.group],
+            rating=round(ELO_MEAN + ELO * (r.mu - fit.k * r.sigma), 1) if rated(stage) else None,
+            mu=round(ELO_MEAN + ELO * r.mu, 1), sigma=round(ELO * r.sigma, 1), provisional=r.games == 0,
+        )
+        for r in rows
+    }  # fmt: skip

@@ -1,0 +1,155 @@
+"""The stored ratings and rank intervals of a stage (judging.confidence), read by the standings."""
+
+import random
+
+import pytest
+
+from contests.models import Stage, Submission
+from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
+from judging import confidence, publication, standings
+from judging.models import Match, Rating, RatingFit
+
+pytestmark = pytest.mark.django_db
+
+
+def _ready(entry, **kwargs) -> Submission:
+    return make_submission(entry, status=Submission.Status.READY, is_active=True, **kwargs)
+
+
+def _play(contest, stage, first, second, first_wins: bool | None) -> Match:
+    """One finished Chomp game (None: both seats lost, as two faults)."""
+    match = make_match(contest, [first, second], stage=stage, status=Match.Status.QUEUED)
+    if first_wins is None:
+        return finish_on_paper(match, [(0, 0, "timeout"), (0, 0, "crash")])
+    won, lost = (1, 5, "win"), (0, 0, "loss")
+    return finish_on_paper(match, [won, lost] if first_wins else [lost, won])
+
+
+def _field(contest, stage, strengths: dict[str, float], games: int, seed: int = 1):
+    """Every pair plays ``games`` games, each won by Bradley–Terry odds of the strengths."""
+    rng = random.Random(seed)
+    subs = {name: _ready(make_entry(contest, name=name)) for name in strengths}
+    names = list(strengths)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            p = 1 / (1 + 10 ** ((strengths[b] - strengths[a]) / 400))
+            for g in range(games):
+                first, second = (a, b) if g % 2 == 0 else (b, a)
+                a_wins = rng.random() < p
+                _play(contest, stage, subs[first], subs[second], a_wins == (first == a))
+    return subs
+
+
+def _demo(kind="ladder", games=60):
+    contest = make_contest()
+    stage = make_stage(contest, kind=kind, status=Stage.Status.RUNNING, name="Ladder")
+    subs = _field(contest, stage, {"Strong": 600, "Medium": 250, "Weak A": 0, "Weak B": 0}, games)
+    return contest, stage, subs
+
+
+def test_the_demo_field_strong_first_and_narrow_the_weak_ones_tied():
+    contest, stage, _ = _demo()
+    fit = confidence.rate(stage.pk)
+    assert fit.games == 6 * 60
+    table = standings.compute(contest, stage)
+    assert table.rated and table.fit == fit
+    names = [r.entry.name for r in table.rows]
+    assert names[:2] == ["Strong", "Medium"] and set(names[2:]) == {"Weak A", "Weak B"}
+    strong, medium, weak, other = (r.sure for r in table.rows)
+    assert (strong.rank_low, strong.rank_high) == (1, 1)
+    assert strong.group != medium.group != weak.group
+    assert weak.group == other.group and weak.group_size == 2  # statistically tied
+    assert (weak.rank_low, weak.rank_high) == (3, 4) == (other.rank_low, other.rank_high)
+    assert strong.rating == pytest.approx(strong.mu - fit.k * strong.sigma, abs=0.2)
+    assert strong.mu > medium.mu > max(weak.mu, other.mu)
+    assert [r.rank for r in table.rows] == [1, 2, 3, 4]
+
+
+def test_a_new_version_is_provisional_at_the_bottom_until_it_plays():
+    contest, stage, subs = _demo(games=20)
+    strong = subs["Strong"]
+    Submission.objects.filter(pk=strong.pk).update(is_active=False)
+    newer = _ready(strong.entry)
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    last = table.rows[-1]
+    assert last.entry.name == "Strong" and last.sure.provisional
+    assert (last.sure.rank_low, last.sure.rank_high) == (1, 4) or last.sure.rank_high - last.sure.rank_low >= 2
+    rating = Rating.objects.get(fit__stage=stage, entry=strong.entry)
+    assert rating.submission_id == newer.pk and rating.games == 0
+
+
+def test_a_points_stage_keeps_its_points_order_and_shows_intervals():
+    contest, stage, _ = _demo(kind="round_robin", games=10)
+    before = [r.entry.name for r in standings.compute(contest, stage).rows]
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    assert not table.rated and [r.entry.name for r in table.rows] == before
+    assert all(r.sure is not None and r.sure.rating is None for r in table.rows)
+    assert all(r.sure.rank_low <= r.sure.rank_high for r in table.rows)
+
+
+def test_a_game_both_seats_lost_counts_as_a_draw():
+    contest = make_contest()
+    stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
+    a, b = (_ready(make_entry(contest, name=n)) for n in ("Ann", "Bea"))
+    for _ in range(4):
+        _play(contest, stage, a, b, None)
+    confidence.rate(stage.pk)
+    ann, bea = (Rating.objects.get(entry=s.entry) for s in (a, b))
+    assert ann.mu == pytest.approx(bea.mu, abs=1e-9) and ann.games == bea.games == 4
+
+
+def test_the_fit_is_the_same_whatever_the_order_the_games_finished_in():
+    def fitted(seed):
+        contest = make_contest()
+        stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING)
+        subs = [_ready(make_entry(contest, name=f"P{i}")) for i in range(3)]
+        games = [(subs[0], subs[1], True), (subs[1], subs[2], False), (subs[0], subs[2], True)] * 3
+        games += [(subs[1], subs[0], True), (subs[2], subs[1], None)]
+        random.Random(seed).shuffle(games)
+        for first, second, wins in games:
+            _play(contest, stage, first, second, wins)
+        confidence.rate(stage.pk)
+        return [(r.entry.name, round(r.mu, 9), round(r.sigma, 9), r.rank_low, r.rank_high) for r in
+                Rating.objects.filter(fit__stage=stage).select_related("entry")]  # fmt: skip
+
+    assert fitted(1) == fitted(2) == fitted(3)
+
+
+def test_a_frozen_table_has_its_own_fit_and_publishing_drops_it():
+    contest, stage, subs = _demo(games=10)
+    publication.freeze(contest)
+    confidence.rate(stage.pk, frozen=True)
+    confidence.rate(stage.pk)
+    for _ in range(8):  # after the freeze: the weak A beats the strong one, seen by the judges only
+        _play(contest, stage, subs["Weak A"], subs["Strong"], True)
+    confidence.rate(stage.pk)
+    frozen = standings.compute(contest, stage, standings.FROZEN)
+    live = standings.compute(contest, stage)
+    assert frozen.fit.games == 60 and live.fit.games == 68
+    assert frozen.fit.frozen and not live.fit.frozen
+    publication.publish(contest)
+    assert not RatingFit.objects.filter(stage=stage, frozen=True).exists()
+
+
+def test_the_standings_page_shows_intervals_ties_and_how_it_ranks(client):
+    contest, stage, _ = _demo()
+    page = client.get(f"/contests/{contest.slug}/standings/").content.decode()
+    assert "rank intervals are computed a few seconds after" in page
+    confidence.rate(stage.pk)
+    page = client.get(f"/contests/{contest.slug}/standings/").content.decode()
+    assert "95% rank" in page and "Ranked by rating, 1500 + 173.7 × (μ − 2σ)" in page
+    assert page.count('class="tied') == 2 and page.count('3–4 <span class="tie"') == 2
+    assert "from 360 games" in page
+    detail = client.get(f"/contests/{contest.slug}/").content.decode()
+    assert (
+        "Ranked by rating 1500 + 173.7 × (μ − 2σ)" in detail and "no decay; each row&#x27;s 95% rank interval" in detail
+    )
+
+
+def test_a_one_seat_stage_ranks_exactly():
+    contest = make_contest(game="crossed_words", game_params={})
+    stage = make_stage(contest, kind="batch")
+    assert "each rank exact" in confidence.described(stage)
+    assert confidence.rate(stage.pk) is None
