@@ -282,14 +282,16 @@ class Shown:
         return self.group_size > 1
 
 
-def shown(stage: Stage | None, frozen: bool) -> tuple[RatingFit | None, dict[int, Shown]]:
-    """The stored fit of the table, and each entry's row of it (by entry id): one query."""
+def shown(stage: Stage | None, frozen: bool, present: set[int]) -> tuple[RatingFit | None, dict[int, Shown]]:
+    """The stored fit of the table, and the row of each entry ``present`` in the table (one
+    that left it since, disqualified or withdrawn, no longer makes a group): one query."""
     if stage is None:
         return None, {}
     rows = list(Rating.objects.filter(fit__stage=stage, fit__frozen=frozen).select_related("fit"))
     if not rows:
         return None, {}
     fit = rows[0].fit
+    rows = [r for r in rows if r.entry_id in present]
     sizes: dict[int, int] = {}
     for r in rows:
         sizes[r.group] = sizes.get(r.group, 0) + 1

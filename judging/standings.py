@@ -320,7 +320,7 @@ def _with_confidence(table: Standings, contest: Contest, stage: Stage | None, re
         for row in table.rows:
             row.sure = Shown(rank_low=row.rank, rank_high=row.rank, exact=True)
         return
-    table.fit, sure = confidence.shown(stage, record.frozen)
+    table.fit, sure = confidence.shown(stage, record.frozen, {row.entry.pk for row in table.rows})
     for row in table.rows:
         row.sure = sure.get(row.entry.pk)
     table.rated = confidence.rated(stage)

@@ -1,10 +1,11 @@
 """The stored ratings and rank intervals of a stage (judging.confidence), read by the standings."""
 
 import random
+import time
 
 import pytest
 
-from contests.models import Stage, Submission
+from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
 from judging import confidence, publication, standings
 from judging.models import Match, Rating, RatingFit
@@ -153,3 +154,30 @@ def test_a_one_seat_stage_ranks_exactly():
     stage = make_stage(contest, kind="batch")
     assert "each rank exact" in confidence.described(stage)
     assert confidence.rate(stage.pk) is None
+
+
+def test_a_disqualified_entry_leaves_its_tied_group_at_once():
+    contest, stage, subs = _demo(games=60)
+    confidence.rate(stage.pk)
+    Entry.objects.filter(pk=subs["Weak B"].entry_id).update(status=Entry.Status.DISQUALIFIED)
+    rows = standings.compute(contest, stage).rows
+    assert [r.entry.name for r in rows] == ["Strong", "Medium", "Weak A"]
+    assert not rows[-1].sure.tied
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+def test_a_real_worker_fits_the_ratings_after_a_burst_of_results(worker):
+    """Results counted one by one queue one fit (the rest find it queued); a result counted
+    after the fit started queues the next, so the stored fit ends with every game."""
+    contest, stage, subs = _demo(games=5)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not RatingFit.objects.filter(stage=stage, games=30).exists():
+        time.sleep(0.2)
+    assert RatingFit.objects.get(stage=stage).games == 30, worker.output()
+    _play(contest, stage, subs["Weak A"], subs["Strong"], True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not RatingFit.objects.filter(stage=stage, games=31).exists():
+        time.sleep(0.2)
+    assert RatingFit.objects.get(stage=stage).games == 31, worker.output()
+    assert Rating.objects.filter(fit__stage=stage).count() == 4
