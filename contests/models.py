@@ -127,6 +127,9 @@ class Stage(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.CharField(
+        max_length=300, blank=True, help_text="Which of its declared stopping rules ended it, if one did."
+    )
 
     class Meta:
         ordering = ["contest", "order"]

@@ -31,6 +31,7 @@ a race (every entry at once) has no interval yet.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -46,7 +47,20 @@ from games import registry
 from judging import formats, ratings
 from judging.models import PairTally, Rating, RatingFit
 
-__all__ = ["ELO", "METHOD", "Shown", "described", "exact", "queue", "rate", "rated", "shown"]
+__all__ = [
+    "ELO",
+    "METHOD",
+    "Fitted",
+    "Shown",
+    "described",
+    "exact",
+    "fitted",
+    "queue",
+    "rate",
+    "rated",
+    "shown",
+    "steer",
+]
 
 ELO = 400 / math.log(10)  # a logit on the Elo scale: 173.7 points
 ELO_MEAN = 1500.0
@@ -93,12 +107,23 @@ def described(stage: Stage) -> str:
     if _seats(stage.contest) != 2:
         return ""
     sure = f"each row's {level(stage):.0%} rank interval, and the rows its games do not order marked as tied"
-    if rated(stage):
-        return (
-            f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each version "
-            f"less {k(stage):g} times its uncertainty; a new version starts from the field's mean; no decay; {sure}."
-        )
-    return f"Ranked by points; {sure}."
+    if not rated(stage):
+        return f"Ranked by points; {sure}."
+    said = (
+        f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each version "
+        f"less {k(stage):g} times its uncertainty; a new version starts from the field's mean; no decay; {sure}."
+    )
+    cuts = ", ".join(map(str, formats.places(stage)))
+    if cuts:
+        said += f" After each version's first games, its games go where they separate places {cuts} from the next."
+    rules = []
+    if cuts and stage.params.get("stop_when_settled"):
+        rules.append(f"once places {cuts} are separated at {level(stage):.0%}")
+    if stage.params.get("stop_after_games"):
+        rules.append(f"after {int(stage.params['stop_after_games']):,} games")
+    if rules:
+        said += f" It ends {' or '.join(rules)}, whichever comes first."
+    return said
 
 
 # --- Reading the pairs ------------------------------------------------------------------------
@@ -159,11 +184,28 @@ def _shown_nodes(stage: Stage, frozen: bool, by_version: bool) -> list[tuple[int
     return [(row.entry.pk, current.get(row.entry.pk)) for row in table.rows]
 
 
-@writing()
+@dataclass
+class Fitted:
+    """A fit as the scheduler reads it: the rows in the order shown (entry ids), their draws
+    (one column each, in that order) and the share of draws settling each boundary."""
+
+    fit: RatingFit
+    entries: list[int]
+    samples: np.ndarray | None
+    shares: list[float]
+
+
 def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
     """Fit the stage's ratings and intervals from its kept pairs (the snapshot's, ``frozen``)
     and store them in place of the last; None (and nothing stored) if its game is not played
     in pairs."""
+    found = fitted(stage_id, frozen)
+    return found.fit if found else None
+
+
+@writing()
+def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
+    """``rate``, with what the scheduler reads of the fit."""
     stage = Stage.objects.select_related("contest").get(pk=stage_id)
     if not _two_seats(stage.contest) or formats.of(stage.kind).counts_in_standings is False:
         return None
@@ -206,7 +248,9 @@ def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
             )
         )  # fmt: skip
     Rating.objects.bulk_create(made, batch_size=1000)
-    return fit
+    if samples is not None and with_fit:
+        samples = samples[:, order]  # the columns in the order shown
+    return Fitted(fit, [r[0] for r in with_fit], samples, shares)
 
 
 def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -233,6 +277,74 @@ def _store(stage: Stage, frozen: bool, games: int, at: float, seconds: float, sh
     )  # fmt: skip
     fit.ratings.all().delete()
     return fit
+
+
+# --- Games where they matter, and the stopping rule -------------------------------------------
+
+UNIFORM_SHARE = 0.1  # of a batch, games between any two entries: no pair is left out for good
+NEAR = 20  # rows each side of a cut-off whose pairs are weighed
+
+
+def unsettled(stage: Stage, found: Fitted) -> list[int]:
+    """The places that matter (``places``) whose boundary the fit does not settle."""
+    at = level(stage)
+    return [c for c in formats.places(stage) if c < len(found.entries) and found.shares[c - 1] < at]
+
+
+def pairs_to_play(found: Fitted, cuts: list[int], count: int, rng: random.Random) -> list[tuple[int, int]]:
+    """``count`` pairs of rows (entry ids) to play next: at each unsettled cut-off, a row shown
+    above it against one below, drawn in proportion to how likely they are in the wrong order
+    (the share of draws in which the lower is the stronger); a tenth of them any two rows."""
+    weighed: dict[tuple[int, int], float] = {}
+    for c in cuts:
+        for a in range(max(0, c - NEAR), c):
+            for b in range(c, min(len(found.entries), c + NEAR)):
+                wrong = float(np.mean(found.samples[:, b] > found.samples[:, a]))
+                weighed[(a, b)] = max(wrong, weighed.get((a, b), 0.0))
+    ranked = sorted(ab for ab in weighed if weighed[ab] > 0)
+    chosen = []
+    for _ in range(count):
+        if not ranked or rng.random() < UNIFORM_SHARE:
+            chosen.append(tuple(rng.sample(range(len(found.entries)), 2)))
+        else:
+            chosen.append(rng.choices(ranked, weights=[weighed[ab] for ab in ranked])[0])
+    return [(found.entries[a], found.entries[b]) for a, b in chosen]
+
+
+def steer(found: Fitted, rng: random.Random | None = None) -> str:
+    """After a fit of a running continuous stage: end it by its declared stopping rule, or
+    schedule its next games where they separate the places that matter. What it did, in words."""
+    from judging import counts, lifecycle
+
+    stage = Stage.objects.select_related("contest").get(pk=found.fit.stage_id)
+    if found.fit.frozen or stage.status != Stage.Status.RUNNING or not rated(stage):
+        return ""
+    progress = counts.of_stages([stage.pk]).get(stage.pk, counts.Progress())
+    limit = stage.params.get("stop_after_games")
+    cuts = formats.places(stage)
+    if limit and progress.finished >= int(limit):
+        why = f"after {progress.finished} games: the declared limit of {int(limit)} was reached"
+        if cuts:
+            why += f" (places {', '.join(map(str, unsettled(stage, found) or cuts))} not all settled)"
+        return why if lifecycle.end_stage(stage.pk, why) else ""
+    if found.samples is None or not cuts:
+        return ""
+    open_cuts = unsettled(stage, found)
+    if not open_cuts and stage.params.get("stop_when_settled"):
+        why = f"places {', '.join(map(str, cuts))} settled at {level(stage):.0%} after {progress.finished} games"
+        return why if lifecycle.end_stage(stage.pk, why) else ""
+    return _more_games(stage, found, open_cuts, progress.open, rng or random.Random())
+
+
+def _more_games(stage: Stage, found: Fitted, cuts: list[int], playing: int, rng: random.Random) -> str:
+    """Keep as many games in play as the stage has rows, between the pairs that matter."""
+    from judging.tournaments import schedule_pairs
+
+    wanted = max(2, len(found.entries)) - playing
+    if not cuts or wanted <= 0:
+        return ""
+    made = schedule_pairs(stage.pk, pairs_to_play(found, cuts, wanted, rng), rng)
+    return f"{len(made)} games scheduled around places {', '.join(map(str, cuts))}" if made else ""
 
 
 # --- Queueing ---------------------------------------------------------------------------------

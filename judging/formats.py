@@ -50,6 +50,7 @@ class StageParam:
     default: int | None = None  # None: left out unless the judge gives it
     boolean: bool = False
     text: bool = False  # a name, not a number (the system test's opponent)
+    places: bool = False  # a list of places, "1, 3, 10"
 
 
 GAMES = StageParam(
@@ -68,6 +69,36 @@ RATING_K = StageParam(
 CONFIDENCE = StageParam(
     "confidence", "Confidence, %", "Of each rank interval, and for telling tied rows apart.", 50, 99, 95
 )
+PLACES = StageParam(
+    "places", "Places that matter", "Cut-offs (prizes, the top N into a final), e.g. 1, 3: the stage plays its next "
+    "games between the entries around them, until they are separated.", places=True,
+)  # fmt: skip
+STOP_SETTLED = StageParam(
+    "stop_when_settled", "End when settled", "End the stage once every place that matters is settled at its "
+    "confidence.", boolean=True,
+)  # fmt: skip
+STOP_GAMES = StageParam(
+    "stop_after_games", "End after games", "End the stage once it has played this many games (never, if empty).", 1
+)
+
+
+def parse_places(value) -> list[int] | None:
+    """``"1, 3, 10"`` as [1, 3, 10]; None if it is not such a list."""
+    if not isinstance(value, str) or len(value) > 200:
+        return None
+    found = set()
+    for part in value.replace(";", ",").split(","):
+        if part.strip():
+            if not part.strip().isdigit() or not 1 <= int(part) <= 100_000:
+                return None
+            found.add(int(part))
+    return sorted(found)
+
+
+def places(stage: Stage) -> list[int]:
+    return parse_places(stage.params.get("places", "")) or []
+
+
 SEED = StageParam("seed", "Seed", "The inputs' seed: the same for a re-run; a fresh secret one if empty.", 0, 2**62)
 
 
@@ -127,6 +158,12 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
                     errors[name] = "true or false"
                 elif value:
                     cleaned[name] = True
+            elif p.places:
+                found = parse_places(value)
+                if found is None:
+                    errors[name] = "places as whole numbers from 1, separated by commas: 1, 3, 10"
+                elif found:
+                    cleaned[name] = ", ".join(map(str, found))
             elif p.text:
                 if not isinstance(value, str) or len(value) > 100:
                     errors[name] = "a name of at most 100 characters"

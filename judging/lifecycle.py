@@ -109,11 +109,27 @@ def finish_stage_if_done(stage: Stage) -> bool:
     return True
 
 
+def end_stage(stage_id: int, why: str) -> bool:
+    """running -> finished by its declared stopping rule (``why``, as the standings say it): its
+    queued matches are not played; those being played finish and count. False if it was no
+    longer running."""
+    with writing():
+        stage = lock_stage(stage_id)
+        if stage.status != Stage.Status.RUNNING:
+            return False
+        for match in lock("match", stage.matches.filter(status=Match.Status.QUEUED)):
+            _stop(match)
+        stage.status, stage.finished_at, stage.ended_by = Stage.Status.FINISHED, timezone.now(), why
+        Stage.objects.filter(pk=stage.pk).update(status=stage.status, finished_at=stage.finished_at, ended_by=why)
+        events.standings_changed(stage)
+    return True
+
+
 def reopen_stage(stage: Stage) -> None:
     """finished -> running: some of its matches are to be played again."""
     if stage.status == Stage.Status.FINISHED:
-        stage.status, stage.finished_at = Stage.Status.RUNNING, None
-        Stage.objects.filter(pk=stage.pk).update(status=stage.status, finished_at=None)
+        stage.status, stage.finished_at, stage.ended_by = Stage.Status.RUNNING, None, ""
+        Stage.objects.filter(pk=stage.pk).update(status=stage.status, finished_at=None, ended_by="")
 
 
 def _playable(matches: QuerySet) -> QuerySet:

@@ -102,7 +102,10 @@ def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
 
     confidence.started(stage_id, frozen)
     try:
-        confidence.rate(stage_id, frozen)
+        found = confidence.fitted(stage_id, frozen)
+        did = confidence.steer(found) if found else ""
+        if did:
+            log.info("stage %s: %s", stage_id, did)
     except Stage.DoesNotExist:
         log.info("stage %s is gone: no ratings to fit", stage_id)
     except DB_ERRORS as e:

@@ -328,6 +328,23 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
     return _launch(stage, matches)
 
 
+@writing()
+def schedule_pairs(stage_id: int, pairs: list[tuple[int, int]], rng: random.Random) -> list[Match]:
+    """One game for each pair of entries (ids) of a running continuous stage, between their
+    current versions, the first seat drawn: the games its ratings ask for (``judging.confidence``)."""
+    stage = lifecycle.lock_stage(stage_id)
+    if stage.kind != LADDER or stage.status != Stage.Status.RUNNING:
+        return []
+    current = {entry.pk: (entry, sub) for entry, sub in contenders(stage)}
+    params = stage_params(stage)
+    matches = []
+    for a, b in pairs:
+        if a in current and b in current and a != b:
+            seats = [current[a], current[b]] if rng.random() < 0.5 else [current[b], current[a]]
+            matches.append(_create_match(stage, 1, rng.randrange(2**62), params, seats))
+    return _launch(stage, matches)
+
+
 def version_activated(submission: Submission) -> None:
     """A new version became its entry's active one: the contest's running continuous stages
     schedule its games (in the transaction that activated it)."""
@@ -350,6 +367,9 @@ class Continuous(StageFormat):
                            "opponents, those that have played least (all if empty).", 1),
         formats.RATING_K,
         formats.CONFIDENCE,
+        formats.PLACES,
+        formats.STOP_SETTLED,
+        formats.STOP_GAMES,
     )  # fmt: skip
 
     continuous = True

@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from django.test import Client
 
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
@@ -181,3 +182,66 @@ def test_a_real_worker_fits_the_ratings_after_a_burst_of_results(worker):
         time.sleep(0.2)
     assert RatingFit.objects.get(stage=stage).games == 31, worker.output()
     assert Rating.objects.filter(fit__stage=stage).count() == 4
+
+
+def _finish_queued(stage, strengths: dict[str, float], rng: random.Random) -> int:
+    """Play every queued game of the stage on paper, won by the strengths' Bradley–Terry odds."""
+    played = 0
+    for match in Match.objects.filter(stage=stage, status=Match.Status.QUEUED).prefetch_related("seats__entry"):
+        first, second = (s.entry.name for s in match.seats.order_by("index"))
+        p = 1 / (1 + 10 ** ((strengths[second] - strengths[first]) / 400))
+        won, lost = (1, 5, "win"), (0, 0, "loss")
+        finish_on_paper(match, [won, lost] if rng.random() < p else [lost, won])
+        played += 1
+    return played
+
+
+DEMO = {"Strong": 600, "Medium": 250, "Weak A": 0, "Weak B": 0}
+
+
+def test_the_games_go_around_the_places_that_matter_until_they_are_settled():
+    contest = make_contest()
+    params = {"games_per_pairing": 2, "places": "1, 2", "stop_when_settled": True, "stop_after_games": 2000}
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING, params=params)
+    _field(contest, stage, DEMO, 2)
+    rng = random.Random(6)
+    pairs: dict[frozenset, int] = {}
+    for _ in range(400):
+        found = confidence.fitted(stage.pk)
+        did = confidence.steer(found, rng)
+        stage.refresh_from_db()
+        if stage.status == Stage.Status.FINISHED:
+            break
+        assert did.startswith("4 games scheduled around places"), did
+        for match in Match.objects.filter(stage=stage, status=Match.Status.QUEUED):
+            names = frozenset(match.seats.values_list("entry__name", flat=True))
+            pairs[names] = pairs.get(names, 0) + 1
+        assert _finish_queued(stage, DEMO, rng) == 4
+    assert stage.status == Stage.Status.FINISHED, pairs
+    assert confidence.described(stage).endswith(
+        "its games go where they separate places 1, 2 from the next. It ends once places 1, 2 are separated at 95% "
+        "or after 2,000 games, whichever comes first."
+    )
+    assert stage.ended_by.startswith("places 1, 2 settled at 95% after ")
+    weak = pairs.get(frozenset({"Weak A", "Weak B"}), 0)
+    around = pairs.get(frozenset({"Strong", "Medium"}), 0) + pairs.get(frozenset({"Medium", "Weak A"}), 0)
+    assert around > 4 * weak  # the two weak ones are tied below the cut-offs: not worth separating
+    table = standings.compute(contest, stage)
+    assert [r.entry.name for r in table.rows][:2] == ["Strong", "Medium"]
+    page = Client().get(f"/contests/{contest.slug}/standings/?stage={stage.pk}").content.decode()
+    assert f"{stage.name} ended by its declared rule: places 1, 2 settled at 95%" in page
+
+
+def test_a_stage_ends_after_its_declared_number_of_games():
+    contest = make_contest()
+    params = {"games_per_pairing": 2, "places": "3", "stop_after_games": 20}
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING, params=params)
+    subs = _field(contest, stage, DEMO, 2)  # 12 games
+    _play(contest, stage, subs["Weak A"], subs["Weak B"], True)
+    rng = random.Random(6)
+    while stage.status == Stage.Status.RUNNING:
+        confidence.steer(confidence.fitted(stage.pk))
+        _finish_queued(stage, DEMO, rng)
+        stage.refresh_from_db()
+    assert stage.ended_by.startswith("after 21 games: the declared limit of 20 was reached (places 3 not all settled)")
+    assert not Match.objects.filter(stage=stage, status=Match.Status.QUEUED).exists()
