@@ -20,6 +20,7 @@ urlpatterns = [
     path("entries/<id:pk>/reinstate/", api.entry_reinstate, name="api-entry-reinstate"),
     path("submissions/<id:pk>/", api.submission_detail, name="api-submission"),
     path("submissions/<id:pk>/test-games/", api.test_game, name="api-test-game"),
+    path("submissions/<id:pk>/versus/", api.versus_batches, name="api-versus"),
     path("matches/", api.match_list, name="api-matches"),
     path("matches/<id:pk>/", api.match_detail, name="api-match"),
     path("matches/<id:pk>/replay/", api.match_replay, name="api-replay"),

@@ -290,6 +290,8 @@ EVENTS_STREAMS_PER_CLIENT = env_int("EVENTS_STREAMS_PER_CLIENT", 4, minimum=1)
 EVENTS_STREAMS_MAX = env_int("EVENTS_STREAMS_MAX", 2000, minimum=1)
 # Test games a contestant may ask for in one contest in any 24 hours.
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
+# The games of a contestant's versus batches (judging.versus) in any 24 hours, per contest.
+VERSUS_GAMES_PER_DAY = env_int("VERSUS_GAMES_PER_DAY", 200, minimum=0)
 
 # --- Notifications and e-mail (judging/notifications.py) ---------------------------------
 # The site's address as contestants reach it, for the links in e-mails.

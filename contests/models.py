@@ -154,6 +154,9 @@ class Entry(models.Model):
     )
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True)
+    versus_allowed = models.BooleanField(
+        default=False, help_text="Other contestants may name it as a rival in their versus batches (unrated games)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

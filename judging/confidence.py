@@ -44,7 +44,7 @@ from django.utils import timezone
 from contests.locks import writing
 from contests.models import Contest, Stage
 from games import registry
-from judging import formats, ratings
+from judging import events, formats, ratings
 from judging.models import PairTally, Rating, RatingFit
 
 __all__ = [
@@ -248,6 +248,8 @@ def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
             )
         )  # fmt: skip
     Rating.objects.bulk_create(made, batch_size=1000)
+    if not frozen:
+        events.standings_changed(stage)  # an open standings page shows the new intervals
     if samples is not None and with_fit:
         samples = samples[:, order]  # the columns in the order shown
     return Fitted(fit, [r[0] for r in with_fit], samples, shares)

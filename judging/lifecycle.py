@@ -317,7 +317,11 @@ def match_ended(match: Match, why: Ended) -> None:
     """What follows the end of a match, in the transaction that ended it (the caller holds its
     stage's lock): its format is told why (a system test concludes, a Swiss round pairs the
     next), then the stage finishes if nothing of it is left to play. A cancelled stage
-    schedules nothing more."""
+    schedules nothing more. A versus batch's game steps its batch, after the commit."""
+    if match.versus_id is not None:
+        from judging import versus
+
+        versus.queue_step(match.versus_id)
     if match.stage_id is None:
         return
     with writing():

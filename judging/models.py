@@ -49,6 +49,10 @@ class Match(models.Model):
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="matches")
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="matches", null=True, blank=True)
+    versus = models.ForeignKey(
+        "judging.VersusBatch", on_delete=models.SET_NULL, related_name="matches", null=True, blank=True,
+        help_text="The versus batch this unrated game is one of.",
+    )  # fmt: skip
     round = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(2**63 - 1)])
@@ -342,6 +346,34 @@ class PairTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} against {self.opponent_id} in stage {self.stage_id}"
+
+
+class VersusBatch(models.Model):
+    """A contestant's version against a pool of opponents, in unrated games outside every stage,
+    until the win rate's interval excludes 50% or its games are spent (``judging.versus``)."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Playing"
+        DECIDED = "decided", "Decided early"
+        SPENT = "spent", "Games spent"
+
+    contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="versus_batches")
+    submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="versus_batches")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    opponents = models.JSONField(help_text="The pool, played in turn: [{submission, entry, label}].")
+    games = models.PositiveIntegerField(help_text="At most this many games.")
+    level = models.FloatField(default=0.95)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    ended_by = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"versus batch {self.pk} of submission {self.submission_id}"
 
 
 class RatingFit(models.Model):

@@ -112,6 +112,19 @@ def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
 
 
+@shared_task(name="judging.versus_step", bind=True, max_retries=None)
+def versus_step(self, batch_id: int) -> None:
+    """After one of a versus batch's games ended: stop the batch or queue its next games."""
+    from judging import versus
+
+    try:
+        did = versus.step(batch_id)
+        if did:
+            log.info("versus batch %s: %s", batch_id, did)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+
+
 @shared_task(name="judging.send_notification", bind=True, max_retries=None)
 def send_notification(self, notification_id: int) -> None:
     """E-mail one notification. A mail server that is away or refuses is tried again, a minute

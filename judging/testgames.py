@@ -40,8 +40,8 @@ def test_games_left(user, contest: Contest, now: datetime | None = None) -> tupl
     none): ``TEST_GAMES_PER_DAY`` in any 24 hours."""
     now = now or timezone.now()
     recent = Match.objects.filter(
-        contest=contest, stage__isnull=True, seats__entry__user=user, seats__entry__is_reference=False,
-        created_at__gte=now - timedelta(days=1),
+        contest=contest, stage__isnull=True, versus__isnull=True, seats__entry__user=user,
+        seats__entry__is_reference=False, created_at__gte=now - timedelta(days=1),
     ).distinct()  # fmt: skip
     quota = settings.TEST_GAMES_PER_DAY
     count = recent.count()

@@ -21,7 +21,17 @@ from rest_framework.response import Response
 from contests import services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from judging import confidence, counts, formats, notifications, publication, scheduling, testgames, verification
+from judging import (
+    confidence,
+    counts,
+    formats,
+    notifications,
+    publication,
+    scheduling,
+    testgames,
+    verification,
+    versus,
+)
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat, Notification
@@ -492,6 +502,35 @@ def test_game(request, pk: int):
     except formats.StageError as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
     return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=s.VersusRequestSerializer,
+    responses={201: s.VersusBatchSerializer, 200: s.VersusBatchSerializer(many=True)},
+    summary="Versus batches: this version against a pool, unrated, until its win rate is decided",
+    operation_id="versus_batches",
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def versus_batches(request, pk: int):
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    _own_entry(request, submission.entry_id)
+    if request.method == "GET":
+        batches = list(submission.versus_batches.all()[:50])
+        for batch in batches:
+            batch.found = versus.win_rate(batch)
+        return Response(s.VersusBatchSerializer(batches, many=True).data)
+    body = s.VersusRequestSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    asked = body.validated_data
+    pool = versus.Pool(asked["previous"], asked["references"], asked["top"], tuple(asked["rivals"]))
+    try:
+        batch = versus.start(submission, request.user, asked["games"], pool)
+    except formats.StageError as e:
+        return refused(str(e), status.HTTP_409_CONFLICT)
+    batch.found = versus.win_rate(batch)
+    return Response(s.VersusBatchSerializer(batch).data, status=status.HTTP_201_CREATED)
 
 
 # --- Matches ----------------------------------------------------------------------------------

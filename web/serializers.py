@@ -417,6 +417,40 @@ class TestGameSerializer(serializers.Serializer):
     first = serializers.BooleanField(required=False, default=True, help_text="Whether your program moves first.")
 
 
+class VersusRequestSerializer(serializers.Serializer):
+    games = serializers.IntegerField(
+        min_value=2, max_value=10_000, default=100, help_text="At most this many games (within your day's quota)."
+    )
+    previous = serializers.BooleanField(default=True, help_text="Against your entry's version before this one.")
+    references = serializers.BooleanField(default=True, help_text="Against the contest's reference programs.")
+    top = serializers.IntegerField(
+        min_value=0, max_value=50, default=0, help_text="Against the current top this many entries."
+    )
+    rivals = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**62), max_length=50, default=list,
+        help_text="Entries (ids) whose contestants allow versus games.",
+    )  # fmt: skip
+
+
+class VersusBatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    submission = serializers.IntegerField(source="submission_id")
+    status = serializers.CharField()
+    ended_by = serializers.CharField(help_text="Why it stopped: decided early, or its games spent.")
+    games = serializers.IntegerField(help_text="Its quota of games.")
+    level = serializers.FloatField()
+    opponents = serializers.ListField(child=serializers.DictField())
+    played = serializers.IntegerField(source="found.games")
+    score = serializers.FloatField(source="found.score", help_text="Wins, and a half for each draw.")
+    wins = serializers.IntegerField(source="found.wins")
+    draws = serializers.IntegerField(source="found.draws")
+    win_rate = serializers.FloatField(source="found.rate", allow_null=True)
+    low = serializers.FloatField(source="found.low", help_text="The win rate's interval, valid at every game.")
+    high = serializers.FloatField(source="found.high")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_judge = serializers.BooleanField()

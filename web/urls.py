@@ -33,6 +33,7 @@ urlpatterns = [
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
     path("submissions/<id:pk>/source/", views.submission_source, name="submission-source"),
     path("submissions/<id:pk>/test-game/", views.test_game, name="test-game"),
+    path("submissions/<id:pk>/versus/", views.versus_batch, name="versus"),
     path("matches/<id:pk>/", views.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views.match_replay, name="replay"),
     path("matches/<id:pk>/bundle.zip", views.match_bundle, name="match-bundle"),

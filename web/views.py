@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -24,7 +25,7 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
-from judging import bundles, confidence, counts, formats, plans, publication, results, scheduling, testgames
+from judging import bundles, confidence, counts, formats, plans, publication, results, scheduling, testgames, versus
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -205,9 +206,51 @@ def submission_detail(request, pk: int):
         context["test_games_left"], context["test_games_free_at"] = testgames.test_games_left(request.user, contest)
     context["test_games_quota"] = settings.TEST_GAMES_PER_DAY
     context["playable"] = submission.entry.status == Entry.Status.ACTIVE
+    context.update(_versus(request, submission, game))
     context["faults"] = _fault_digest(submission)
     context["timeline"] = _timeline(submission)
     return render(request, "contests/submission.html", context)
+
+
+def _versus(request, submission: Submission, game) -> dict:
+    """The version's versus batches, each with its win rate as percentages for the page, and
+    (for its contestant, when it may play them) what the form needs."""
+    batches = list(submission.versus_batches.all()[:20])
+    for batch in batches:
+        batch.found = found = versus.win_rate(batch)
+        low, high = round(100 * found.low), round(100 * found.high)
+        batch.shown = {"rate": round(100 * (found.rate or 0)), "low": low, "high": high, "width": max(high - low, 1)}
+    said = {"batches": batches, "versus_left": None, "versus_level": round(100 * versus.LEVEL)}
+    own = submission.entry.user_id == request.user.pk and not submission.entry.is_reference
+    if own and game is not None and game.info.seats == 2 and submission.status == Submission.Status.READY:
+        said["versus_left"] = versus.games_left(request.user, submission.entry.contest)
+        said["versus_quota"] = settings.VERSUS_GAMES_PER_DAY
+        said["versus_default"] = min(100, said["versus_left"])
+    return said
+
+
+@login_required
+@require_http_methods(["POST"])
+def versus_batch(request, pk: int):
+    """Start a versus batch of the submission against the pool the form names."""
+    submission = _submission(request, pk)
+    if submission.entry.user_id != request.user.pk:
+        raise PermissionDenied("Only its contestant plays a version's versus games.")
+    rivals = tuple(
+        filter(None, (parse_id(r.strip()) for r in request.POST.get("rivals", "").replace(";", ",").split(",")))
+    )
+    pool = versus.Pool(
+        previous=request.POST.get("previous") == "1", references=request.POST.get("references") == "1",
+        top=min(max(parse_id(request.POST.get("top", "0") or "0") or 0, 0), 50), rivals=rivals,
+    )  # fmt: skip
+    games = min(max(parse_id(request.POST.get("games", "") or "0") or 0, 0), 10_000)
+    try:
+        batch = versus.start(submission, request.user, games, pool)
+    except formats.StageError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"Versus batch {batch.pk} is playing; this page follows its win rate.")
+    return redirect(reverse("contests:submission", kwargs={"pk": pk}) + "#versus")
 
 
 def _timeline(submission: Submission) -> list[tuple[str, object]]:
