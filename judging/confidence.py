@@ -42,10 +42,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from contests.locks import writing
-from contests.models import Contest, Stage
+from contests.models import Contest, Stage, Submission
 from games import registry
 from judging import events, formats, ratings
-from judging.models import PairTally, Rating, RatingFit
+from judging.models import PairTally, Rating, RatingFit, RatingPoint
 
 __all__ = [
     "ELO",
@@ -93,8 +93,11 @@ def k(stage: Stage) -> float:
     return float(stage.params.get("rating_k", 2))
 
 
+LEVEL = 0.95
+
+
 def level(stage: Stage) -> float:
-    return float(stage.params.get("confidence", 95)) / 100
+    return float(stage.params.get("confidence", round(100 * LEVEL))) / 100
 
 
 def described(stage: Stage) -> str:
@@ -249,10 +252,37 @@ def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
         )  # fmt: skip
     Rating.objects.bulk_create(made, batch_size=1000)
     if not frozen:
+        _remember(stage, fit, made)
         events.standings_changed(stage)  # an open standings page shows the new intervals
     if samples is not None and with_fit:
         samples = samples[:, order]  # the columns in the order shown
     return Fitted(fit, [r[0] for r in with_fit], samples, shares)
+
+
+HISTORY_GROWTH = 1.15  # a fit is kept for the charts once the stage's games grew this much since the last kept
+
+
+def _remember(stage: Stage, fit: RatingFit, made: list[Rating]) -> None:
+    """Keep the fit's ratings for the charts, if the stage's games grew enough since the last
+    fit kept: some 100 points a row over a million games."""
+    last = RatingPoint.objects.filter(stage=stage).order_by("-games").values_list("games", flat=True).first()
+    if not made or (last is not None and fit.games < max(last + 1, last * HISTORY_GROWTH)):
+        return
+    RatingPoint.objects.bulk_create(
+        [
+            RatingPoint(
+                stage=stage,
+                entry_id=r.entry_id,
+                submission_id=r.submission_id,
+                games=fit.games,
+                at=fit.computed_at,
+                mu=r.mu,
+                sigma=r.sigma,
+            )
+            for r in made
+        ],  # fmt: skip
+        batch_size=1000,
+    )
 
 
 def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -372,6 +402,31 @@ def _queued_key(stage_id: int, frozen: bool) -> str:
 def started(stage_id: int, frozen: bool) -> None:
     """A queued fit starts: a result counted from now on queues another."""
     cache.delete(_queued_key(stage_id, frozen))
+
+
+# --- The charts -------------------------------------------------------------------------------
+
+
+def rating_lines(stage: Stage, entries: dict[int, str], until=None, by_version: bool = False) -> list[dict]:
+    """Each named entry's kept ratings over the stage's games (of fits up to ``until``, a
+    freeze), on the Elo scale, with a band of two sigmas: a line each, or (``by_version``) a
+    line each of its versions."""
+    points = RatingPoint.objects.filter(stage=stage, entry_id__in=list(entries)).order_by("games")
+    if until is not None:
+        points = points.filter(at__lte=until)
+    lines: dict[tuple, dict] = {}
+    numbers = {}
+    if by_version:
+        numbers = dict(Submission.objects.filter(entry_id__in=list(entries)).values_list("pk", "number"))
+    for p in points.values_list("entry_id", "submission_id", "games", "mu", "sigma"):
+        entry, version, games, mu, sigma = p
+        key = (entry, version) if by_version else (entry,)
+        name = f"version {numbers.get(version, '?')}" if by_version else entries[entry]
+        line = lines.setdefault(key, {"entry": entry, "name": name, "x": [], "points": [], "low": [], "high": []})
+        line["x"].append(games)
+        for field, value in (("points", mu), ("low", mu - 2 * sigma), ("high", mu + 2 * sigma)):
+            line[field].append(round(ELO_MEAN + ELO * value, 1))
+    return list(lines.values())
 
 
 # --- Reading ----------------------------------------------------------------------------------

@@ -424,6 +424,31 @@ class Rating(models.Model):
         return f"{self.entry_id} in {self.fit}"
 
 
+class RatingPoint(models.Model):
+    """A live fit's rating of one row, kept for the charts (the standings' rating over the
+    stage's games, an entry's across its versions): a point a fit, thinned as the stage's
+    games grow (``judging.confidence.HISTORY_GROWTH``)."""
+
+    stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey(
+        "contests.Submission", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    games = models.IntegerField(help_text="The stage's games the fit counted.")
+    at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["stage", "games"], name="rating_point_stage"),
+            models.Index(fields=["entry", "stage", "games"], name="rating_point_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} at {self.games} games of stage {self.stage_id}"
+
+
 class MatchCount(models.Model):
     """Kept progress: how many of a stage's matches are in each state, added to by every
     writer that makes a match, moves it to another state or deletes it (``judging.counts``),

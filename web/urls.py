@@ -26,6 +26,7 @@ urlpatterns = [
     path("contests/<slug:slug>/console/act/", judge_views.console_action, name="console-action"),
     path("contests/<slug:slug>/console/stages/new/", judge_views.add_stage, name="add-stage"),
     path("contests/<slug:slug>/entries/<id:entry_id>/", views.entry_detail, name="entry"),
+    path("contests/<slug:slug>/entries/<id:entry_id>/ratings.json", views.entry_ratings, name="entry-ratings"),
     path("organise/", organise_views.contest_list, name="organise"),
     path("organise/contests/new/", organise_views.contest_new, name="organise-new"),
     path("organise/contests/<slug:slug>/", organise_views.contest_edit, name="organise-edit"),

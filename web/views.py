@@ -321,7 +321,10 @@ def entry_detail(request, slug: str, entry_id: int):
         if row is not None:
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
             opponents = standings_service.head_to_head(contest, stage, entry, table.rows, record)
-            results.append({"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents})
+            results.append(
+                {"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents,
+                 "rated": table.rated, "level": round(100 * (table.fit.level if table.fit else confidence.LEVEL))}
+            )  # fmt: skip
     games = (
         publication.visible_matches(request.user, publication.played_by(contest.matches.all(), entry.pk))
         .select_related("stage", "contest", "verification", "result_attempt")
@@ -391,7 +394,25 @@ def standings_history(request, slug: str):
         stage = standings_service.current_stage(contest)
     record = publication.record_for(contest, request.user)
     rows = standings_service.compute(contest, stage, record).rows
+    if stage is not None and confidence.rated(stage):
+        top = {row.entry.pk: row.entry.name for row in rows[:10]}
+        until = contest.standings_frozen_at if record.frozen else None
+        return JsonResponse({"rated": True, "lines": confidence.rating_lines(stage, top, until)})
     return JsonResponse({"lines": standings_service.history(contest, stage, rows, record)})
+
+
+@require_GET
+def entry_ratings(request, slug: str, entry_id: int):
+    """An entry's rating across its versions in each rated stage, for its page's chart."""
+    contest = _contest(request, slug)
+    entry = get_object_or_404(contest.entries, pk=entry_id)
+    stage = get_object_or_404(contest.stages, pk=parse_id(request.GET.get("stage", "")) or 0)
+    if not contest.is_hosted or not confidence.rated(stage):
+        raise Http404("That stage is not ranked by rating.")
+    record = publication.record_for(contest, request.user)
+    until = contest.standings_frozen_at if record.frozen else None
+    lines = confidence.rating_lines(stage, {entry.pk: entry.name}, until, by_version=True)
+    return JsonResponse({"rated": True, "lines": lines})
 
 
 MATCHES_PER_PAGE = 100

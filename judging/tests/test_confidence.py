@@ -9,7 +9,7 @@ from django.test import Client
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
 from judging import confidence, publication, standings
-from judging.models import Match, Rating, RatingFit
+from judging.models import Match, Rating, RatingFit, RatingPoint
 
 pytestmark = pytest.mark.django_db
 
@@ -245,3 +245,38 @@ def test_a_stage_ends_after_its_declared_number_of_games():
         stage.refresh_from_db()
     assert stage.ended_by.startswith("after 21 games: the declared limit of 20 was reached (places 3 not all settled)")
     assert not Match.objects.filter(stage=stage, status=Match.Status.QUEUED).exists()
+
+
+def test_the_charts_read_kept_ratings_thinned_and_by_version():
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING)
+    subs = _field(contest, stage, DEMO, 1)  # 6 games
+    rng = random.Random(3)
+    for _ in range(30):  # a fit after each game
+        a, b = rng.sample(list(subs.values()), 2)
+        _play(contest, stage, a, b, rng.random() < 0.5)
+        confidence.rate(stage.pk)
+    kept = sorted(set(RatingPoint.objects.filter(stage=stage).values_list("games", flat=True)))
+    assert kept[0] == 7 and len(kept) < 20 and all(b >= a * 1.15 for a, b in zip(kept, kept[1:], strict=False))
+    strong = subs["Strong"]
+    Submission.objects.filter(pk=strong.pk).update(is_active=False)
+    newer = _ready(strong.entry)
+    for _ in range(12):
+        _play(contest, stage, newer, subs["Weak A"], True)
+    confidence.rate(stage.pk)
+    client = Client()
+    chart = client.get(f"/contests/{contest.slug}/standings/history.json?stage={stage.pk}").json()
+    assert chart["rated"] and len(chart["lines"]) == 4
+    line = chart["lines"][0]
+    assert len(line["x"]) == len(line["points"]) == len(line["low"]) == len(line["high"]) >= 2
+    assert all(lo < mu < hi for lo, mu, hi in zip(line["low"], line["points"], line["high"], strict=True))
+    own = client.get(f"/contests/{contest.slug}/entries/{strong.entry_id}/ratings.json?stage={stage.pk}").json()
+    assert [line["name"] for line in own["lines"]] == ["version 1", "version 2"]
+    assert own["lines"][1]["x"][-1] == RatingFit.objects.get(stage=stage, frozen=False).games
+    page = client.get(f"/contests/{contest.slug}/entries/{strong.entry_id}/").content.decode()
+    assert "Rating across versions" in page and "ratings.json?stage=" in page
+    other = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
+    assert (
+        client.get(f"/contests/{contest.slug}/entries/{strong.entry_id}/ratings.json?stage={other.pk}").status_code
+        == 404
+    )

@@ -1,47 +1,73 @@
 "use strict";
-// The standings' chart: each of the ten best entries' points after each slice of the stage's
-// games (history.json), a line an entry, drawn as SVG with its legend. Drawn again whenever
-// live.js has brought the table up to date (the chart and its legend once stayed as loaded).
+// The charts of a standings page and an entry's page: each element with data-history (the
+// address of its lines, as JSON) is drawn as SVG with its legend. A line is its points after
+// each slice of the stage's games, or, for a rated stage, its rating at each kept fit ("x":
+// the stage's games then) with a band ("low" to "high": two sigmas each side). Drawn again
+// whenever live.js has brought the page up to date.
 (() => {
-  const box = document.querySelector("[data-history]");
-  if (!box) return;
+  const boxes = document.querySelectorAll("[data-history]");
+  if (!boxes.length) return;
+  const colours = ["#1f5fbf", "#c2571a", "#2e7d32", "#7b1fa2", "#b3261e", "#00838f", "#6d4c41", "#546e7a", "#ad1457", "#827717"];
+  const ns = "http://www.w3.org/2000/svg";
   let drawing = null;
   const redraw = () => {
-    drawing = (drawing || Promise.resolve()).then(draw).catch(() => {}); // one at a time, in order
+    drawing = (drawing || Promise.resolve()).then(() => Promise.all([...boxes].map(draw))).catch(() => {}); // in order
   };
   document.addEventListener("arbiter:updated", redraw);
   redraw();
 
-  async function draw() {
+  async function draw(box) {
     const response = await fetch(box.dataset.history, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
-    const { lines } = await response.json();
-    const steps = Math.max(0, ...lines.map((l) => l.points.length));
-    if (!lines.length || steps < 2) {
+    const { lines, rated } = await response.json();
+    const xs = (line) => line.x || line.points.map((_, i) => i);
+    const all = lines.flatMap(xs);
+    if (!lines.length || new Set(all).size < 2) {
       box.textContent = "The chart needs games from more than one moment.";
       return;
     }
-    const top = Math.max(1, ...lines.flatMap((l) => l.points));
-    const colours = ["#1f5fbf", "#c2571a", "#2e7d32", "#7b1fa2", "#b3261e", "#00838f", "#6d4c41", "#546e7a", "#ad1457", "#827717"];
-    const ns = "http://www.w3.org/2000/svg";
+    const values = lines.flatMap((l) => [...l.points, ...(l.low || []), ...(l.high || [])]);
+    const [left, right] = [Math.min(...all), Math.max(...all)];
+    const [bottom, top] = rated ? [Math.min(...values), Math.max(...values)] : [0, Math.max(1, ...values)];
+    const at = (x, y) => `${(1000 * (x - left)) / (right - left || 1)},${100 - (100 * (y - bottom)) / (top - bottom || 1)}`;
     const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", `0 0 ${steps - 1} 100`);
+    svg.setAttribute("viewBox", "0 0 1000 100");
     svg.setAttribute("preserveAspectRatio", "none");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `Points of the ${lines.length} best entries over the games; the most ${top}`);
+    svg.setAttribute(
+      "aria-label",
+      rated
+        ? `Ratings over the stage's games, ${Math.round(bottom)} to ${Math.round(top)}, each with its band of two sigmas`
+        : `Points of the ${lines.length} best entries over the games; the most ${top}`,
+    );
     const legend = document.createElement("ul");
     legend.className = "history-legend";
     lines.forEach((line, i) => {
+      const colour = colours[i % colours.length];
+      const x = xs(line);
+      if (line.low && line.high) {
+        const band = document.createElementNS(ns, "polygon");
+        const upper = x.map((v, k) => at(v, line.high[k]));
+        const lower = x.map((v, k) => at(v, line.low[k])).reverse();
+        band.setAttribute("points", [...upper, ...lower].join(" "));
+        band.setAttribute("fill", colour);
+        band.setAttribute("fill-opacity", "0.15");
+        band.setAttribute("class", "band");
+        svg.appendChild(band);
+      }
       const path = document.createElementNS(ns, "polyline");
-      path.setAttribute("points", line.points.map((p, x) => `${x},${100 - (100 * p) / top}`).join(" "));
-      path.setAttribute("stroke", colours[i % colours.length]);
+      path.setAttribute("points", x.map((v, k) => at(v, line.points[k])).join(" "));
+      path.setAttribute("stroke", colour);
       path.setAttribute("fill", "none");
       path.setAttribute("vector-effect", "non-scaling-stroke");
       path.setAttribute("stroke-width", "2");
       svg.appendChild(path);
       const item = document.createElement("li");
-      item.style.setProperty("--colour", colours[i % colours.length]);
-      item.textContent = `${line.name}: ${line.points[line.points.length - 1]}`;
+      item.style.setProperty("--colour", colour);
+      const last = line.points.length - 1;
+      item.textContent = line.low
+        ? `${line.name}: ${Math.round(line.points[last])} ± ${Math.round((line.high[last] - line.low[last]) / 2)}`
+        : `${line.name}: ${line.points[last]}`;
       legend.appendChild(item);
     });
     box.replaceChildren(svg, legend);
