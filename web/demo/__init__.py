@@ -47,8 +47,9 @@ class DemoContest:
     max_executable_bytes: int | None = None
     max_submissions_per_week: int | None = None
     max_entries_per_user: int = 1
-    # Reference programs entered by the organisers: (entry name, path from the repository root).
-    references: list[tuple[str, str]] = field(default_factory=list)
+    # Reference programs entered by the organisers: (entry name, path from the repository root),
+    # and text to replace in the source, if any ({"CHANCE = 1.0": "CHANCE = 0.7"}).
+    references: list[tuple] = field(default_factory=list)
 
 
 DEMO_CONTESTS = [
@@ -72,8 +73,9 @@ DEMO_CONTESTS = [
         ),
         stages=[
             ("System test", "system_test", {"games": 2, "rows": 4, "cols": 5, "opponent": "Random (C)"}),
-            # POTM published standings every week while the contest ran.
-            ("Weekly standings", "ladder", {"games_per_pairing": 2}),
+            # POTM published standings every week while the contest ran. Here its games, after
+            # each version's first two against each other, go where they separate places 1 and 2.
+            ("Weekly standings", "ladder", {"games_per_pairing": 2, "places": "1, 2"}),
             ("Round robin", "round_robin", {"games_per_pairing": 2}),
         ],
         # "All compilation will be done WITHOUT ANY OPTIMIZATION, and the standard math library
@@ -88,6 +90,23 @@ DEMO_CONTESTS = [
         references=[
             ("Random (C)", "games/chomp/players/random_player.c"),
             ("Perfect on small boards (Python)", "games/chomp/players/perfect.py"),
+            # The same program careless on some moves: a medium one and two equally weak ones, a
+            # field whose standings say what they are sure of (issue 27).
+            (
+                "Medium: 7 moves in 10 perfect (Python)",
+                "games/chomp/players/perfect.py",
+                {"CHANCE = 1.0": "CHANCE = 0.7"},
+            ),
+            (
+                "Weak A: 1 move in 3 perfect (Python)",
+                "games/chomp/players/perfect.py",
+                {"CHANCE = 1.0": "CHANCE = 0.35"},
+            ),
+            (
+                "Weak B: 1 move in 3 perfect (Python)",
+                "games/chomp/players/perfect.py",
+                {"CHANCE = 1.0": "CHANCE = 0.35"},
+            ),
         ],
     ),
     DemoContest(

@@ -11,10 +11,14 @@ and column left, make the two arms equal; otherwise the chomp that leaves the sm
 number of cookies in the last row and column, never the poison.
 """
 
+import random
 import sys
 from functools import cache
 
 NODE_BUDGET = 300_000
+# The share of moves chosen as above; the others are a cookie at random (never the poison
+# while another is left). The demo enters copies with less, as its medium and weak programs.
+CHANCE = 1.0
 
 
 class TooBig(Exception):
@@ -80,8 +84,9 @@ def main():
     rows, cols = int(sys.argv[1]), int(sys.argv[2])
     grid = [sys.stdin.readline().rstrip("\r\n")[:cols] for _ in range(rows)]
     staircase = tuple(w for w in (sum(1 for ch in line if ch in "XO") for line in grid) if w)
-    r, c = choose(staircase)
-    print(f"chomp at row {r + 1}, column {c + 1}", file=sys.stderr)
+    careless = random.random() >= CHANCE and len(moves(staircase)) > 0
+    r, c = random.choice(moves(staircase)) if careless else choose(staircase)
+    print(f"chomp at row {r + 1}, column {c + 1}{' (at random)' if careless else ''}", file=sys.stderr)
     for i, line in enumerate(grid):
         if i >= r:
             line = line[:c] + "*" * (cols - c)
