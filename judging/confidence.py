@@ -291,6 +291,8 @@ def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.nda
     weights = played > 0
     if not weights.any():
         return found.strength.copy(), found.sigma
+    if found.covariance is None:  # a very large field: the mean is known well; each one's own spread
+        return found.strength - found.strength[weights].mean(), found.sigma
     w = weights / weights.sum()
     mean = found.strength @ w
     spread = found.covariance @ w
@@ -389,8 +391,11 @@ def queue(stage_id: int, frozen: bool = False) -> None:
     def send() -> None:
         from judging.tasks import rate_stage
 
-        if cache.add(_queued_key(stage_id, frozen), 1, timeout=DEBOUNCE_S + 300):
-            rate_stage.apply_async((stage_id, frozen), countdown=DEBOUNCE_S)
+        if cache.add(_queued_key(stage_id, frozen), 1, timeout=DEBOUNCE_S + 600):
+            took = RatingFit.objects.filter(stage_id=stage_id, frozen=frozen).values_list("seconds", flat=True).first()
+            # a fit that takes long (a very large stage) is done less often: at most a fifth of a worker's time
+            wait = min(max(DEBOUNCE_S, 5 * (took or 0)), 600)
+            rate_stage.apply_async((stage_id, frozen), countdown=wait)
 
     transaction.on_commit(send, robust=True)
 

@@ -38,18 +38,30 @@ class Pair:
     points: float
 
 
+DENSE_MAX = 2000  # entries; above, the curvature is not inverted (an n x n matrix, n³ to invert)
+
+
 @dataclass(frozen=True)
 class Fit:
     strength: np.ndarray  # logits, the population's mean 0
-    covariance: np.ndarray
+    covariance: np.ndarray | None  # None above DENSE_MAX entries: each strength's own variance only
+    variance: np.ndarray
 
     @property
     def sigma(self) -> np.ndarray:
-        return np.sqrt(np.diag(self.covariance))
+        return np.sqrt(self.variance)
+
+    @property
+    def approximate(self) -> bool:
+        return self.covariance is None
 
 
 def fit(entries: int, pairs: Sequence[Pair], tau: float = TAU, tolerance: float = 1e-9) -> Fit:
-    """The strengths of ``entries`` entries from their pairs' results, with their covariance."""
+    """The strengths of ``entries`` entries from their pairs' results, with their covariance
+    (above ``DENSE_MAX`` entries, each one's variance with the others held fixed: the Newton
+    steps are solved by conjugate gradients on the sparse curvature, never inverted)."""
+    if entries > DENSE_MAX:
+        return _fit_sparse(entries, pairs, tau, tolerance)
     a = np.array([p.a for p in pairs], dtype=np.int64)
     b = np.array([p.b for p in pairs], dtype=np.int64)
     games = np.array([p.games for p in pairs], dtype=float)
@@ -77,7 +89,75 @@ def fit(entries: int, pairs: Sequence[Pair], tau: float = TAU, tolerance: float 
             break
     expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
     curvature = _curvature(entries, a, b, expected * (1.0 - expected / np.maximum(games, 1e-300)), precision)
-    return Fit(strength, np.linalg.inv(curvature))
+    covariance = np.linalg.inv(curvature)
+    return Fit(strength, covariance, np.diag(covariance).copy())
+
+
+def _arrays(pairs: Sequence[Pair]) -> tuple[np.ndarray, ...]:
+    return (
+        np.array([p.a for p in pairs], dtype=np.int64),
+        np.array([p.b for p in pairs], dtype=np.int64),
+        np.array([p.games for p in pairs], dtype=float),
+        np.array([p.points for p in pairs], dtype=float),
+    )
+
+
+def _fit_sparse(entries: int, pairs: Sequence[Pair], tau: float, tolerance: float) -> Fit:
+    a, b, games, points = _arrays(pairs)
+    precision = 1.0 / tau**2
+
+    def log_posterior(s: np.ndarray) -> float:
+        margin = s[a] - s[b]
+        return float(np.sum(points * margin - games * np.logaddexp(0.0, margin)) - precision * s @ s / 2)
+
+    def weights(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        expected = games / (1.0 + np.exp(-(s[a] - s[b])))
+        return expected, expected * (1.0 - expected / np.maximum(games, 1e-300))
+
+    strength = np.zeros(entries)
+    now = log_posterior(strength)
+    for _ in range(100):
+        expected, weight = weights(strength)
+        gradient = _sums(entries, a, b, points - expected) - precision * strength
+        diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
+
+        def times(v: np.ndarray, weight=weight, diagonal=diagonal) -> np.ndarray:
+            return diagonal * v - np.bincount(a, weight * v[b], entries) - np.bincount(b, weight * v[a], entries)
+
+        step = _conjugate_gradients(times, gradient, diagonal)
+        while True:
+            ahead = log_posterior(strength + step)
+            if ahead >= now - 1e-12 or np.max(np.abs(step), initial=0.0) < tolerance:
+                break
+            step /= 2
+        strength, now = strength + step, ahead
+        if np.max(np.abs(step), initial=0.0) < tolerance:
+            break
+    _, weight = weights(strength)
+    diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
+    return Fit(strength, None, 1.0 / diagonal)
+
+
+def _conjugate_gradients(times, right: np.ndarray, diagonal: np.ndarray, iterations: int = 500) -> np.ndarray:
+    """The solution x of A x = right, A symmetric positive definite given as ``times``
+    (preconditioned by its diagonal)."""
+    x = np.zeros_like(right)
+    residual = right.copy()
+    z = residual / diagonal
+    direction = z.copy()
+    rz = residual @ z
+    limit = 1e-20 * max(right @ right, 1e-300)
+    for _ in range(iterations):
+        if residual @ residual <= limit:
+            break
+        moved = times(direction)
+        length = rz / (direction @ moved)
+        x += length * direction
+        residual -= length * moved
+        z = residual / diagonal
+        rz, was = residual @ z, rz
+        direction = z + (rz / was) * direction
+    return x
 
 
 def _sums(entries: int, a: np.ndarray, b: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -99,8 +179,10 @@ def _curvature(entries: int, a: np.ndarray, b: np.ndarray, weight: np.ndarray, p
 def draws(found: Fit, count: int = DRAWS, seed: int = 0) -> np.ndarray:
     """``count`` draws of every strength at once from N(strength, covariance), seeded: the same
     results give the same intervals on every page."""
-    root = np.linalg.cholesky(found.covariance)
     noise = np.random.default_rng(seed).standard_normal((count, len(found.strength)))
+    if found.covariance is None:  # each strength on its own
+        return found.strength + noise * found.sigma
+    root = np.linalg.cholesky(found.covariance)
     return found.strength + noise @ root.T
 
 

@@ -126,3 +126,21 @@ def test_two_equal_entries_are_tied_and_a_far_stronger_one_stands_apart():
     assert shares[0] >= ratings.LEVEL  # first place is settled...
     assert shares[1] < ratings.LEVEL  # ...the order of the two equal ones is not
     assert ratings.tied_groups(shares) == [0, 1, 1]
+
+
+def test_a_field_too_large_to_invert_is_fitted_alike_with_each_ones_own_variance(monkeypatch):
+    rng = np.random.default_rng(7)
+    strengths = list(rng.normal(0, 1, 60))
+    games = play(strengths, 3, rng)
+    dense = ratings.fit(60, pairs_of(games))
+    monkeypatch.setattr(ratings, "DENSE_MAX", 50)
+    sparse = ratings.fit(60, pairs_of(games))
+    assert sparse.approximate and not dense.approximate
+    assert np.allclose(sparse.strength, dense.strength, atol=1e-7)
+    # each strength's variance with the others fixed, against its spread about the field's mean
+    # (the weak prior leaves the common level loose: no standing depends on it)
+    w = np.full(60, 1 / 60)
+    centred = np.diag(dense.covariance) - 2 * dense.covariance @ w + w @ dense.covariance @ w
+    assert np.all(sparse.variance <= centred * 1.05) and np.all(sparse.variance >= centred * 0.8)
+    samples = ratings.draws(sparse, count=200, seed=1)
+    assert samples.shape == (200, 60)
