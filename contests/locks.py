@@ -1,8 +1,9 @@
 """Row locks, taken in one order by every writer of the database.
 
-A writer takes row locks in this order, and only this order: contestant, contest,
-stage, match, attempt, submission, the kept standings' totals and pairs (tally, pair), and
-the kept counts of matches (count). Two writers that lock the same rows can then never wait
+A writer takes row locks in this order, and only this order: contestant, contest, versus
+(a versus batch, whose step then cancels its queued games: ``judging.versus``), stage, match,
+attempt, submission, the kept standings' totals and pairs (tally, pair), and the kept counts
+of matches (count). Two writers that lock the same rows can then never wait
 on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
 lock goes through ``lock`` inside ``writing()``, which checks the order and raises
 ``LockOrderError`` on a lock taken after one that comes later (a row already held may be
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from django.db import transaction
 from django.db.models import Model, QuerySet
 
-ORDER = ("contestant", "contest", "stage", "match", "attempt", "submission", "tally", "pair", "count")
+ORDER = ("contestant", "contest", "versus", "stage", "match", "attempt", "submission", "tally", "pair", "count")
 
 
 class LockOrderError(RuntimeError):

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from contests.locks import writing
+from contests.locks import lock, writing
 from contests.models import Entry, Submission
 from games import registry
 from games.base import DRAW, WIN
@@ -181,9 +181,10 @@ def step(batch_id: int) -> str:
     from judging import lifecycle
 
     with writing():
-        batch = VersusBatch.objects.select_for_update().filter(pk=batch_id).first()
-        if batch is None or batch.status != VersusBatch.Status.RUNNING:
+        found = lock("versus", VersusBatch.objects.filter(pk=batch_id))
+        if not found or found[0].status != VersusBatch.Status.RUNNING:
             return ""
+        batch = found[0]
         found = win_rate(batch)
         matches = Match.objects.filter(versus=batch)
         playing = matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()

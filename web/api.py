@@ -505,10 +505,17 @@ def test_game(request, pk: int):
 
 
 @extend_schema(
+    methods=["GET"],
+    responses=s.VersusBatchSerializer(many=True),
+    summary="This version's versus batches, each with its win rate and interval so far",
+    operation_id="versus_batches_list",
+)
+@extend_schema(
+    methods=["POST"],
     request=s.VersusRequestSerializer,
-    responses={201: s.VersusBatchSerializer, 200: s.VersusBatchSerializer(many=True)},
-    summary="Versus batches: this version against a pool, unrated, until its win rate is decided",
-    operation_id="versus_batches",
+    responses={201: s.VersusBatchSerializer},
+    summary="A versus batch: this version against a pool, unrated, until its win rate is decided",
+    operation_id="versus_batches_create",
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])

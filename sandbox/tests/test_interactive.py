@@ -251,6 +251,14 @@ def test_the_look_at_whether_a_program_runs_follows_its_threads(sandbox_settings
             time.sleep(0.01)
         return not cgroup.busy(spare)
 
+    def busy_soon(cgroup: Cgroup, spare: frozenset[str]) -> bool:
+        """Busy within the backstop: a thread frozen as it waited for the interpreter's lock
+        (the one the answering thread was handing over) is runnable only once it gets it."""
+        until = time.monotonic() + BACKSTOP_WALL_S
+        while not cgroup.busy(spare) and time.monotonic() < until:
+            time.sleep(0.01)
+        return cgroup.busy(spare)
+
     with Jail(LIMITS, settings=sandbox_settings) as jail:
         session = jail.start_session(["python3", "-I", "-S", "-c", code])
         cgroup, spare = session.cgroup, jail.spare_tids
@@ -262,7 +270,7 @@ def test_the_look_at_whether_a_program_runs_follows_its_threads(sandbox_settings
         assert session.read_line(wall_s=BACKSTOP_WALL_S).line == "ok"
         assert session.frozen  # still busy after its answer
         cgroup.thaw()
-        assert cgroup.busy(spare)  # the new thread, though the one it had waits
+        assert busy_soon(cgroup, spare)  # the new thread, though the one it had waits
         assert cgroup._lone is None
         cgroup.freeze()
         session.send_line("stop")
