@@ -17,6 +17,7 @@ the top ones in 95% of the draws. Rows between settled boundaries are statistica
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ class Fit:
     strength: np.ndarray  # logits, the population's mean 0
     covariance: np.ndarray | None  # None above DENSE_MAX entries: each strength's own variance only
     variance: np.ndarray
+    table: tuple[np.ndarray, ...] = ()  # the pairs fitted (a, b, games, points) and the prior's precision
 
     @property
     def sigma(self) -> np.ndarray:
@@ -90,7 +92,7 @@ def fit(entries: int, pairs: Sequence[Pair], tau: float = TAU, tolerance: float 
     expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
     curvature = _curvature(entries, a, b, expected * (1.0 - expected / np.maximum(games, 1e-300)), precision)
     covariance = np.linalg.inv(curvature)
-    return Fit(strength, covariance, np.diag(covariance).copy())
+    return Fit(strength, covariance, np.diag(covariance).copy(), (a, b, games, points, np.array(precision)))
 
 
 def _arrays(pairs: Sequence[Pair]) -> tuple[np.ndarray, ...]:
@@ -135,7 +137,7 @@ def _fit_sparse(entries: int, pairs: Sequence[Pair], tau: float, tolerance: floa
             break
     _, weight = weights(strength)
     diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
-    return Fit(strength, None, 1.0 / diagonal)
+    return Fit(strength, None, 1.0 / diagonal, (a, b, games, points, np.array(precision)))
 
 
 def _conjugate_gradients(times, right: np.ndarray, diagonal: np.ndarray, iterations: int = 500) -> np.ndarray:
@@ -177,13 +179,109 @@ def _curvature(entries: int, a: np.ndarray, b: np.ndarray, weight: np.ndarray, p
 
 
 def draws(found: Fit, count: int = DRAWS, seed: int = 0) -> np.ndarray:
-    """``count`` draws of every strength at once from N(strength, covariance), seeded: the same
-    results give the same intervals on every page."""
+    """``count`` draws of every strength at once, seeded (the same results give the same
+    intervals on every page): from N(strength, covariance), each strength's draws then moved
+    to the shape of its own posterior (``_reshaped``)."""
     noise = np.random.default_rng(seed).standard_normal((count, len(found.strength)))
     if found.covariance is None:  # each strength on its own
-        return found.strength + noise * found.sigma
-    root = np.linalg.cholesky(found.covariance)
-    return found.strength + noise @ root.T
+        samples = found.strength + noise * found.sigma
+    else:
+        samples = found.strength + noise @ np.linalg.cholesky(found.covariance).T
+    return _reshaped(found, samples) if found.table else samples
+
+
+GRID = np.linspace(-8.0, 8.0, 161)  # a strength's posterior is read at these sigmas from the fit
+PROBE = np.array([-3.0, -1.5, 0.0, 1.5, 3.0])  # first, to tell the normal ones
+SKEWED = 0.5  # log units off the normal at a probe: read on the whole grid
+CHUNK = 20_000  # pairs read at once over the grid (memory: CHUNK x 161 floats, a few times)
+
+
+def _reshaped(found: Fit, samples: np.ndarray) -> np.ndarray:
+    """The draws with each strength's normal shape replaced by its posterior's own (the others
+    held at the fit), keeping the draws' correlations (a Gaussian copula).
+
+    The normal approximation is poor where the games are one-sided: an entry that won every
+    game has a posterior that falls off steeply below it and hardly at all above, and a normal
+    of the same curvature puts it below its beaten opponents in a few draws in a hundred: the
+    unbeaten leader of a field would show "1–5". Each strength, less the draw's mean of the
+    field (the common level, which the weak prior leaves loose and no rank depends on), is
+    moved from its normal quantile to the same quantile of its own posterior, read on a grid
+    and stretched to its spread about the field's mean."""
+    a, b, games, points, precision = found.table
+    entries = len(found.strength)
+    played = (np.bincount(a, games, entries) + np.bincount(b, games, entries)) > 0
+    if not played.any():
+        return samples
+    w = played / played.sum()
+    if found.covariance is None:
+        spread = found.sigma
+    else:
+        moved_by = found.covariance @ w
+        spread = np.sqrt(np.maximum(np.diag(found.covariance) - 2 * moved_by + w @ moved_by, 1e-300))
+    own = _own_sigma(found)
+    # Most posteriors are normal to half a log unit within three sigmas: only the others
+    # are read on the whole grid and moved.
+    probe = _log_density(found, own, np.arange(entries), PROBE)
+    off = np.abs(probe - probe[:, [PROBE.tolist().index(0.0)]] + PROBE**2 / 2).max(axis=1)
+    skewed = np.flatnonzero(off > SKEWED)
+    if not len(skewed):
+        return samples
+    log_density = _log_density(found, own, skewed, GRID)
+    density = np.exp(log_density - log_density.max(axis=1, keepdims=True))
+    steps = (density[:, 1:] + density[:, :-1]) / 2
+    cumulative = np.concatenate([np.zeros((len(skewed), 1)), np.cumsum(steps, axis=1)], axis=1)
+    cumulative /= cumulative[:, -1:]
+    level = samples @ w  # each draw's mean of the field
+    centre = found.strength - found.strength @ w
+    moved = samples.copy()
+    for row, i in enumerate(skewed):
+        quantile = _normal_cdf((samples[:, i] - level - centre[i]) / spread[i])
+        moved[:, i] = level + centre[i] + spread[i] * np.interp(quantile, cumulative[row], GRID)
+    return moved
+
+
+def _log_density(found: Fit, own: np.ndarray, chosen: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """The log posterior of each ``chosen`` strength at ``grid`` of its own sigmas from the fit,
+    the others held at the fit (up to a constant): a row each."""
+    a, b, games, points, precision = found.table
+    row_of = np.full(len(found.strength), -1)
+    row_of[chosen] = np.arange(len(chosen))
+    found_at = found.strength[chosen][:, None] + own[chosen][:, None] * grid
+    log_density = -0.5 * float(precision) * found_at**2
+    me, other = np.concatenate([a, b]), np.concatenate([b, a])
+    scored, played = np.concatenate([points, games - points]), np.concatenate([games, games])
+    keep = row_of[me] >= 0
+    me, other, scored, played = me[keep], other[keep], scored[keep], played[keep]
+    order = np.argsort(me, kind="stable")  # grouped by the side whose density it adds to
+    me, other, scored, played = me[order], other[order], scored[order], played[order]
+    starts = np.flatnonzero(np.r_[True, me[1:] != me[:-1]]) if len(me) else np.array([], dtype=int)
+    bounds = [*starts[:: max(1, len(starts) * CHUNK // max(len(me), 1))], len(me)] if len(me) else [0]
+    for begin, end in zip(bounds[:-1], bounds[1:], strict=True):
+        part = slice(begin, end)
+        margin = (found.strength[me[part]] - found.strength[other[part]])[:, None] + own[me[part]][:, None] * grid
+        gained = scored[part, None] * margin - played[part, None] * np.logaddexp(0.0, margin)
+        firsts = starts[(starts >= begin) & (starts < end)]
+        log_density[row_of[me[firsts]]] += np.add.reduceat(gained, firsts - begin, axis=0)
+    return log_density
+
+
+def _normal_cdf(z: np.ndarray) -> np.ndarray:
+    """Φ(z), to 1.5e-7 (Abramowitz and Stegun, 7.1.26), without scipy."""
+    x = np.abs(z) / math.sqrt(2)
+    t = 1.0 / (1.0 + 0.3275911 * x)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = 1.0 - poly * np.exp(-x * x)
+    return 0.5 * (1.0 + np.sign(z) * erf)
+
+
+def _own_sigma(found: Fit) -> np.ndarray:
+    """Each strength's spread with the others held at the fit: the curvature's own term."""
+    a, b, games, points, precision = found.table
+    entries = len(found.strength)
+    expected = games / (1.0 + np.exp(-(found.strength[a] - found.strength[b])))
+    weight = expected * (1.0 - expected / np.maximum(games, 1e-300))
+    diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + float(precision)
+    return 1.0 / np.sqrt(diagonal)
 
 
 def ranks(samples: np.ndarray) -> np.ndarray:
