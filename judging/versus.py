@@ -189,11 +189,12 @@ def step(batch_id: int) -> str:
         matches = Match.objects.filter(versus=batch)
         playing = matches.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()
         made = matches.exclude(status=Match.Status.CANCELLED).count()
-        said = (
-            f"{found.score:g} of {found.games} ({found.rate:.0%}; {batch.level:.0%} interval {found.low:.0%}–{found.high:.0%})"
-            if found.games
-            else ""
-        )
+        said = ""
+        if found.games:
+            said = (
+                f"{found.score:g} of {found.games} ({found.rate:.0%}; {batch.level:.0%} interval "
+                f"{found.low:.1%}–{found.high:.1%})"
+            )
         if found.games and (found.low > 0.5 or found.high < 0.5):
             better = "better" if found.low > 0.5 else "worse"
             batch.status, batch.ended_by = VersusBatch.Status.DECIDED, f"{better} than the pool: {said} excludes 50%"

@@ -26,13 +26,20 @@
       box.textContent = "The chart needs games from more than one moment.";
       return;
     }
-    const values = lines.flatMap((l) => [...l.points, ...(l.low || []), ...(l.high || [])]);
+    const values = lines.flatMap((l) => l.points);
     const [left, right] = [Math.min(...all), Math.max(...all)];
-    const [bottom, top] = rated ? [Math.min(...values), Math.max(...values)] : [0, Math.max(1, ...values)];
+    // A rated chart spans the ratings and a typical band about them: one entry's wide band
+    // (a new version, an unbeaten one) runs off the chart rather than flatten every line.
+    const halves = lines.flatMap((l) => (l.high || []).map((h, k) => (h - l.low[k]) / 2)).sort((x, y) => x - y);
+    const margin = halves.length ? halves[Math.floor(halves.length / 2)] : 0;
+    const [bottom, top] = rated
+      ? [Math.min(...values) - margin, Math.max(...values) + margin]
+      : [0, Math.max(1, ...values)];
     const at = (x, y) => `${(1000 * (x - left)) / (right - left || 1)},${100 - (100 * (y - bottom)) / (top - bottom || 1)}`;
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 1000 100");
     svg.setAttribute("preserveAspectRatio", "none");
+    svg.setAttribute("overflow", "hidden");
     svg.setAttribute("role", "img");
     svg.setAttribute(
       "aria-label",
