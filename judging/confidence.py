@@ -72,8 +72,11 @@ DEBOUNCE_S = 2  # a stage's ratings wait this long after a result, so a burst is
 
 
 def rated(stage: Stage | None) -> bool:
-    """Whether the stage ranks by rating: continuous stages of two-seat games do."""
-    return stage is not None and formats.of(stage.kind).continuous and _two_seats(stage.contest)
+    """Whether the stage ranks by rating: continuous stages of two-seat games do, and any
+    other that asks (``rated``)."""
+    if stage is None or not _two_seats(stage.contest):
+        return False
+    return formats.of(stage.kind).continuous or bool(stage.params.get("rated"))
 
 
 def _two_seats(contest: Contest) -> bool:
@@ -113,8 +116,9 @@ def described(stage: Stage) -> str:
     if not rated(stage):
         return f"Ranked by points; {sure}."
     said = (
-        f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each version "
-        f"less {k(stage):g} times its uncertainty; a new version starts from the field's mean; no decay; {sure}."
+        f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each "
+        f"{'version' if formats.of(stage.kind).continuous else 'entry'} less {k(stage):g} times its uncertainty; "
+        f"a new one starts from the field's mean; no decay; {sure}."
     )
     cuts = ", ".join(map(str, formats.places(stage)))
     if cuts:
@@ -351,7 +355,7 @@ def steer(found: Fitted, rng: random.Random | None = None) -> str:
     from judging import counts, lifecycle
 
     stage = Stage.objects.select_related("contest").get(pk=found.fit.stage_id)
-    if found.fit.frozen or stage.status != Stage.Status.RUNNING or not rated(stage):
+    if found.fit.frozen or stage.status != Stage.Status.RUNNING or not formats.of(stage.kind).continuous:
         return ""
     progress = counts.of_stages([stage.pk]).get(stage.pk, counts.Progress())
     limit = stage.params.get("stop_after_games")

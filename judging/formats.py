@@ -62,6 +62,10 @@ TOP = StageParam(
 SECONDS = StageParam(
     "seconds", "Seconds a run", "The time limit of a run or race, in real time (the contest's if empty).", 1, 86_400
 )
+RATED = StageParam(
+    "rated", "Ranked by rating", "Rank by the conservative rating (as a continuous stage does), not by points.",
+    boolean=True,
+)  # fmt: skip
 RATING_K = StageParam(
     "rating_k", "Rating's caution k", "A rated stage ranks by mu - k sigma: a strength less k times its uncertainty.",
     0, 5, 2,

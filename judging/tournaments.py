@@ -180,6 +180,9 @@ class RoundRobin(StageFormat):
             "best_of_each_contestant", "Best entry of each contestant", "Only each contestant's best-ranked entry "
             "of the stages before takes part.", boolean=True,
         ),
+        formats.RATED,
+        formats.RATING_K,
+        formats.CONFIDENCE,
     )  # fmt: skip
 
     def fits(self, game) -> bool:
@@ -565,6 +568,9 @@ class Swiss(StageFormat):
         formats.GAMES,
         formats.StageParam("bye_points", "Points of a bye", "What sitting out a round scores (a win's points if "
                            "empty).", 0, 1000),
+        formats.RATED,
+        formats.RATING_K,
+        formats.CONFIDENCE,
     )  # fmt: skip
 
     def start(self, stage: Stage) -> list[Match]:

@@ -280,3 +280,19 @@ def test_the_charts_read_kept_ratings_thinned_and_by_version():
         client.get(f"/contests/{contest.slug}/entries/{strong.entry_id}/ratings.json?stage={other.pk}").status_code
         == 404
     )
+
+
+def test_a_round_robin_may_ask_to_rank_by_rating():
+    contest = make_contest()
+    stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING, params={"rated": True, "rating_k": 1})
+    subs = _field(contest, stage, DEMO, 10)
+    # one game the weak B won against the strong one: points order and rating order differ little,
+    # but the table is the rating's
+    _play(contest, stage, subs["Weak B"], subs["Strong"], True)
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    assert table.rated and all(r.sure.rating is not None for r in table.rows)
+    ratings_shown = [r.sure.rating for r in table.rows]
+    assert ratings_shown == sorted(ratings_shown, reverse=True) and table.rows[0].entry.name == "Strong"
+    assert "(μ − 1σ), a Bradley–Terry strength of each entry" in confidence.described(stage)
+    assert confidence.steer(confidence.fitted(stage.pk)) == ""  # nothing to schedule: not a continuous stage
