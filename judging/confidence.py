@@ -22,10 +22,10 @@ A rated stage (a continuous one) ranks by the conservative rating μ − kσ (``
 default), so that a version with few games is not placed above one that has proved itself;
 any other stage ranks by its points and shows the interval of each row's strength beside.
 
-Computed in a task (``judging.rate_stage``) once a result changes the stage's pairs, at most
+Computed in a task (``judging.rate_stage``) once a result changes the stage's totals, at most
 one queued per stage (``queue``): the page shows when it was computed and from how many games.
-Only two-seat games are fitted; a one-seat stage's ranks are exact (one verified run each);
-a race (every entry at once) has no interval yet.
+A race (every entry at once) is read as its pairs, each weighted 2/k (``_race_pairs``); a
+one-seat stage's ranks are exact (one verified run each).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from django.utils import timezone
 from contests.locks import writing
 from contests.models import Contest, Stage, Submission
 from games import registry
+from games.base import BYE
 from judging import events, formats, ratings
 from judging.models import PairTally, Rating, RatingFit, RatingPoint
 
@@ -87,9 +88,10 @@ def _seats(contest: Contest) -> int | None:
     return registry.get(contest.game).info.seats if contest.is_hosted else None
 
 
-def exact(contest: Contest) -> bool:
-    """A one-seat game's stage: each entry's verified runs, no game between two rows."""
-    return _seats(contest) == 1
+def exact(contest: Contest, stage: Stage | None) -> bool:
+    """A one-seat game's stage, or a stage whose programs each run alone (a practice): each
+    entry's own runs, no game between two rows."""
+    return _seats(contest) == 1 or (stage is not None and formats.of(stage.kind).alone)
 
 
 def k(stage: Stage) -> float:
@@ -108,10 +110,8 @@ def described(stage: Stage) -> str:
     the stage starts."""
     if not formats.of(stage.kind).counts_in_standings or not stage.contest.is_hosted:
         return ""
-    if exact(stage.contest):
-        return "Ranked by its verified runs; each rank exact (one run each, no game between two rows)."
-    if _seats(stage.contest) != 2:
-        return ""
+    if exact(stage.contest, stage):
+        return "Ranked by each entry's own runs; each rank exact (no game between two rows)."
     sure = f"each row's {level(stage):.0%} rank interval, and the rows its games do not order marked as tied"
     if not rated(stage):
         return f"Ranked by points; {sure}."
@@ -152,6 +152,40 @@ def _pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int]
         found = scored.setdefault(key, [0.0, 0.0])
         found[0] += games / 2  # each game is in two rows, one of each seat
         found[1] += score / 2  # each seat's own word on it: a game both lost is a draw
+    nodes: dict[int, int] = {}
+    pairs = []
+    for (x, y), (games, score) in sorted(scored.items()):
+        pairs.append(ratings.Pair(nodes.setdefault(x, len(nodes)), nodes.setdefault(y, len(nodes)), games, score))
+    return nodes, pairs, entry_of
+
+
+def _race_pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int], list[ratings.Pair], dict]:
+    """A race's (every entry at once) results as pairs: each race of k seats is its k(k-1)/2
+    pairs, the seat with more points (its place) beating the other, each pair weighted 2/k:
+    the pairs of one race are not independent games (at k = 4, weight 1 made the intervals
+    too narrow and 1/(k-1) too wide: issue 27's note)."""
+    from judging.models import FrozenSeat, MatchSeat
+
+    if frozen:
+        seats = FrozenSeat.objects.filter(match__stage=stage, contest_id=stage.contest_id)
+    else:
+        seats = MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
+    by_match: dict[int, list[tuple[int, int, float]]] = {}
+    rows = seats.exclude(status=BYE).values_list("match_id", "entry_id", "submission_id", "points")
+    for match_id, entry, version, points in rows.iterator(chunk_size=5000):
+        by_match.setdefault(match_id, []).append((version if by_version else entry, entry, points or 0.0))
+    scored: dict[tuple[int, int], list[float]] = {}
+    entry_of: dict[int, int] = {}
+    for race in by_match.values():
+        k = len(race)
+        for i, (x, entry_x, px) in enumerate(race):
+            entry_of[x] = entry_x
+            for y, _, py in race[i + 1 :]:
+                key, mine = ((x, y), px) if x < y else ((y, x), py)
+                theirs = py if key == (x, y) else px
+                found = scored.setdefault(key, [0.0, 0.0])
+                found[0] += 2 / k
+                found[1] += 2 / k * (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
     nodes: dict[int, int] = {}
     pairs = []
     for (x, y), (games, score) in sorted(scored.items()):
@@ -214,11 +248,12 @@ def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
 def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
     """``rate``, with what the scheduler reads of the fit."""
     stage = Stage.objects.select_related("contest").get(pk=stage_id)
-    if not _two_seats(stage.contest) or formats.of(stage.kind).counts_in_standings is False:
+    if _seats(stage.contest) is None or exact(stage.contest, stage) or not formats.of(stage.kind).counts_in_standings:
         return None
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
-    nodes, pairs, _ = _pairs(stage, frozen, by_version)
+    read = _pairs if _two_seats(stage.contest) else _race_pairs
+    nodes, pairs, _ = read(stage, frozen, by_version)
     shown = _shown_nodes(stage, frozen, by_version)
     for _, node in shown:
         if node is not None:

@@ -112,6 +112,7 @@ class StageFormat:
     params: tuple[StageParam, ...] = ()  # what a judge may set, beside the game's own parameters
     counts_in_standings: bool = True  # its games are in the contest's standings
     continuous: bool = False  # goes on while the contest is open; its standings count current versions
+    alone: bool = False  # each match one program alone: no game between two rows, so each rank is exact
     run_by_judges: bool = True  # a judge starts it (a system test starts itself, per submission)
     ends_when_played: bool = True  # finished once none of its matches is left to play
     listed: int = 100  # where the judges' list of kinds shows it (the order a contest uses them)

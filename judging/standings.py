@@ -316,7 +316,7 @@ def compute(
 def _with_confidence(table: Standings, contest: Contest, stage: Stage | None, record: Record) -> None:
     """Each row's stored rating, interval and tied group; a rated stage's rows in the order of
     their ratings, those not rated yet (a version newer than the fit) last, by points."""
-    if confidence.exact(contest):
+    if confidence.exact(contest, stage):
         for row in table.rows:
             row.sure = Shown(rank_low=row.rank, rank_high=row.rank, exact=True)
         return

@@ -112,10 +112,10 @@ def recounting(match_id: int) -> Iterator[None]:
         tallies, pairs = _contribution(match_id)
         yield
         now_tallies, now_pairs = _contribution(match_id)
-        _add(Tally, TALLY_KEY, TALLY_SUMS, _difference(now_tallies, tallies))
-        changed = _difference(now_pairs, pairs)
-        _add(PairTally, PAIR_KEY, PAIR_SUMS, changed)
-        for stage_id in sorted({key[1] for key in changed}):
+        totals = _difference(now_tallies, tallies)
+        _add(Tally, TALLY_KEY, TALLY_SUMS, totals)
+        _add(PairTally, PAIR_KEY, PAIR_SUMS, _difference(now_pairs, pairs))
+        for stage_id in sorted({key[1] for key in totals}):
             confidence.queue(stage_id)  # the stage's ratings and intervals, fitted again after the commit
 
 
@@ -196,7 +196,7 @@ def snapshot(contest: Contest) -> None:
     tallies, pairs = build(FrozenSeat.objects.filter(contest=contest), frozen=True)
     Tally.objects.bulk_create(tallies, batch_size=1000)
     PairTally.objects.bulk_create(pairs, batch_size=1000)
-    for stage_id in sorted({p.stage_id for p in pairs}):
+    for stage_id in sorted({t.stage_id for t in tallies}):
         confidence.queue(stage_id, frozen=True)
 
 

@@ -198,6 +198,7 @@ class BatchRun(StageFormat):
 
     listed = 40
     params = (formats.SECONDS, formats.SEED)
+    alone = True
 
     def fits(self, game) -> bool:
         return isinstance(game, BatchGame)
@@ -431,6 +432,7 @@ class Practice(StageFormat):
     listed = 35
     params = (formats.SECONDS, formats.SEED)
     continuous = True
+    alone = True
     ends_when_played = False  # it goes on while its contest is open
 
     def fits(self, game) -> bool:

@@ -376,7 +376,7 @@ def standings(request, slug: str):
         context["hidden"] = publication.hidden_results(contest, stage) if record.frozen else 0
         context["table"] = table = standings_service.compute(contest, stage, record)
         context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, record)
-        context["exact"] = confidence.exact(contest)
+        context["exact"] = confidence.exact(contest, stage)
         context["level"] = round(100 * (table.fit.level if table.fit else confidence.level(stage) if stage else 0.95))
     return render(request, "contests/standings.html", context)
 

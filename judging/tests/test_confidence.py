@@ -296,3 +296,24 @@ def test_a_round_robin_may_ask_to_rank_by_rating():
     assert ratings_shown == sorted(ratings_shown, reverse=True) and table.rows[0].entry.name == "Strong"
     assert "(μ − 1σ), a Bradley–Terry strength of each entry" in confidence.described(stage)
     assert confidence.steer(confidence.fitted(stage.pk)) == ""  # nothing to schedule: not a continuous stage
+
+
+def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
+    contest = make_contest(game="wheels", game_params={})
+    stage = make_stage(contest, kind="race", status=Stage.Status.RUNNING)
+    subs = [_ready(make_entry(contest, name=n)) for n in ("Fast", "Mid A", "Mid B", "Slow")]
+    rng = random.Random(2)
+    for _ in range(12):  # the fast one first every time; the two middle ones in either order
+        middle = rng.sample([1, 2], 2)
+        order = [0, *middle, 3]
+        match = make_match(contest, subs, stage=stage, status=Match.Status.QUEUED)
+        points = {seat: 4 - place for place, seat in enumerate(order)}
+        finish_on_paper(match, [(points[i], points[i], "valid") for i in range(4)])
+    fit = confidence.rate(stage.pk)
+    assert fit.games == 12 * 6 * 2 // 4  # six pairs a race, each weighing 2/4 of a game
+    rows = {r.entry.name: r.sure for r in standings.compute(contest, stage).rows}
+    assert (rows["Fast"].rank_low, rows["Fast"].rank_high) == (1, 1)
+    assert rows["Mid A"].tied and rows["Mid A"].group == rows["Mid B"].group != rows["Slow"].group
+    assert "Ranked by points; each row's 95% rank interval" in confidence.described(stage)
+    practice = make_stage(contest, kind="practice", status=Stage.Status.RUNNING)
+    assert "each rank exact" in confidence.described(practice) and confidence.rate(practice.pk) is None
