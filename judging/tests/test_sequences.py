@@ -23,6 +23,7 @@ every step it checks:
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -40,9 +41,9 @@ from contests import services
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games.base import BYE, GameResult
-from judging import formats, lifecycle, matches, standings, system_test, verification
+from judging import confidence, formats, lifecycle, matches, standings, system_test, verification
 from judging import services as judges
-from judging.models import Match, MatchAttempt
+from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, RatingFit
 from judging.referee import MatchRecord, SeatTotals
 from judging.tests.kept import assert_kept_as_counted
 
@@ -389,6 +390,28 @@ class JudgesAndGames(RuleBasedStateMachine):
                 public = standings.compute(self.contest, stage, standings.FROZEN)
                 got = {row.entry.pk: int(row.values["wins"]) for row in public.rows}
                 assert got == self._expected(self.snapshot, stage), f"{stage.name} (public, frozen)"
+
+    @rule()
+    def the_ratings_count_each_counted_game_once(self):
+        """A fit of the live record, and of the snapshot while frozen, counts each two-seat game
+        the table counts, once, whatever came before; publishing drops the snapshot's fit. (A
+        rule, not an invariant: a fit a step would double the machine's time.)"""
+        for stage in self.stages:
+            for frozen in (False, True) if self.snapshot is not None else (False,):
+                fit = confidence.rate(stage.pk, frozen=frozen)
+                seats = (
+                    FrozenSeat.objects.filter(match__stage=stage)
+                    if frozen
+                    else MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
+                )
+                per_match = Counter(seats.exclude(status=BYE).values_list("match_id", flat=True))
+                assert fit.games == sum(1 for n in per_match.values() if n == 2), (stage.name, frozen)
+                record = standings.FROZEN if frozen else standings.LIVE
+                table = standings.compute(self.contest, Stage.objects.get(pk=stage.pk), record)
+                assert all(row.sure is not None for row in table.rows), (stage.name, frozen)
+                assert all(1 <= row.sure.rank_low <= row.sure.rank_high <= len(table.rows) for row in table.rows)
+        if self.snapshot is None:
+            assert not RatingFit.objects.filter(contest=self.contest, frozen=True).exists()
 
     @invariant()
     def the_kept_totals_are_the_seats_added_up(self):
