@@ -195,7 +195,7 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 def test_the_standings_follow_a_finished_match_without_a_reload(page, live_server):
     from contests.models import Contest, Submission
     from contests.tests.factories import make_entry, make_match, make_submission, make_user
-    from judging import events
+    from judging import confidence, events
     from judging.models import Match
 
     page.goto(live_server.url + "/contests/chomp/standings/")
@@ -212,12 +212,13 @@ def test_the_standings_follow_a_finished_match_without_a_reload(page, live_serve
             subs.append(make_submission(entry, status=Submission.Status.READY, is_active=True))
         match = make_match(contest, subs, stage=stage, status=Match.Status.FINISHED)
         events.match_finished(match)
+        confidence.rate(stage.pk)  # as the worker's task does after the result: the rated ladder's chart
 
     before = page.url
     _in_a_thread(a_match_finishes)
     page.wait_for_function("document.querySelector('#live').innerText.includes('Latecomer')", timeout=5000)
     assert page.url == before and page.locator("#live").get_attribute("data-updated")
-    # the chart of points over the games follows too: its legend once stayed as loaded
+    # the chart of ratings over the games follows too: its legend once stayed as loaded
     page.wait_for_function(
         "(document.querySelector('.history-legend') || {innerText: ''}).innerText.includes('Latecomer')", timeout=5000
     )

@@ -22,12 +22,12 @@
     const { lines, rated } = await response.json();
     const xs = (line) => line.x || line.points.map((_, i) => i);
     const all = lines.flatMap(xs);
-    if (!lines.length || new Set(all).size < 2) {
+    if (!lines.length || (!rated && new Set(all).size < 2)) {
       box.textContent = "The chart needs games from more than one moment.";
       return;
     }
     const values = lines.flatMap((l) => l.points);
-    const [left, right] = [Math.min(...all), Math.max(...all)];
+    const [left, right] = [Math.min(...all) - (new Set(all).size < 2 ? 1 : 0), Math.max(...all)]; // one fit: a dot
     // A rated chart spans the ratings and a typical band about them: one entry's wide band
     // (a new version, an unbeaten one) runs off the chart rather than flatten every line.
     const halves = lines.flatMap((l) => (l.high || []).map((h, k) => (h - l.low[k]) / 2)).sort((x, y) => x - y);
@@ -68,6 +68,7 @@
       path.setAttribute("fill", "none");
       path.setAttribute("vector-effect", "non-scaling-stroke");
       path.setAttribute("stroke-width", "2");
+      path.setAttribute("stroke-linecap", "round"); // a line of one point still shows
       svg.appendChild(path);
       const item = document.createElement("li");
       item.style.setProperty("--colour", colour);
