@@ -5,7 +5,9 @@ baseline, in the same run, on the same seeds). A markdown table (no pass/fail).
 
     python bench/bench_active.py [--runs 40]
 
-Each run plants a strict order (strengths in logits, best first), plays the warm-up every
+Each run plants a strict order (strengths in logits, best first; or the demo's Chomp programs,
+the perfect player careless on some moves, as each pair's shares of wins, draws and losses
+measured from real matches played here first), plays the warm-up every
 continuous stage plays (each pair twice), then batches of as many games as entries; after
 each batch the platform's fit (``judging.ratings``), its 1,000 draws and the settled
 boundaries decide, as in a stage: stop once every cut-off is settled (or at the cap), else
@@ -44,21 +46,60 @@ FIELDS = {
 LEVEL = 0.95
 
 
-def run(strengths: list[float], cuts: list[int], cap: int, active: bool, seed: int) -> tuple[int, bool]:
-    """Games played until every cut-off settled (or the cap), and whether the cut-offs were right."""
+def chomp_outcomes(chances: list[float], matches: int, seed: int = 1) -> np.ndarray:
+    """The real Chomp player (games/chomp/players/perfect.py), careless on a share of its moves,
+    played in this process on the demo's 7 x 9 board: for each ordered pair, the shares of its
+    matches (two games, each side first once) the first won, drew and lost."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "chomp" / "players"))
+    import perfect
+
+    rng = random.Random(seed)
+
+    def move(widths, chance):
+        perfect.nodes = 0
+        careless = rng.random() >= chance and perfect.moves(widths)
+        return rng.choice(perfect.moves(widths)) if careless else perfect.choose(widths)
+
+    def game(first: float, second: float) -> int:  # the seat that won
+        widths, turn = tuple([9] * 7), 0
+        while True:
+            r, c = move(widths, (first, second)[turn])
+            if (r, c) == (0, 0):
+                return 1 - turn
+            widths, turn = perfect.chomp(widths, r, c), 1 - turn
+
+    size = len(chances)
+    outcomes = np.zeros((size, size, 3))
+    for a in range(size):
+        for b in range(a + 1, size):
+            for _ in range(matches):
+                won = (game(chances[a], chances[b]) == 0) + (game(chances[b], chances[a]) == 1)
+                outcomes[a, b, 2 - won] += 1
+            outcomes[a, b] /= matches
+            outcomes[b, a] = outcomes[a, b][::-1]
+    return outcomes
+
+
+def run(strengths, cuts: list[int], cap: int, active: bool, seed: int) -> tuple[int, bool]:
+    """Games played until every cut-off settled (or the cap), and whether the cut-offs were
+    right. ``strengths``: logits, or (an array of size x size x 3) each ordered pair's shares of
+    win, draw and loss."""
     size = len(strengths)
     rng = np.random.default_rng(seed)
     picker = random.Random(seed)
     games = np.zeros((size, size))
-    won = np.zeros((size, size))  # won[a, b]: a's wins over b
+    won = np.zeros((size, size))  # won[a, b]: a's wins over b, a draw a half
 
     def play(pairs: list[tuple[int, int]]) -> None:
         for a, b in pairs:
-            a_wins = rng.random() < 1 / (1 + np.exp(strengths[b] - strengths[a]))
+            if isinstance(strengths, np.ndarray):
+                scored = 1 - rng.choice(3, p=strengths[a, b]) / 2
+            else:
+                scored = float(rng.random() < 1 / (1 + np.exp(strengths[b] - strengths[a])))
             games[a, b] += 1
             games[b, a] += 1
-            won[a, b] += a_wins
-            won[b, a] += not a_wins
+            won[a, b] += scored
+            won[b, a] += 1 - scored
 
     play([(a, b) for a in range(size) for b in range(a + 1, size)] * 2)
     while True:
@@ -82,13 +123,25 @@ def run(strengths: list[float], cuts: list[int], cap: int, active: bool, seed: i
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
-    runs = parser.parse_args().runs
+    parser.add_argument("--chomp-matches", type=int, default=60, help="real Chomp matches a pair, to measure them")
+    args = parser.parse_args()
+    runs = args.runs
     print(f"Games to separate the places that matter at {LEVEL:.0%}, {runs} runs each way on the same seeds\n")
     print(
         "| field | uniform: games, median [quartiles] | scheduler | uniform / scheduler (95% CI) | wrong at stop: uniform / scheduler |"
     )
     print("|---|---:|---:|---:|---:|")
-    for label, (strengths, cuts, cap) in FIELDS.items():
+    fields = dict(FIELDS)
+    for chances, cuts, said in (
+        ([1.0, 0.7, 0.35, 0.35], [1, 2], "the demo's"),
+        ([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0], [1, 2, 3], "eleven"),
+    ):
+        outcomes = chomp_outcomes(chances, args.chomp_matches)
+        fields[
+            f"Chomp programs perfect on {', '.join(f'{c:g}' for c in chances)} of their moves ({said}), "
+            f"{args.chomp_matches} real matches a pair measured; places {', '.join(map(str, cuts))}"
+        ] = (outcomes, cuts, 40_000)
+    for label, (strengths, cuts, cap) in fields.items():
         found = {
             way: [run(strengths, cuts, cap, way == "active", seed) for seed in range(runs)]
             for way in ("uniform", "active")
