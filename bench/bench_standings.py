@@ -14,7 +14,8 @@ what an earlier one left there), with ``--other-matches`` games of another conte
 tables; the kept totals and counts of matches are rebuilt from the seats and matches
 (``judging.tallies.rebuild``, ``judging.counts.rebuild``, timed), as they are bulk-created.
 Then it times, in the same run: the same aggregate as one raw SQL query (the baseline),
-``standings.compute``, the count of games played (kept, and counted over the matches as
+``standings.compute``, the stage's ratings and rank intervals (``confidence.rate``: the
+kept pairs read, fitted, drawn and stored, as the task does after results), the count of games played (kept, and counted over the matches as
 before), the standings page and API through Django's test client, the match list API and
 page, an entry's page, the match list's former queries (its COUNT over the contest's games,
 its page found by the slug's join), and, once for scale, the old way (every counted seat
@@ -219,7 +220,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from contests.models import Contest
-    from judging import counts, standings, tallies
+    from judging import confidence, counts, standings, tallies
     from judging.models import Match, MatchSeat
 
     call_command("migrate", verbosity=0)
@@ -291,6 +292,9 @@ def main() -> None:
             Match.objects.filter(contest__slug=contest.slug, stage__isnull=False).order_by("-pk").values("pk")[:100]
         )
 
+    def rate():  # the stage's ratings and rank intervals: the kept pairs read, fitted, drawn, stored
+        return confidence.rate(stage.pk)
+
     def grouped():  # what compute() did before the totals were kept: one grouped query over the seats
         return standings.compute(contest, stage, kept=False)
 
@@ -298,7 +302,9 @@ def main() -> None:
         seats = MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
         return len(list(seats.select_related("entry")))
 
+    rate()  # a stage's standings as a page reads them: with its stored ratings
     table = compute()
+    assert all(row.sure is not None for row in table.rows)
     assert len(table.rows) == args.entries - 2 and table.finished == args.matches, (len(table.rows), table.finished)
     assert len(raw_sql()) == args.entries
     if args.explain:
@@ -314,6 +320,10 @@ def main() -> None:
     baseline = timed(raw_sql, args.runs)
     rows = [
         ("standings.compute", timed(compute, args.runs)),
+        (
+            "the ratings and rank intervals fitted and stored (`confidence.rate`, a task)",
+            timed(rate, max(5, args.runs // 3)),
+        ),
         ("standings page", timed(page, args.runs)),
         ("standings API", timed(api, args.runs)),
         ("match list API (first page of 50)", timed(match_list, args.runs)),

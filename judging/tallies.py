@@ -259,4 +259,8 @@ def rebuild(contest: Contest | None = None) -> Rebuilt:
             Tally.objects.bulk_create(tallies, batch_size=1000)
             PairTally.objects.bulk_create(pairs, batch_size=1000)
             rows += len(tallies) + len(pairs)
+            for stage_id in sorted({t.stage_id for t in tallies}):  # the ratings read the rebuilt pairs
+                confidence.queue(stage_id)
+                if c.standings_frozen_at is not None:
+                    confidence.queue(stage_id, frozen=True)
     return Rebuilt(len(contests), rows, differences)
