@@ -128,7 +128,11 @@ class Stage(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_by = models.CharField(
-        max_length=300, blank=True, help_text="Which of its declared stopping rules ended it, if one did."
+        max_length=300,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Which of its declared stopping rules ended it, if one did.",
     )
 
     class Meta:
@@ -155,7 +159,9 @@ class Entry(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True)
     versus_allowed = models.BooleanField(
-        default=False, help_text="Other contestants may name it as a rival in their versus batches (unrated games)."
+        default=False,
+        db_default=False,
+        help_text="Other contestants may name it as a rival in their versus batches (unrated games).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

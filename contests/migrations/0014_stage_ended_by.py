@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='stage',
             name='ended_by',
-            field=models.CharField(blank=True, help_text='Which of its declared stopping rules ended it, if one did.', max_length=300),
+            field=models.CharField(blank=True, db_default="", default="", help_text='Which of its declared stopping rules ended it, if one did.', max_length=300),
         ),
     ]

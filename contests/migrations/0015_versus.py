@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='entry',
             name='versus_allowed',
-            field=models.BooleanField(default=False, help_text='Other contestants may name it as a rival in their versus batches (unrated games).'),
+            field=models.BooleanField(db_default=False, default=False, help_text='Other contestants may name it as a rival in their versus batches (unrated games).'),
         ),
     ]
