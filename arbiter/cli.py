@@ -242,11 +242,24 @@ def cmd_status(client: Client, args) -> int:
 def cmd_standings(client: Client, args) -> int:
     _contest(client, args.contest)
     table = client.get(f"/contests/{args.contest}/standings/", stage=args.stage)
-    head = f"{'#':>3} {'entry':24} {'games':>5} " + " ".join(f"{c['label'][:14]:>14}" for c in table["columns"])
+    sure = table.get("ratings") or {}
+    rated = sure.get("rated")
+    level = f"{sure.get('level', 0.95):.0%}"
+    head = f"{'#':>3} {level + ' rank':>9} {'entry':24} " + (f"{'rating':>7} " if rated else "") + f"{'games':>5} "
+    head += " ".join(f"{c['label'][:14]:>14}" for c in table["columns"])
     lines = [f"{table['matches_played']} of {table['matches_total']} matches played", head]
     for row in table["rows"]:
         values = " ".join(f"{row['values'][c['key']]:>14g}" for c in table["columns"])
-        lines.append(f"{row['rank']:>3} {row['name'][:24]:24} {row['games']:>5} {values}")
+        low, high = row.get("rank_low"), row.get("rank_high")
+        interval = "" if low is None else str(low) if low == high else f"{low}-{high}"
+        interval += " ~" if row.get("tied") else ""
+        rating = f"{row['rating']:>7.0f} " if rated and row.get("rating") is not None else " " * 8 if rated else ""
+        lines.append(f"{row['rank']:>3} {interval:>9} {row['name'][:24]:24} {rating}{row['games']:>5} {values}")
+    if sure:
+        lines.append(
+            f"rank: each row's {level} interval from {sure['games']} games; ~ statistically tied"
+            + (f"; rating 1500 + 173.7 (mu - {sure['k']:g} sigma)" if rated else "")
+        )
     _print(args, table, lines)
     return 0
 

@@ -169,3 +169,19 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
     assert summary["params"] == {"rows": 2, "cols": 3} and summary["conditions"]["clock"]["cpu_per_move_s"] == 2
     assert {s["status"] for s in summary["seats"]} <= {"win", "loss"}
     assert not (tmp_path / "var" / "arbiter.sqlite3").exists()
+
+
+def test_the_standings_say_each_rows_interval_and_rating(transactional_db, live_server):
+    from judging import confidence
+    from judging.tests.test_confidence import DEMO, _field
+
+    contest = make_contest(slug="ladder")
+    stage = make_stage(contest, kind="ladder", status="running")
+    _field(contest, stage, DEMO, 40)
+    confidence.rate(stage.pk)
+    _, token = ApiToken.issue(make_user("erin"), "cli")
+    lines = run(live_server, token, "standings", "ladder").stdout.splitlines()
+    assert lines[1].split()[:5] == ["#", "95%", "rank", "entry", "rating"]
+    assert lines[2].split()[:3] == ["1", "1", "Strong"]
+    assert all(" 3-4 ~ " in line and "Weak" in line for line in lines[4:6]), lines
+    assert lines[-1].startswith("rank: each row's 95% interval from 240 games; ~ statistically tied; rating 1500")
