@@ -213,7 +213,8 @@ def step(batch_id: int) -> str:
 
 def _top_up(batch: VersusBatch, made: int, playing: int) -> None:
     """Queue the batch's next games, opponents in turn and each side first in turn, keeping
-    at most ``IN_PLAY`` in play."""
+    at most ``IN_PLAY`` in play; among the tournament's games, by age (a batch is many games:
+    ahead of them, a hundred contestants' batches would hold a stage back for hours)."""
     count = min(IN_PLAY - playing, batch.games - made)
     if count <= 0:
         return
@@ -230,7 +231,7 @@ def _top_up(batch: VersusBatch, made: int, playing: int) -> None:
             seats.reverse()
         scheduling.create_match(
             batch.contest, None, seats, seed=rng.randrange(2**62), params=game.resolve_params(batch.contest.game_params),
-            priority=Match.Priority.WAITING, queue=True, versus=batch,
+            priority=Match.Priority.TOURNAMENT, queue=True, versus=batch,
         )  # fmt: skip
 
 

@@ -79,6 +79,7 @@ def test_a_better_version_stops_early_with_its_win_rate_and_interval():
     assert [o["label"] for o in batch.opponents] == ["my version 1", "Ref (reference)"]
     queued = Match.objects.filter(versus=batch)
     assert queued.count() == versus.IN_PLAY and all(m.stage_id is None for m in queued)
+    assert {m.priority for m in queued} == {Match.Priority.TOURNAMENT}  # not ahead of a stage's games
     said = ""
     while not said:
         assert _finish(batch) > 0
