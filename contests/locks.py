@@ -2,8 +2,9 @@
 
 A writer takes row locks in this order, and only this order: contestant, contest, versus
 (a versus batch, whose step then cancels its queued games: ``judging.versus``), stage, match,
-attempt, submission, the kept standings' totals and pairs (tally, pair), and the kept counts
-of matches (count). Two writers that lock the same rows can then never wait
+attempt, submission, the kept standings' totals and pairs (tally, pair), the kept counts
+of matches (count), and a stage's stored ratings (rating: its fits take turns on it, nothing
+else held). Two writers that lock the same rows can then never wait
 on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
 lock goes through ``lock`` inside ``writing()``, which checks the order and raises
 ``LockOrderError`` on a lock taken after one that comes later (a row already held may be
@@ -22,7 +23,19 @@ from collections.abc import Iterator
 from django.db import transaction
 from django.db.models import Model, QuerySet
 
-ORDER = ("contestant", "contest", "versus", "stage", "match", "attempt", "submission", "tally", "pair", "count")
+ORDER = (
+    "contestant",
+    "contest",
+    "versus",
+    "stage",
+    "match",
+    "attempt",
+    "submission",
+    "tally",
+    "pair",
+    "count",
+    "rating",
+)
 
 
 class LockOrderError(RuntimeError):

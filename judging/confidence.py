@@ -41,7 +41,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from contests.locks import writing
+from contests.locks import lock, writing
 from contests.models import Contest, Stage, Submission
 from games import registry
 from games.base import BYE
@@ -244,12 +244,21 @@ def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
     return found.fit if found else None
 
 
-@writing()
 def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
     """``rate``, with what the scheduler reads of the fit."""
     stage = Stage.objects.select_related("contest").get(pk=stage_id)
     if _seats(stage.contest) is None or exact(stage.contest, stage) or not formats.of(stage.kind).counts_in_standings:
         return None
+    blank = {"contest_id": stage.contest_id, "level": level(stage), "k": k(stage), "computed_at": timezone.now()}
+    RatingFit.objects.get_or_create(stage=stage, frozen=frozen, defaults=blank)  # the row two fits take turns on
+    return _fit(stage, frozen)
+
+
+@writing()
+def _fit(stage: Stage, frozen: bool) -> Fitted:
+    # Two fits of one stage (a retried task beside a new one) take turns: each reads the
+    # pairs after the other stored its rows.
+    lock("rating", RatingFit.objects.filter(stage=stage, frozen=frozen))
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
     read = _pairs if _two_seats(stage.contest) else _race_pairs
@@ -340,7 +349,7 @@ def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _store(stage: Stage, frozen: bool, games: int, at: float, seconds: float, shares: list[float]) -> RatingFit:
-    fit, _ = RatingFit.objects.update_or_create(
+    fit, _ = RatingFit.objects.update_or_create(  # the row exists, locked
         stage=stage,
         frozen=frozen,
         defaults={

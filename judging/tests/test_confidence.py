@@ -317,3 +317,25 @@ def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
     assert "Ranked by points; each row's 95% rank interval" in confidence.described(stage)
     practice = make_stage(contest, kind="practice", status=Stage.Status.RUNNING)
     assert "each rank exact" in confidence.described(practice) and confidence.rate(practice.pk) is None
+
+
+@pytest.mark.postgres
+def test_two_fits_of_one_stage_at_once_take_turns(transactional_db):
+    """A retried task beside a new one: both store, one after the other, and the stage has one
+    fit of every row (an update_or_create raced, and the rows of both were written)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    contest, stage, _ = _demo(games=10)
+
+    def fit():
+        try:
+            return confidence.rate(stage.pk).games
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda _: fit(), range(8))) == [60] * 8
+    assert RatingFit.objects.filter(stage=stage).count() == 1
+    assert Rating.objects.filter(fit__stage=stage).count() == 4
