@@ -15,6 +15,7 @@ urlpatterns = [
     path("contests/<slug:slug>/publish/", api.contest_publish, name="api-contest-publish"),
     path("entries/<id:entry_id>/submissions/", api.entry_submissions, name="api-entry-submissions"),
     path("entries/<id:pk>/rename/", api.entry_rename, name="api-entry-rename"),
+    path("entries/<id:pk>/versus-allowed/", api.entry_versus_allowed, name="api-entry-versus-allowed"),
     path("entries/<id:pk>/withdraw/", api.entry_withdraw, name="api-entry-withdraw"),
     path("entries/<id:pk>/disqualify/", api.entry_disqualify, name="api-entry-disqualify"),
     path("entries/<id:pk>/reinstate/", api.entry_reinstate, name="api-entry-reinstate"),

@@ -247,6 +247,13 @@ def rename_entry(entry: Entry, name: str) -> Entry:
     return entry
 
 
+def allow_versus(entry: Entry, allowed: bool) -> Entry:
+    """Whether other contestants may name the entry as a rival in their versus batches."""
+    Entry.objects.filter(pk=entry.pk).update(versus_allowed=allowed)
+    entry.versus_allowed = allowed
+    return entry
+
+
 def withdraw(entry: Entry, now: datetime | None = None) -> Entry:
     """The owner takes an entry out of the contest, for good: it takes no more submissions, is
     scheduled in no new stage, leaves the standings (its opponents keep what they won) and no

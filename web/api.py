@@ -440,6 +440,22 @@ def entry_rename(request, pk: int):
 
 
 @extend_schema(
+    request=s.VersusAllowedSerializer,
+    responses=s.EntrySerializer,
+    summary="Let other contestants name my entry as a rival in their versus batches (unrated games), or not",
+    operation_id="entries_versus_allowed",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def entry_versus_allowed(request, pk: int):
+    entry = _owned_entry(request, pk, "allows versus games against it")
+    body = s.VersusAllowedSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    entry = services.allow_versus(entry, body.validated_data["allowed"])
+    return Response(s.EntrySerializer(entry).data)
+
+
+@extend_schema(
     request=None,
     responses=s.EntrySerializer,
     summary="Withdraw my entry, for good",

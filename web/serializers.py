@@ -122,6 +122,7 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = [
             "id", "contest", "name", "form_data", "is_reference", "status", "status_reason", "created_at", "next_games",
+            "versus_allowed",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -415,6 +416,10 @@ class TestGameSerializer(serializers.Serializer):
         required=False, help_text="Id of a reference's ready version or of one of your own earlier built versions."
     )
     first = serializers.BooleanField(required=False, default=True, help_text="Whether your program moves first.")
+
+
+class VersusAllowedSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField(help_text="Whether other contestants may name this entry as a versus rival.")
 
 
 class VersusRequestSerializer(serializers.Serializer):

@@ -9,6 +9,7 @@ urlpatterns = [
     path("contests/<slug:slug>/entries/<id:entry_id>/submit/", views.submit, name="submit-version"),
     path("contests/<slug:slug>/entries/<id:entry_id>/rename/", views.entry_rename, name="entry-rename"),
     path("contests/<slug:slug>/entries/<id:entry_id>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
+    path("contests/<slug:slug>/entries/<id:entry_id>/versus-allowed/", views.entry_versus_allowed, name="entry-versus"),
     path("contests/<slug:slug>/standings/", views.standings, name="standings"),
     path("contests/<slug:slug>/standings/history.json", views.standings_history, name="standings-history"),
     path("contests/<slug:slug>/matches/", views.match_list, name="matches"),

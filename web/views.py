@@ -162,6 +162,17 @@ def entry_rename(request, slug: str, entry_id: int):
 
 @login_required
 @require_http_methods(["POST"])
+def entry_versus_allowed(request, slug: str, entry_id: int):
+    entry = services.allow_versus(_my_entry(request, slug, entry_id), request.POST.get("allowed") == "1")
+    if entry.versus_allowed:
+        messages.success(request, f"Other contestants may now name {entry.name} as a rival in their versus batches.")
+    else:
+        messages.success(request, f"{entry.name} is no longer offered as a versus rival.")
+    return redirect(entry.contest)
+
+
+@login_required
+@require_http_methods(["POST"])
 def entry_withdraw(request, slug: str, entry_id: int):
     entry = _my_entry(request, slug, entry_id)
     try:

@@ -113,8 +113,15 @@ def test_the_pool_takes_the_top_entries_and_only_rivals_who_allow_it():
     make_submission(rival, status=Submission.Status.READY, is_active=True)
     with pytest.raises(StageError, match="allow versus games"):
         versus.start(new, user, 10, versus.Pool(rivals=(rival.pk,)))
-    rival.versus_allowed = True
-    rival.save()
+    api = APIClient()
+    api.force_authenticate(rival.user)
+    allowed = api.post(f"/api/entries/{rival.pk}/versus-allowed/", {"allowed": True}, format="json")
+    assert allowed.status_code == 200 and allowed.json()["versus_allowed"] is True
+    api.force_authenticate(user)  # nobody allows it for another
+    assert api.post(f"/api/entries/{rival.pk}/versus-allowed/", {"allowed": False}, format="json").status_code in (
+        403,
+        404,
+    )
     batch = versus.start(new, user, 10, versus.Pool(previous=False, references=False, rivals=(rival.pk,)))
     assert [o["label"] for o in batch.opponents] == ["Rival (rival)"]
     with pytest.raises(StageError, match="pool is empty"):
@@ -171,3 +178,7 @@ def test_the_api_and_the_page_follow_a_batch():
     started = client.post(f"/submissions/{new.pk}/versus/", {"previous": "1", "games": "10", "rivals": "x, 99999"})
     assert started.status_code == 302
     assert "allow versus games" in client.get(started["Location"]).content.decode()
+    contest_page = client.get(f"/contests/{contest.slug}/").content.decode()
+    assert "Let others play versus games against Mine" in contest_page
+    client.post(f"/contests/{contest.slug}/entries/{new.entry_id}/versus-allowed/", {"allowed": "1"})
+    assert "Stop offering Mine as a versus rival" in client.get(f"/contests/{contest.slug}/").content.decode()
