@@ -33,12 +33,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from contests.locks import lock, writing
@@ -136,30 +135,35 @@ def described(stage: Stage) -> str:
 # --- Reading the pairs ------------------------------------------------------------------------
 
 
-def _pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int], list[ratings.Pair], dict]:
-    """The stage's kept pairs as the fit reads them: the nodes (versions, or entries), each
-    unordered pair's games and the first node's score; and each node's games and entry."""
-    rows = PairTally.objects.filter(stage=stage, frozen=frozen).values_list(
-        "entry_id", "submission_id", "opponent_id", "opponent_submission_id", "games", "wins", "draws"
-    )
-    scored: dict[tuple[int, int], list[float]] = {}  # (x, y) with x < y: games, x's score counted twice
-    entry_of: dict[int, int] = {}
-    for entry, version, opponent, opponent_version, games, wins, draws in rows.iterator(chunk_size=5000):
-        x, y = (version, opponent_version) if by_version else (entry, opponent)
-        entry_of[x], entry_of[y] = entry, opponent
-        mine = wins + draws / 2
-        key, score = ((x, y), mine) if x < y else ((y, x), games - mine)
-        found = scored.setdefault(key, [0.0, 0.0])
-        found[0] += games / 2  # each game is in two rows, one of each seat
-        found[1] += score / 2  # each seat's own word on it: a game both lost is a draw
-    nodes: dict[int, int] = {}
-    pairs = []
-    for (x, y), (games, score) in sorted(scored.items()):
-        pairs.append(ratings.Pair(nodes.setdefault(x, len(nodes)), nodes.setdefault(y, len(nodes)), games, score))
-    return nodes, pairs, entry_of
+def _pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int], ratings.Table]:
+    """The stage's kept pairs as the fit reads them: the nodes (versions, or entries: id to
+    index) and each unordered pair's games and its first node's score, added up by the
+    database (a pair is two rows, one of each side: each seat's own word on a game counts
+    half, so a game both lost is a draw)."""
+    table = connection.ops.quote_name(PairTally._meta.db_table)
+    x, y = ("submission_id", "opponent_submission_id") if by_version else ("entry_id", "opponent_id")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT CASE WHEN {x} < {y} THEN {x} ELSE {y} END, CASE WHEN {x} < {y} THEN {y} ELSE {x} END,"
+            f" SUM(games) / 2.0, SUM(CASE WHEN {x} < {y} THEN wins + draws / 2.0"
+            f" ELSE games - wins - draws / 2.0 END) / 2.0"
+            f" FROM {table} WHERE stage_id = %s AND frozen = %s GROUP BY 1, 2 ORDER BY 1, 2",
+            [stage.pk, frozen],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        empty = np.zeros(0)
+        return {}, (empty.astype(np.int64), empty.astype(np.int64), empty, empty)
+    found = np.array(rows, dtype=float)
+    ids, index = np.unique(found[:, :2].astype(np.int64), return_inverse=True)
+    index = index.reshape(-1, 2)
+    nodes = {int(i): n for n, i in enumerate(ids)}
+    return nodes, (index[:, 0], index[:, 1], found[:, 2], found[:, 3])
 
 
-def _race_pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int], list[ratings.Pair], dict]:
+def _race_pairs(
+    stage: Stage, frozen: bool, by_version: bool
+) -> tuple[dict[int, int], list[ratings.Pair] | ratings.Table]:
     """A race's (every entry at once) results as pairs: each race of k seats is its k(k-1)/2
     pairs, the seat with more points (its place) beating the other, each pair weighted 2/k:
     the pairs of one race are not independent games (at k = 4, weight 1 made the intervals
@@ -170,17 +174,15 @@ def _race_pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int,
         seats = FrozenSeat.objects.filter(match__stage=stage, contest_id=stage.contest_id)
     else:
         seats = MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
-    by_match: dict[int, list[tuple[int, int, float]]] = {}
+    by_match: dict[int, list[tuple[int, float]]] = {}
     rows = seats.exclude(status=BYE).values_list("match_id", "entry_id", "submission_id", "points")
     for match_id, entry, version, points in rows.iterator(chunk_size=5000):
-        by_match.setdefault(match_id, []).append((version if by_version else entry, entry, points or 0.0))
+        by_match.setdefault(match_id, []).append((version if by_version else entry, points or 0.0))
     scored: dict[tuple[int, int], list[float]] = {}
-    entry_of: dict[int, int] = {}
     for race in by_match.values():
         k = len(race)
-        for i, (x, entry_x, px) in enumerate(race):
-            entry_of[x] = entry_x
-            for y, _, py in race[i + 1 :]:
+        for i, (x, px) in enumerate(race):
+            for y, py in race[i + 1 :]:
                 key, mine = ((x, y), px) if x < y else ((y, x), py)
                 theirs = py if key == (x, y) else px
                 found = scored.setdefault(key, [0.0, 0.0])
@@ -190,15 +192,12 @@ def _race_pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int,
     pairs = []
     for (x, y), (games, score) in sorted(scored.items()):
         pairs.append(ratings.Pair(nodes.setdefault(x, len(nodes)), nodes.setdefault(y, len(nodes)), games, score))
-    return nodes, pairs, entry_of
+    return nodes, pairs
 
 
-def _played(pairs: Iterable[ratings.Pair], size: int) -> np.ndarray:
-    games = np.zeros(size)
-    for p in pairs:
-        games[p.a] += p.games
-        games[p.b] += p.games
-    return games
+def _played(a: np.ndarray, b: np.ndarray, games: np.ndarray, size: int) -> np.ndarray:
+    """Each node's games."""
+    return np.bincount(a, games, size) + np.bincount(b, games, size)
 
 
 # --- The fit ----------------------------------------------------------------------------------
@@ -262,15 +261,16 @@ def _fit(stage: Stage, frozen: bool) -> Fitted:
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
     read = _pairs if _two_seats(stage.contest) else _race_pairs
-    nodes, pairs, _ = read(stage, frozen, by_version)
+    nodes, pairs = read(stage, frozen, by_version)
+    a, b, pair_games, pair_points = ratings._arrays(pairs)
     shown = _shown_nodes(stage, frozen, by_version)
     for _, node in shown:
         if node is not None:
             nodes.setdefault(node, len(nodes))  # a version with no game yet: the prior alone
-    played = _played(pairs, len(nodes))
-    found = ratings.fit(len(nodes), pairs)
+    played = _played(a, b, pair_games, len(nodes))
+    found = ratings.fit(len(nodes), (a, b, pair_games, pair_points))
     centre, sigma = _centred(found, played)
-    games = int(sum(p.games for p in pairs))
+    games = int(round(pair_games.sum()))
     at = level(stage)
     columns = [nodes[node] for _, node in shown if node is not None]
     samples = ratings.draws(found, seed=2 * games + frozen)[:, columns] if columns else None

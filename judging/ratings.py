@@ -58,16 +58,17 @@ class Fit:
         return self.covariance is None
 
 
-def fit(entries: int, pairs: Sequence[Pair], tau: float = TAU, tolerance: float = 1e-9) -> Fit:
-    """The strengths of ``entries`` entries from their pairs' results, with their covariance
-    (above ``DENSE_MAX`` entries, each one's variance with the others held fixed: the Newton
-    steps are solved by conjugate gradients on the sparse curvature, never inverted)."""
+Table = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # a, b, games, a's points: a Pair a row
+
+
+def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance: float = 1e-9) -> Fit:
+    """The strengths of ``entries`` entries from their pairs' results (``Pair`` rows, or the
+    four columns as arrays), with their covariance (above ``DENSE_MAX`` entries, each one's
+    variance with the others held fixed: the Newton steps are solved by conjugate gradients on
+    the sparse curvature, never inverted)."""
     if entries > DENSE_MAX:
         return _fit_sparse(entries, pairs, tau, tolerance)
-    a = np.array([p.a for p in pairs], dtype=np.int64)
-    b = np.array([p.b for p in pairs], dtype=np.int64)
-    games = np.array([p.games for p in pairs], dtype=float)
-    points = np.array([p.points for p in pairs], dtype=float)
+    a, b, games, points = _arrays(pairs)
     precision = 1.0 / tau**2
 
     def log_posterior(s: np.ndarray) -> float:
@@ -95,7 +96,10 @@ def fit(entries: int, pairs: Sequence[Pair], tau: float = TAU, tolerance: float 
     return Fit(strength, covariance, np.diag(covariance).copy(), (a, b, games, points, np.array(precision)))
 
 
-def _arrays(pairs: Sequence[Pair]) -> tuple[np.ndarray, ...]:
+def _arrays(pairs: Sequence[Pair] | Table) -> Table:
+    if isinstance(pairs, tuple) and len(pairs) == 4 and isinstance(pairs[0], np.ndarray):
+        a, b, games, points = pairs
+        return a.astype(np.int64), b.astype(np.int64), games.astype(float), points.astype(float)
     return (
         np.array([p.a for p in pairs], dtype=np.int64),
         np.array([p.b for p in pairs], dtype=np.int64),
