@@ -66,22 +66,37 @@ def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance
     four columns as arrays), with their covariance (above ``DENSE_MAX`` entries, each one's
     variance with the others held fixed: the Newton steps are solved by conjugate gradients on
     the sparse curvature, never inverted)."""
-    if entries > DENSE_MAX:
-        return _fit_sparse(entries, pairs, tau, tolerance)
     a, b, games, points = _arrays(pairs)
     precision = 1.0 / tau**2
+    dense = entries <= DENSE_MAX
 
     def log_posterior(s: np.ndarray) -> float:
         margin = s[a] - s[b]
         return float(np.sum(points * margin - games * np.logaddexp(0.0, margin)) - precision * s @ s / 2)
 
+    def weights(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each pair's expected points and its curvature weight."""
+        expected = games / (1.0 + np.exp(-(s[a] - s[b])))
+        return expected, expected * (1.0 - expected / np.maximum(games, 1e-300))
+
+    def diagonal(weight: np.ndarray) -> np.ndarray:
+        return np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
+
+    def solve(weight: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+        if dense:
+            return np.linalg.solve(_curvature(entries, a, b, weight, precision), gradient)
+        own = diagonal(weight)
+
+        def times(v: np.ndarray) -> np.ndarray:
+            return own * v - np.bincount(a, weight * v[b], entries) - np.bincount(b, weight * v[a], entries)
+
+        return _conjugate_gradients(times, gradient, own)
+
     strength = np.zeros(entries)
     now = log_posterior(strength)
     for _ in range(100):
-        expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
-        gradient = _sums(entries, a, b, points - expected) - precision * strength
-        curvature = _curvature(entries, a, b, expected * (1.0 - expected / np.maximum(games, 1e-300)), precision)
-        step = np.linalg.solve(curvature, gradient)
+        expected, weight = weights(strength)
+        step = solve(weight, _sums(entries, a, b, points - expected) - precision * strength)
         while True:  # concave: a Newton step rarely overshoots, and then half of it does not
             ahead = log_posterior(strength + step)
             if ahead >= now - 1e-12 or np.max(np.abs(step), initial=0.0) < tolerance:
@@ -90,10 +105,12 @@ def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance
         strength, now = strength + step, ahead
         if np.max(np.abs(step), initial=0.0) < tolerance:
             break
-    expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
-    curvature = _curvature(entries, a, b, expected * (1.0 - expected / np.maximum(games, 1e-300)), precision)
-    covariance = np.linalg.inv(curvature)
-    return Fit(strength, covariance, np.diag(covariance).copy(), (a, b, games, points, np.array(precision)))
+    _, weight = weights(strength)
+    table = (a, b, games, points, np.array(precision))
+    if not dense:
+        return Fit(strength, None, 1.0 / diagonal(weight), table)
+    covariance = np.linalg.inv(_curvature(entries, a, b, weight, precision))
+    return Fit(strength, covariance, np.diag(covariance).copy(), table)
 
 
 def _arrays(pairs: Sequence[Pair] | Table) -> Table:
@@ -106,42 +123,6 @@ def _arrays(pairs: Sequence[Pair] | Table) -> Table:
         np.array([p.games for p in pairs], dtype=float),
         np.array([p.points for p in pairs], dtype=float),
     )
-
-
-def _fit_sparse(entries: int, pairs: Sequence[Pair], tau: float, tolerance: float) -> Fit:
-    a, b, games, points = _arrays(pairs)
-    precision = 1.0 / tau**2
-
-    def log_posterior(s: np.ndarray) -> float:
-        margin = s[a] - s[b]
-        return float(np.sum(points * margin - games * np.logaddexp(0.0, margin)) - precision * s @ s / 2)
-
-    def weights(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        expected = games / (1.0 + np.exp(-(s[a] - s[b])))
-        return expected, expected * (1.0 - expected / np.maximum(games, 1e-300))
-
-    strength = np.zeros(entries)
-    now = log_posterior(strength)
-    for _ in range(100):
-        expected, weight = weights(strength)
-        gradient = _sums(entries, a, b, points - expected) - precision * strength
-        diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
-
-        def times(v: np.ndarray, weight=weight, diagonal=diagonal) -> np.ndarray:
-            return diagonal * v - np.bincount(a, weight * v[b], entries) - np.bincount(b, weight * v[a], entries)
-
-        step = _conjugate_gradients(times, gradient, diagonal)
-        while True:
-            ahead = log_posterior(strength + step)
-            if ahead >= now - 1e-12 or np.max(np.abs(step), initial=0.0) < tolerance:
-                break
-            step /= 2
-        strength, now = strength + step, ahead
-        if np.max(np.abs(step), initial=0.0) < tolerance:
-            break
-    _, weight = weights(strength)
-    diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
-    return Fit(strength, None, 1.0 / diagonal, (a, b, games, points, np.array(precision)))
 
 
 def _conjugate_gradients(times, right: np.ndarray, diagonal: np.ndarray, iterations: int = 500) -> np.ndarray:
