@@ -86,6 +86,10 @@ STOP_GAMES = StageParam(
 )
 
 
+# What a stage declares before it starts and keeps (the admin refuses a change once it runs).
+DECLARED = ("rated", "rating_k", "confidence", "places", "stop_when_settled", "stop_after_games")
+
+
 def parse_places(value) -> list[int] | None:
     """``"1, 3, 10"`` as [1, 3, 10]; None if it is not such a list."""
     if not isinstance(value, str) or len(value) > 200:

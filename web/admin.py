@@ -19,6 +19,19 @@ class StageForm(forms.ModelForm):
         model = Stage
         fields = ["contest", "order", "name", "kind", "params", "status", "started_at", "finished_at"]
 
+    def clean_params(self):
+        """What a stage declared before it started (how it ranks, the places that matter, when
+        it ends: the contest page states them) stays as declared once it has started."""
+        params = self.cleaned_data.get("params") or {}
+        was = self.instance
+        if was.pk is not None and was.status != Stage.Status.PENDING:
+            changed = sorted(n for n in formats.DECLARED if params.get(n) != (was.params or {}).get(n))
+            if changed:
+                raise forms.ValidationError(
+                    f"{', '.join(changed)}: declared before the stage started, it cannot change now."
+                )
+        return params
+
 
 class StageInline(admin.TabularInline):
     model = Stage

@@ -346,3 +346,20 @@ def test_two_fits_of_one_stage_at_once_take_turns(transactional_db):
         assert list(pool.map(lambda _: fit(), range(8))) == [60] * 8
     assert RatingFit.objects.filter(stage=stage).count() == 1
     assert Rating.objects.filter(fit__stage=stage).count() == 4
+
+
+def test_a_started_stage_keeps_what_it_declared():
+    from web.admin import StageForm
+
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", params={"places": "1"})
+    data = {"contest": contest.pk, "order": stage.order, "name": stage.name, "kind": "ladder", "status": "pending"}
+    assert StageForm({**data, "params": '{"places": "1, 2"}'}, instance=stage).is_valid()  # pending: still free
+    Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING)
+    stage.refresh_from_db()
+    form = StageForm(
+        {**data, "status": "running", "params": '{"places": "1, 2", "stop_after_games": 5}'}, instance=stage
+    )
+    assert not form.is_valid() and "places, stop_after_games: declared before the stage started" in str(form.errors)
+    renamed = StageForm({**data, "status": "running", "name": "Weekly", "params": '{"places": "1"}'}, instance=stage)
+    assert renamed.is_valid(), renamed.errors
