@@ -145,8 +145,8 @@ def _pairs(stage: Stage, frozen: bool, by_version: bool) -> tuple[dict[int, int]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT CASE WHEN {x} < {y} THEN {x} ELSE {y} END, CASE WHEN {x} < {y} THEN {y} ELSE {x} END,"
-            f" SUM(games) / 2.0, SUM(CASE WHEN {x} < {y} THEN wins + draws / 2.0"
-            f" ELSE games - wins - draws / 2.0 END) / 2.0"
+            f" CAST(SUM(games) AS DOUBLE PRECISION) / 2, CAST(SUM(CASE WHEN {x} < {y} THEN 2 * wins + draws"
+            f" ELSE 2 * (games - wins) - draws END) AS DOUBLE PRECISION) / 4"
             f" FROM {table} WHERE stage_id = %s AND frozen = %s GROUP BY 1, 2 ORDER BY 1, 2",
             [stage.pk, frozen],
         )
