@@ -391,12 +391,12 @@ class JudgesAndGames(RuleBasedStateMachine):
                 got = {row.entry.pk: int(row.values["wins"]) for row in public.rows}
                 assert got == self._expected(self.snapshot, stage), f"{stage.name} (public, frozen)"
 
-    @rule()
-    def the_ratings_count_each_counted_game_once(self):
+    @rule(which=st.sampled_from([0, 1]))
+    def the_ratings_count_each_counted_game_once(self, which):
         """A fit of the live record, and of the snapshot while frozen, counts each two-seat game
         the table counts, once, whatever came before; publishing drops the snapshot's fit. (A
-        rule, not an invariant: a fit a step would double the machine's time.)"""
-        for stage in self.stages:
+        rule, of one stage: a fit of each at every step doubled the machine's time.)"""
+        for stage in self.stages[which : which + 1]:
             for frozen in (False, True) if self.snapshot is not None else (False,):
                 fit = confidence.rate(stage.pk, frozen=frozen)
                 seats = (
