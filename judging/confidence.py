@@ -300,7 +300,8 @@ def _fit(stage: Stage, frozen: bool) -> Fitted:
         )  # fmt: skip
     Rating.objects.bulk_create(made, batch_size=1000)
     if not frozen:
-        _remember(stage, fit, made)
+        if rated(stage):  # only a rated stage's charts draw ratings
+            _remember(stage, fit, made)
         events.standings_changed(stage)  # an open standings page shows the new intervals
     if samples is not None and with_fit:
         samples = samples[:, order]  # the columns in the order shown
