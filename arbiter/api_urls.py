@@ -13,6 +13,8 @@ urlpatterns = [
     path("contests/<slug:slug>/stages/", api.contest_stages, name="api-contest-stages"),
     path("contests/<slug:slug>/freeze/", api.contest_freeze, name="api-contest-freeze"),
     path("contests/<slug:slug>/publish/", api.contest_publish, name="api-contest-publish"),
+    path("contests/<slug:slug>/roles/", api.contest_roles, name="api-contest-roles"),
+    path("contests/<slug:slug>/roles/<str:username>/", api.contest_role, name="api-contest-role"),
     path("entries/<id:entry_id>/submissions/", api.entry_submissions, name="api-entry-submissions"),
     path("entries/<id:pk>/rename/", api.entry_rename, name="api-entry-rename"),
     path("entries/<id:pk>/versus-allowed/", api.entry_versus_allowed, name="api-entry-versus-allowed"),
@@ -40,6 +42,8 @@ urlpatterns = [
     path("notifications/read/", api.notifications_read, name="api-notifications-read"),
     path("games/", game_api.game_list, name="api-games"),
     path("games/<str:key>/", game_api.game_detail, name="api-game"),
+    path("games/<str:name>/owners/", game_api.game_owners, name="api-game-owners"),
+    path("games/<str:name>/owners/<str:username>/", game_api.game_owner, name="api-game-owner"),
     path("events/", events_api.events, name="api-events"),
     path("events/head/", events_api.events_head, name="api-events-head"),
     re_path(r"", not_found),  # anything else under /api/ is a 404 in the API's own shape

@@ -1,5 +1,7 @@
 from django.conf import settings
 
+from contests import roles
+from contests import services as contest_services
 from judging import notifications
 from judging.models import WorkerHeartbeat
 
@@ -15,6 +17,17 @@ def site(request):
         warnings.append(f"Worker {worker.hostname} runs programs with {worker.sandbox_level} isolation.")
     # The unread count in the header: one indexed count, for a signed-in visitor only.
     user = getattr(request, "user", None)
-    unread = notifications.unread_count(user) if user is not None and user.is_authenticated else 0
+    signed_in = user is not None and user.is_authenticated
+    unread = notifications.unread_count(user) if signed_in else 0
+    # The header's "Organise": whoever may open a contest or organises one (their roles are read
+    # once for the page: contests.roles keeps them on the user).
+    organises = signed_in and (
+        contest_services.is_organiser(user) or roles.with_power(user, roles.Power.ORGANISE).exists()
+    )
     # "brand", not "site_name": the login view puts the Sites framework's domain under that name.
-    return {"brand": settings.SITE_NAME, "sandbox_warnings": warnings, "unread_notifications": unread}
+    return {
+        "brand": settings.SITE_NAME,
+        "sandbox_warnings": warnings,
+        "unread_notifications": unread,
+        "organises": organises,
+    }

@@ -281,6 +281,9 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "contests.models.Entry.Status",
         "SubmissionStatusEnum": "contests.models.Submission.Status",
         "MatchStatusEnum": "judging.models.Match.Status",
+        "ContestRoleEnum": "contests.models.ContestRole.Role",
+        "NamedRoleEnum": [("organiser", "Co-organiser"), ("judge", "Judge")],
+        "GameOwnerRoleEnum": ["owner", "co-owner"],
     },
 }
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)

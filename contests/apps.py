@@ -6,8 +6,8 @@ class ContestsConfig(AppConfig):
     name = "contests"
 
     def ready(self) -> None:
-        # After every app's migration, not only this one's: the judges' permissions are also
-        # those of judging's models, made when judging's migrations have run.
+        # After every app's migration, not only this one's: the permissions are made when
+        # each app's migrations have run.
         post_migrate.connect(_ensure_groups, dispatch_uid="contests.ensure_groups")
         from contests.hosted_games import SOURCE
         from games import registry
@@ -16,7 +16,6 @@ class ContestsConfig(AppConfig):
 
 
 def _ensure_groups(sender, **kwargs) -> None:
-    from contests.services import ensure_judges_group, ensure_organisers_group
+    from contests.services import ensure_organisers_group
 
-    ensure_judges_group(using=kwargs.get("using", "default"))
     ensure_organisers_group(using=kwargs.get("using", "default"))

@@ -262,6 +262,37 @@ class JudgeAction(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M} {self.judge} {self.action} {self.target}"
 
 
+class ContestRole(models.Model):
+    """Who runs a contest beside the site's administrators: its owner (who opened it: one a
+    contest), co-organisers and judges, each named by the owner or an administrator
+    (contests.roles). A role is a right on this contest only."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ORGANISER = "organiser", "Co-organiser"
+        JUDGE = "judge", "Judge"
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="contest_roles")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["contest", "role", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["contest", "user"], name="contest_role_one_per_user"),
+            models.UniqueConstraint(
+                fields=["contest"], condition=models.Q(role="owner"), name="contest_role_one_owner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role} of {self.contest.slug})"
+
+
 class GameVersion(models.Model):
     """One upload of a game the platform has no code for (games/hosted.py): its manifest and
     its files, and what the conformance kit found. A new upload of a name is its next version;
@@ -298,3 +329,22 @@ class GameVersion(models.Model):
     @property
     def key(self) -> str:
         return f"{self.name}@{self.version}"
+
+
+class GameOwner(models.Model):
+    """Who may upload the next version of an uploaded game beside its first uploader (who
+    names them: judging.hosting)."""
+
+    name = models.CharField(max_length=30)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "user"]
+        constraints = [models.UniqueConstraint(fields=["name", "user"], name="game_owner_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} (co-owner of {self.name})"

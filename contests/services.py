@@ -14,53 +14,23 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from contests import entry_form, locks, signals
+from contests import entry_form, locks, roles, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
 
-JUDGES_GROUP = "judges"
 ORGANISERS_GROUP = "Organisers"
 
-# What a judge may do, as (app_label, codename). Judges run contests; they do not manage
-# accounts or the site itself.
-JUDGE_PERMISSIONS = [
-    ("contests", "view_contest"),
-    ("contests", "change_contest"),
-    ("contests", "view_stage"),
-    ("contests", "add_stage"),
-    ("contests", "change_stage"),
-    ("contests", "view_entry"),
-    ("contests", "change_entry"),
-    ("contests", "disqualify_entry"),
-    ("contests", "view_submission"),
-    ("contests", "view_any_source"),
-    ("judging", "view_match"),
-    ("judging", "add_match"),
-    ("judging", "change_match"),
-    ("judging", "rerun_match"),
-    ("judging", "view_matchseat"),
-    ("judging", "view_matchattempt"),
-    ("judging", "verify_output"),
-    ("contests", "view_judgeaction"),
-]
-
-# What makes an organiser: opening a contest and editing it (``is_organiser``). Judges may
-# change a contest in the admin, but only a user who may also add one organises.
-ORGANISE = ("contests.add_contest", "contests.change_contest")
-
-# What an organiser may do: open and edit contests, add their stages (the judges run them),
-# read the judges' log their edits are written in, upload games (a referee and its manifest).
+# What an organiser may do on the site: open contests (each then theirs: contests.roles) and
+# upload games (each then theirs). The group gives no right on anyone else's contest: those are
+# the contest's own roles (contests.roles), named by its owner.
+ORGANISE = ("contests.add_contest",)
 ORGANISER_PERMISSIONS = [
-    ("contests", "view_contest"),
     ("contests", "add_contest"),
-    ("contests", "change_contest"),
-    ("contests", "view_stage"),
-    ("contests", "add_stage"),
-    ("contests", "view_judgeaction"),
     ("contests", "upload_game"),
 ]
 
@@ -77,35 +47,25 @@ def _ensure_group(name: str, permissions: list[tuple[str, str]], using: str) -> 
     return group
 
 
-def ensure_judges_group(using: str = "default") -> Group:
-    """Create the ``judges`` group, or bring its permissions back to the list above."""
-    return _ensure_group(JUDGES_GROUP, JUDGE_PERMISSIONS, using)
-
-
 def ensure_organisers_group(using: str = "default") -> Group:
     """Create the ``Organisers`` group, or bring its permissions back to the list above."""
     return _ensure_group(ORGANISERS_GROUP, ORGANISER_PERMISSIONS, using)
 
 
 def is_judge(user: AbstractBaseUser | AnonymousUser) -> bool:
-    return user.is_authenticated and (user.is_superuser or user.groups.filter(name=JUDGES_GROUP).exists())
+    """Whether the user judges some contest (an administrator judges every one)."""
+    return roles.judges_any(user)
 
 
 def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """May open contests and edit them on the organisers' pages and through the API."""
-    return user.is_authenticated and user.has_perms(ORGANISE)
+    """May open contests (and then organise those): the ``Organisers`` group, or an administrator."""
+    return user.is_authenticated and user.is_active and user.has_perms(ORGANISE)
 
 
 def visible_contests(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Contest]:
-    """Every contest for the judges and the organisers (one query of the user's groups, as
-    for a judge alone); the public ones for everyone else."""
-    contests = Contest.objects.all()
-    staff = user.is_authenticated and (
-        user.is_superuser or user.groups.filter(name__in=[JUDGES_GROUP, ORGANISERS_GROUP]).exists()
-    )
-    if not staff:
-        contests = contests.filter(is_public=True)
-    return contests.order_by("title")
+    """The public contests, and the hidden ones where the user has a role; every one for an
+    administrator."""
+    return roles.visible_contests(user).order_by("title")
 
 
 # --- Entries and submissions ----------------------------------------------------------
@@ -445,11 +405,11 @@ def _forget_partial(submission: Submission, filename: str, size: int) -> None:
 
 
 def can_see_private(user, entry: Entry) -> bool:
-    """Source, build log and stderr of an entry: its owner and the judges, nobody else; a
+    """Source, build log and stderr of an entry: its owner and the contest's judges, nobody else; a
     reference program's are everyone's (contestants download it to play against at home)."""
     if entry.is_reference:
         return True
-    return user.is_authenticated and (entry.user_id == user.pk or user.has_perm("contests.view_any_source"))
+    return user.is_authenticated and (entry.user_id == user.pk or roles.may(user, entry.contest_id, roles.Power.JUDGE))
 
 
 # --- Judges' actions ------------------------------------------------------------------------
@@ -496,11 +456,21 @@ def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
     with every setting, ``contest.edit`` with each setting changed, from and to (an edit that
     changes nothing is neither saved nor logged). Only the settings are written, so a freeze
     or a publication made since the organiser loaded the contest stands. Returns the names of
-    the settings written. Refused if another contest took the slug meanwhile."""
+    the settings written. Refused if another contest took the slug meanwhile.
+
+    A new contest is opened by one of the site's organisers, who owns it; an existing one is
+    edited only by its owner, a co-organiser or an administrator (PermissionDenied), and its
+    owner is told of a co-organiser's change."""
+    if contest.pk is None and organiser is not None and not is_organiser(organiser):
+        raise PermissionDenied("Only the site's organisers open contests.")
+    if contest.pk is not None and organiser is not None and not roles.may(organiser, contest.pk, roles.Power.ORGANISE):
+        raise PermissionDenied("Only the owner and co-organisers of this contest may change it.")
     try:
         with locks.writing():
             if contest.pk is None:
                 contest.save()
+                if getattr(organiser, "is_authenticated", False):
+                    roles.make_owner(contest, organiser)
                 settings_now = {name: _setting(contest, name) for name in CONTEST_SETTINGS}
                 log_action(organiser, contest.pk, "contest.create", f"contest {contest.slug}", reason, **settings_now)
                 return list(CONTEST_SETTINGS)
@@ -512,6 +482,9 @@ def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
             change = {name: {"from": _setting(before, name), "to": _setting(contest, name)} for name in changed}
             target = f"contest {contest.slug}: {', '.join(changed)}"
             log_action(organiser, contest.pk, "contest.edit", target, reason, **change)
+            signals.contest_changed.send(
+                sender=Contest, contest=contest, actor=organiser, changed=changed, reason=reason
+            )
             return changed
     except IntegrityError:  # the form found the slug free; another contest took it since
         raise Refused(f"Another contest already has the slug {contest.slug}; choose another.") from None

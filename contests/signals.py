@@ -10,3 +10,11 @@ submission_received = Signal()
 # Sent inside the transaction of a judge's decision on an entry (arguments: entry, action:
 # "disqualify" or "reinstate", reason: what its contestant reads).
 entry_judged = Signal()
+
+# Sent inside the transaction that named someone to a contest's role or took it away
+# (arguments: contest, user, role: "organiser", "judge" or None when taken away, actor).
+role_changed = Signal()
+
+# Sent inside the transaction that saved a change to a contest's settings (arguments:
+# contest, actor, changed: the names of the settings written, reason).
+contest_changed = Signal()

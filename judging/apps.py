@@ -10,12 +10,16 @@ class JudgingConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from contests.models import Contest
-        from contests.signals import entry_judged, submission_received
+        from contests.signals import contest_changed, entry_judged, role_changed, submission_received
         from judging import batch, program_referee, race, signals, system_test, tournaments  # noqa: F401
         from judging.dispatch import queue_received_submission
         from judging.hosting import contest_saved
+        from judging.notifications import contest_changed as tell_contest_changed
         from judging.notifications import entry_judged as tell_entry_judged
+        from judging.notifications import role_changed as tell_role_changed
 
         submission_received.connect(queue_received_submission, dispatch_uid="judging.build_received")
         post_save.connect(contest_saved, sender=Contest, dispatch_uid="judging.hosted_references")
         entry_judged.connect(tell_entry_judged, dispatch_uid="judging.tell_entry_judged")
+        role_changed.connect(tell_role_changed, dispatch_uid="judging.tell_role_changed")
+        contest_changed.connect(tell_contest_changed, dispatch_uid="judging.tell_contest_changed")

@@ -23,7 +23,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from contests.hosted_games import SOURCE, unpack
-from contests.models import Contest, Entry, GameVersion, Submission
+from contests.models import Contest, Entry, GameOwner, GameVersion, Submission
 from contests.services import log_action
 from games.hosted import MANIFEST, HostedGame, ManifestError, pack, read_manifest
 from judging import disks
@@ -164,22 +164,104 @@ def _numbered(name: str, game: HostedGame, archive: bytes, digest: str, user) ->
     raise RuntimeError(f"could not number a new version of {name}")
 
 
+def first_uploader(name: str):
+    """Who uploaded a game's first version: its owner (None if uploaded from a shell)."""
+    first = GameVersion.objects.filter(name=name).order_by("version").select_related("uploaded_by").first()
+    return first.uploaded_by if first is not None else None
+
+
+def owns_game(user, name: str) -> bool:
+    """Whether the user uploads the game's next versions and reads its kit's reports: its first
+    uploader, the co-owners they named, an administrator."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    owner = first_uploader(name)
+    return (owner is not None and owner.pk == user.pk) or GameOwner.objects.filter(name=name, user=user).exists()
+
+
+def owned_names(user) -> set[str] | None:
+    """The names of the games the user owns or co-owns; None for an administrator (every one)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    if user.is_superuser:
+        return None
+    firsts = GameVersion.objects.filter(version=1, uploaded_by=user).values_list("name", flat=True)
+    return set(firsts) | set(GameOwner.objects.filter(user=user).values_list("name", flat=True))
+
+
 def _may_upload(name: str, user) -> None:
     """A built-in game's name is the platform's; an uploaded game's is its first uploader's
-    (their next versions are theirs to upload; an administrator's too)."""
+    (their next versions are theirs to upload, and the co-owners' they name; an
+    administrator's too)."""
     from games import registry
 
     taken = {built.replace("_", "-") for built in registry.BUILT_IN}
     if name in taken:  # crossed-words would pass for crossed_words in every list
         raise ManifestError(f"{name!r} is the name of a game built into the platform: choose another name")
-    first = GameVersion.objects.filter(name=name).order_by("version").select_related("uploaded_by").first()
-    if first is None or first.uploaded_by is None or not getattr(user, "is_authenticated", False):
-        return  # a new name; or one uploaded from the server's shell, or uploaded there now
-    if user.pk != first.uploaded_by_id and not user.is_superuser:
+    owner = first_uploader(name)
+    if not GameVersion.objects.filter(name=name).exists() or not getattr(user, "is_authenticated", False):
+        return  # a new name; or uploaded from the server's shell
+    if owner is None and not user.is_superuser:
         raise ManifestError(
-            f"the game {name!r} is {first.uploaded_by.username}'s: only they upload its next version; "
-            "choose another name for a game of your own"
+            f"the game {name!r} was uploaded by the site: only an administrator uploads its next version"
         )
+    if not owns_game(user, name):
+        raise ManifestError(
+            f"the game {name!r} is {owner.username}'s: only they and the co-owners they name upload its next "
+            "version; choose another name for a game of your own"
+        )
+
+
+class OwnerError(Exception):
+    """Naming a game's co-owner refused; the message is for the person who asked."""
+
+    status = 400
+
+
+def game_owners(name: str) -> list[dict]:
+    """The game's owner (its first uploader) and co-owners, as ``{"user", "role"}``."""
+    owner = first_uploader(name)
+    found = [{"user": owner.username, "role": "owner"}] if owner is not None else []
+    rows = GameOwner.objects.filter(name=name).select_related("user").order_by("user__username")
+    return found + [{"user": row.user.username, "role": "co-owner"} for row in rows]
+
+
+def _check_names_owners(actor, name: str) -> None:
+    if not GameVersion.objects.filter(name=name).exists():
+        error = OwnerError(f"There is no uploaded game called {name!r}.")
+        error.status = 404
+        raise error
+    owner = first_uploader(name)
+    if not (actor.is_superuser or (owner is not None and owner.pk == actor.pk)):
+        error = OwnerError(f"Only the owner of {name} (its first uploader) or an administrator names its co-owners.")
+        error.status = 403
+        raise error
+
+
+def name_game_owner(actor, name: str, username: str) -> None:
+    """The owner names a co-owner, who may then upload the game's next versions."""
+    from django.contrib.auth import get_user_model
+
+    _check_names_owners(actor, name)
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        error = OwnerError(f"There is no user called {username!r}.")
+        error.status = 404
+        raise error
+    owner = first_uploader(name)
+    if owner is not None and owner.pk == user.pk:
+        raise OwnerError(f"{username} owns {name} already.")
+    GameOwner.objects.get_or_create(name=name, user=user, defaults={"granted_by": actor})
+
+
+def remove_game_owner(actor, name: str, username: str) -> None:
+    _check_names_owners(actor, name)
+    if not GameOwner.objects.filter(name=name, user__username=username).delete()[0]:
+        error = OwnerError(f"{username} is not a co-owner of {name}.")
+        error.status = 404
+        raise error
 
 
 def receive(data: bytes, user) -> GameVersion:

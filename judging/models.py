@@ -588,6 +588,7 @@ class Notification(models.Model):
         JUDGED = "judged", "A judge decided on my entry, its games or its outputs"
         FAULTS = "faults", "A digest of my program's crashes, timeouts and illegal moves"
         GAME = "game", "A game I uploaded: its conformance kit's verdict, its referee failing in a match"
+        ORGANISING = "organising", "A contest I run: a role given to me or taken away, a co-organiser's change"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=12, choices=Kind.choices)

@@ -30,7 +30,8 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
-from contests.models import Entry, Submission
+from contests import roles
+from contests.models import ContestRole, Entry, Submission
 from games import registry
 from games.base import CRASH, EXIT, FAULTS, ILLEGAL, TIMEOUT
 from judging import dispatch, results
@@ -97,8 +98,14 @@ def email_kinds(user) -> set[str]:
 
 
 def kinds_for(user) -> list[str]:
-    """The kinds a user may be told of: a game's verdicts only to those who upload games."""
-    return [kind for kind in Kind.values if kind != Kind.GAME or user.has_perm("contests.upload_game")]
+    """The kinds a user may be told of: a game's verdicts only to those who upload games, a
+    contest's organising to those who run one."""
+    runs = user.is_superuser or ContestRole.objects.filter(user=user).exists() or user.has_perm("contests.add_contest")
+    return [
+        kind
+        for kind in Kind.values
+        if (kind != Kind.GAME or user.has_perm("contests.upload_game")) and (kind != Kind.ORGANISING or runs)
+    ]
 
 
 @transaction.atomic
@@ -521,4 +528,42 @@ def referee_failed(match: Match, error: str) -> None:
         link=_match_link(match),
         log_tail=error[-2000:],
         contest_id=match.contest_id,
+    )
+
+
+# --- The people of a contest -------------------------------------------------------------------
+
+ROLE_WORDS = {"organiser": "a co-organiser", "judge": "a judge"}
+
+
+def role_changed(sender=None, *, contest, user, role: str | None, actor, **kwargs) -> None:
+    """Someone was named to a contest's role, or lost it (``contests.signals.role_changed``)."""
+    by = getattr(actor, "username", "") or "an administrator"
+    if role is None:
+        subject = f"{contest.title}: you are no longer one of its organisers or judges"
+        body = f"{by} took your role in {contest.title} away; its console and settings are closed to you now."
+        link = reverse("contests:detail", args=[contest.slug])
+    else:
+        subject = f"{contest.title}: you are {ROLE_WORDS[role]} now"
+        can = "judge it from its console" if role == "judge" else "change its settings and judge it from its console"
+        body = f"{by} named you {ROLE_WORDS[role]} of {contest.title}: you may {can}."
+        link = reverse("contests:console", args=[contest.slug])
+    notify(user.pk, Kind.ORGANISING, subject, body, link=link, contest_id=contest.pk)
+
+
+def contest_changed(sender=None, *, contest, actor, changed: list[str], reason: str = "", **kwargs) -> None:
+    """A co-organiser (or an administrator) changed a contest's settings: its owner is told
+    (``contests.signals.contest_changed``); the owner's own changes are not news to them."""
+    owner = roles.owner_of(contest)
+    if owner is None or actor is None or getattr(actor, "pk", None) == owner.pk:
+        return
+    by = getattr(actor, "username", "") or "someone"
+    body = f"{by} changed {', '.join(changed)} of {contest.title}." + (f" Their reason: {reason}" if reason else "")
+    notify(
+        owner.pk,
+        Kind.ORGANISING,
+        f"{contest.title}: {by} changed {', '.join(changed)}",
+        body,
+        link=reverse("contests:judges-log", args=[contest.slug]),
+        contest_id=contest.pk,
     )

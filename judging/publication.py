@@ -9,7 +9,7 @@ shows the snapshot: the standings, the crosstable, the chart and an entry's resu
 computed from it (``standings.FROZEN``); a game played after the freeze (or played again:
 a re-run) shows its snapshot's result if it had one, else is "played, result hidden", on its
 page, in the lists and in the API, and its replay waits too. Who sees the live record: the
-judges (``judging.rerun_match``) everywhere, and a match's own contestants on that match's
+contest's judges (``contests.roles``) everywhere, and a match's own contestants on that match's
 page, in lists and in its replay; everyone sees the live progress (games played, queued).
 A disqualification or withdrawal takes an entry out of the public table at once: the
 snapshot hides results, not the judges' decisions about entries. Publishing drops the
@@ -24,6 +24,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from contests import roles
 from contests.locks import lock_one, writing
 from contests.models import Contest
 from contests.services import can_see_private
@@ -100,8 +101,8 @@ def publish(contest: Contest) -> None:
 
 def sees_live(user, contest: Contest) -> bool:
     """Whether the user sees the live standings of the contest: always, but while it is frozen
-    only the judges do."""
-    return contest.standings_frozen_at is None or user.has_perm("judging.rerun_match")
+    only its judges do."""
+    return contest.standings_frozen_at is None or roles.may(user, contest, roles.Power.JUDGE)
 
 
 def record_for(contest: Contest, user) -> Record:
@@ -193,14 +194,15 @@ def hidden_results(contest: Contest, stage=None) -> int:
 
 def visible_matches(user, matches: QuerySet) -> QuerySet:
     """The matches of ``matches`` a user may see listed or opened: every stage's game, but a
-    test game (no stage) only to the contestants who played in it and the judges."""
-    if user.has_perm("contests.view_any_source"):
+    test game (no stage) only to the contestants who played in it and the contest's judges."""
+    judged = roles.judged_ids(user)
+    if judged is None:  # an administrator
         return matches
     public = Q(stage__isnull=False)
     if not user.is_authenticated:
         return matches.filter(public)
     mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), entry__user=user))
-    return matches.filter(public | mine)
+    return matches.filter(public | mine | Q(contest_id__in=judged))
 
 
 def played_by(matches: QuerySet, entry_id: int) -> QuerySet:
@@ -263,7 +265,9 @@ def decisions(user, matches: list[Match]) -> dict[int, Decision]:
         if verification is None or verification.attempt_id != match.result_attempt_id:
             continue  # none yet, or one on an earlier result: the current one waits for a judge
         seats = list(match.seats.all())
-        own = user.has_perm("judging.verify_output") or any(can_see_private(user, seat.entry) for seat in seats)
+        own = roles.may(user, match.contest_id, roles.Power.JUDGE) or any(
+            can_see_private(user, seat.entry) for seat in seats
+        )
         frozen_at = match.contest.standings_frozen_at
         if not own and frozen_at is not None and verification.decided_at and verification.decided_at > frozen_at:
             continue

@@ -10,6 +10,16 @@ from judging.models import Match, MatchAttempt, MatchSeat, Verification
 from web.contest_form import SECTIONS, ContestForm
 
 
+def _administrators_only(request) -> bool:
+    """The admin is the site administrators' (``is_superuser``): it reaches every contest's rows,
+    so a contest's own organisers and judges work on its pages, console and API instead, where
+    each is held to the contests they were named to (contests.roles)."""
+    return request.user.is_active and request.user.is_superuser
+
+
+admin.site.has_permission = _administrators_only
+
+
 class StageForm(forms.ModelForm):
     """A stage's kind is one of the registered formats (judging.formats), chosen from a list."""
 

@@ -6,6 +6,7 @@ import math
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -18,7 +19,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from contests import services
+from contests import roles, services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from judging import (
@@ -116,6 +117,13 @@ def me(request):
             "username": request.user.username,
             "is_judge": services.is_judge(request.user),
             "is_organiser": services.is_organiser(request.user),
+            "is_admin": request.user.is_superuser,
+            "roles": [
+                {"contest": slug, "role": role}
+                for slug, role in request.user.contest_roles.order_by("contest__slug").values_list(
+                    "contest__slug", "role"
+                )
+            ],
         }
     )
 
@@ -160,17 +168,18 @@ def contest_list(request):
 @api_view(["GET", "PATCH"])
 @permission_classes([AllowAny])
 def contest_detail(request, slug: str):
+    contest = _contest(request, slug)
     if request.method == "PATCH":
-        _require_organiser(request)
-        return _save_contest(request, get_object_or_404(Contest, slug=slug))
-    return Response(_contest_data(_contest(request, slug)))
+        _require(request, contest, roles.Power.ORGANISE)
+        return _save_contest(request, contest)
+    return Response(_contest_data(contest))
 
 
 def _require_organiser(request) -> None:
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in (or send a token) as one of the organisers.")
+        raise NotAuthenticated("Log in (or send a token) as one of the site's organisers.")
     if not services.is_organiser(request.user):
-        raise PermissionDenied("Only organisers may open or edit contests.")
+        raise PermissionDenied("Only the site's organisers open contests.")
 
 
 def _save_contest(request, contest: Contest | None) -> Response:
@@ -683,11 +692,22 @@ def match_bundle(request, pk: int):
 # --- Judges -----------------------------------------------------------------------------------
 
 
-def _require(request, perm: str) -> None:
+WHO = {
+    roles.Power.JUDGE: "the judges of {title}",
+    roles.Power.ORGANISE: "the owner and co-organisers of {title}",
+    roles.Power.NAME: "the owner of {title} or a site administrator",
+}
+
+
+def _require(request, contest: Contest, power: roles.Power = roles.Power.JUDGE) -> None:
+    """A right on this contest (contests.roles): 401 without a user, 404 for a contest the
+    user may not see, 403 for one they see but may not act on this way."""
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in (or send a token) as one of the contest's judges.")
-    if not request.user.has_perm(perm):
-        raise PermissionDenied("Only the contest's judges may do this.")
+        raise NotAuthenticated(f"Log in (or send a token) as one of {WHO[power].format(title=contest.title)}.")
+    if not contest.is_public and not roles.may(request.user, contest, roles.Power.VIEW):
+        raise Http404("No such contest.")
+    if not roles.may(request.user, contest, power):
+        raise PermissionDenied(f"Only {WHO[power].format(title=contest.title)} may do this.")
 
 
 def _stage_refused(e: formats.StageError) -> Response:
@@ -721,7 +741,7 @@ def contest_stages(request, slug: str):
     contest = _contest(request, slug)
     if request.method == "GET":
         return Response(s.StageSerializer(_stages(contest), many=True).data)
-    _require(request, "contests.add_stage")
+    _require(request, contest)
     body = s.StageCreateSerializer(data=body_object(request))
     body.is_valid(raise_exception=True)
     data = body.validated_data
@@ -745,6 +765,19 @@ def _stage(request, pk: int) -> Stage:
     stage = get_object_or_404(Stage.objects.select_related("contest"), pk=pk)
     _contest(request, stage.contest.slug)
     return stage
+
+
+def _judged_match(request, pk: int) -> Match:
+    """A match of a contest the user judges (any match: a judge sees the test games too)."""
+    match = get_object_or_404(Match.objects.select_related("contest"), pk=pk)
+    _require(request, match.contest)
+    return match
+
+
+def _judged_entry(request, pk: int) -> Entry:
+    entry = get_object_or_404(Entry.objects.select_related("contest"), pk=pk)
+    _require(request, entry.contest)
+    return entry
 
 
 @extend_schema(
@@ -771,8 +804,8 @@ def _reason(request) -> str:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_run(request, pk: int):
-    _require(request, "judging.rerun_match")
     stage = _stage(request, pk)
+    _require(request, stage.contest)
     try:
         made = judges.run_stage(request.user, stage, _reason(request))
     except formats.StageError as e:
@@ -789,8 +822,8 @@ def stage_run(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_rerun(request, pk: int):
-    _require(request, "judging.rerun_match")
     stage = _stage(request, pk)
+    _require(request, stage.contest)
     try:
         queued = judges.rerun_stage(request.user, stage, _reason(request))
     except formats.StageError as e:
@@ -807,8 +840,8 @@ def stage_rerun(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_cancel(request, pk: int):
-    _require(request, "judging.rerun_match")
     stage = _stage(request, pk)
+    _require(request, stage.contest)
     try:
         stopped = judges.cancel_stage(request.user, stage, _reason(request))
     except formats.StageError as e:
@@ -825,8 +858,8 @@ def stage_cancel(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def stage_credit_rest(request, pk: int):
-    _require(request, "judging.verify_output")
     stage = _stage(request, pk)
+    _require(request, stage.contest)
     if stage.kind != "batch":
         return refused(
             f"{stage.name} is not an output-only run: it has no outputs to verify.", status.HTTP_409_CONFLICT
@@ -857,8 +890,8 @@ def _contest_state(contest: Contest, **extra) -> dict:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def contest_freeze(request, slug: str):
-    _require(request, "judging.rerun_match")
     contest = _contest(request, slug)
+    _require(request, contest)
     try:
         held = judges.freeze_standings(request.user, contest, _reason(request))
     except publication.Refused as e:
@@ -875,10 +908,70 @@ def contest_freeze(request, slug: str):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def contest_publish(request, slug: str):
-    _require(request, "judging.rerun_match")
     contest = _contest(request, slug)
+    _require(request, contest)
     judges.publish_results(request.user, contest, _reason(request))
     return Response(_contest_state(contest))
+
+
+def _people(contest: Contest) -> list[dict]:
+    return s.ContestPersonSerializer(roles.people(contest), many=True).data
+
+
+def _role_refused(e: roles.RoleError) -> Response:
+    code = {400: "invalid", 403: "forbidden", 404: "not_found"}[e.status]
+    return Response(error_body(e.status, code, str(e)), status=e.status)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=s.ContestPersonSerializer(many=True),
+    summary="A contest's people: its owner, co-organisers and judges (for its own judges and organisers)",
+    operation_id="contests_roles_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.RoleGrantSerializer,
+    responses={201: s.ContestPersonSerializer(many=True)},
+    summary="Owner: name a co-organiser or a judge of the contest (a user named again gets the new role)",
+    description="Only the contest's owner or a site administrator; written in the judges' log (role.grant) "
+    "and told to the user named. Answers the contest's people.",
+    operation_id="contests_roles_grant",
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def contest_roles(request, slug: str):
+    contest = _contest(request, slug)
+    if request.method == "GET":
+        _require(request, contest)
+        return Response(_people(contest))
+    _require(request, contest, roles.Power.NAME)
+    body = s.RoleGrantSerializer(data=body_object(request))
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    try:
+        roles.grant(request.user, contest, data["user"], data["role"], data.get("reason", ""))
+    except roles.RoleError as e:
+        return _role_refused(e)
+    return Response(_people(contest), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=None,
+    responses={200: s.ContestPersonSerializer(many=True)},
+    summary="Owner: take a co-organiser's or a judge's role away (the owner's cannot be)",
+    operation_id="contests_roles_revoke",
+)
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+def contest_role(request, slug: str, username: str):
+    contest = _contest(request, slug)
+    _require(request, contest, roles.Power.NAME)
+    try:
+        roles.revoke(request.user, contest, username, request.query_params.get("reason", ""))
+    except roles.RoleError as e:
+        return _role_refused(e)
+    return Response(_people(contest))
 
 
 @extend_schema(
@@ -890,8 +983,8 @@ def contest_publish(request, slug: str):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_verify(request, pk: int):
-    _require(request, "judging.verify_output")
     match = _match(request, pk)
+    _require(request, match.contest)
     body = s.VerifySerializer(data=body_object(request))
     body.is_valid(raise_exception=True)
     if match.stage is None or match.stage.kind != "batch":
@@ -912,8 +1005,8 @@ def match_verify(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_rerun(request, pk: int):
-    _require(request, "judging.rerun_match")
-    match = judges.rerun_match(request.user, get_object_or_404(Match, pk=pk))
+    match = _judged_match(request, pk)
+    match = judges.rerun_match(request.user, match)
     return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -926,8 +1019,7 @@ def match_rerun(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_cancel(request, pk: int):
-    _require(request, "judging.rerun_match")
-    match = judges.cancel_match(request.user, get_object_or_404(Match, pk=pk))
+    match = judges.cancel_match(request.user, _judged_match(request, pk))
     if match is None:
         return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
     return Response(s.MatchSerializer(match).data)
@@ -941,8 +1033,7 @@ def match_cancel(request, pk: int):
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def match_attempts(request, pk: int):
-    _require(request, "judging.rerun_match")
-    match = get_object_or_404(Match, pk=pk)
+    match = _judged_match(request, pk)
     return Response(s.AttemptSerializer(match.attempts.select_related("match").order_by("number"), many=True).data)
 
 
@@ -955,8 +1046,8 @@ def match_attempts(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def submission_rebuild(request, pk: int):
-    _require(request, "judging.rerun_match")
-    submission = get_object_or_404(Submission, pk=pk)
+    submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
+    _require(request, submission.entry.contest)
     if not judges.rebuild(request.user, submission):
         return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
     submission.refresh_from_db()
@@ -972,13 +1063,11 @@ def submission_rebuild(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def entry_disqualify(request, pk: int):
-    _require(request, "contests.disqualify_entry")
+    entry = _judged_entry(request, pk)
     body = s.ReasonSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     try:
-        entry = services.disqualify(
-            request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", "")
-        )
+        entry = services.disqualify(request.user, entry, body.validated_data.get("reason", ""))
     except services.Refused as e:
         return refused(str(e))
     return Response(s.EntrySerializer(entry).data)
@@ -993,11 +1082,11 @@ def entry_disqualify(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def entry_reinstate(request, pk: int):
-    _require(request, "contests.disqualify_entry")
+    entry = _judged_entry(request, pk)
     body = s.ReasonSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     try:
-        entry = services.reinstate(request.user, get_object_or_404(Entry, pk=pk), body.validated_data.get("reason", ""))
+        entry = services.reinstate(request.user, entry, body.validated_data.get("reason", ""))
     except services.Refused as e:
         return refused(str(e), status.HTTP_409_CONFLICT)
     return Response(s.EntrySerializer(entry).data)

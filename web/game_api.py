@@ -9,14 +9,14 @@ from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from contests.models import GameVersion
 from games.hosted import ManifestError
 from judging import hosting
 from sandbox.errors import UnsafeArchive
-from web.api_support import refused
+from web.api_support import body_object, refused
 from web.game_views import _version, can_upload, visible_versions
 
 FIELDS = {
@@ -26,7 +26,7 @@ FIELDS = {
     "title": serializers.CharField(),
     "status": serializers.ChoiceField(GameVersion.Status.choices),
     "manifest": serializers.JSONField(),
-    "report": serializers.JSONField(help_text="The conformance kit's report (organisers only)."),
+    "report": serializers.JSONField(help_text="The conformance kit's report (the game's owners only)."),
     "archive": serializers.CharField(help_text="Where to download the game, to play it at home."),
 }
 VersionSerializer = inline_serializer("GameVersion", FIELDS)
@@ -40,7 +40,7 @@ def _data(request, version: GameVersion) -> dict:
         "title": version.title,
         "status": version.status,
         "manifest": version.manifest,
-        "report": version.report if can_upload(request.user) else None,
+        "report": version.report if hosting.owns_game(request.user, version.name) else None,
         "archive": request.build_absolute_uri(f"/games/{version.key}/game.zip"),
     }
 
@@ -88,3 +88,57 @@ def game_detail(request, key: str):
         return Response(_data(request, _version(request, key)))
     except Http404:
         return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+
+
+OWNERS = inline_serializer(
+    "GameOwners", {"user": serializers.CharField(), "role": serializers.ChoiceField(["owner", "co-owner"])}, many=True
+)
+
+
+def _owner_refused(e: hosting.OwnerError) -> Response:
+    code = {400: "invalid", 403: "forbidden", 404: "not_found"}[e.status]
+    return refused(str(e), e.status, code=code)
+
+
+@extend_schema(
+    methods=["GET"], responses=OWNERS, summary="An uploaded game's owner and co-owners", operation_id="games_owners"
+)
+@extend_schema(
+    methods=["POST"],
+    request=inline_serializer("GameOwnerGrant", {"user": serializers.CharField()}),
+    responses={201: OWNERS},
+    summary="Owner: name a co-owner of a game, who may then upload its next versions",
+    operation_id="games_owners_grant",
+)
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def game_owners(request, name: str):
+    if not visible_versions(request.user).filter(name=name).exists():
+        return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+    if request.method == "GET":
+        return Response(hosting.game_owners(name))
+    if not request.user.is_authenticated:
+        raise NotAuthenticated("Log in (or send a token) as the game's owner.")
+    username = body_object(request).get("user")
+    if not isinstance(username, str) or not username:
+        return refused('Name the user: {"user": "name"}.')
+    try:
+        hosting.name_game_owner(request.user, name, username)
+    except hosting.OwnerError as e:
+        return _owner_refused(e)
+    return Response(hosting.game_owners(name), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=None, responses=OWNERS, summary="Owner: remove a co-owner of a game", operation_id="games_owners_revoke"
+)
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+def game_owner(request, name: str, username: str):
+    if not visible_versions(request.user).filter(name=name).exists():
+        return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+    try:
+        hosting.remove_game_owner(request.user, name, username)
+    except hosting.OwnerError as e:
+        return _owner_refused(e)
+    return Response(hosting.game_owners(name))

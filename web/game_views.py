@@ -8,13 +8,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
 from contests.hosted_games import unpack
-from contests.models import Contest, GameVersion
+from contests.models import GameVersion
+from contests.services import visible_contests
 from games import registry
 from games.clocks import Clock
 from games.hosted import KEY, ManifestError, read_manifest
@@ -29,9 +31,13 @@ def can_upload(user) -> bool:
 
 
 def visible_versions(user):
-    """Every version to an organiser; the accepted ones to everybody else."""
+    """The accepted versions to everybody; every version of their own games (being checked,
+    refused) to their owners and co-owners; every version to an administrator."""
     versions = GameVersion.objects.all()
-    return versions if can_upload(user) else versions.filter(status=GameVersion.Status.ACCEPTED)
+    owned = hosting.owned_names(user)
+    if owned is None:
+        return versions
+    return versions.filter(Q(status=GameVersion.Status.ACCEPTED) | Q(name__in=owned))
 
 
 def _version(request, key: str) -> GameVersion:
@@ -85,8 +91,9 @@ def game_version(request, key: str):
         {
             "version": version,
             "manifest": manifest,
-            "report": version.report if can_upload(request.user) else None,
-            "contests": Contest.objects.filter(game=version.key).order_by("title") if can_upload(request.user) else [],
+            "report": version.report if hosting.owns_game(request.user, version.name) else None,
+            "contests": visible_contests(request.user).filter(game=version.key).order_by("title"),
+            "owners": hosting.game_owners(version.name),
             "checking": version.status == GameVersion.Status.CHECKING,
             "clock_words": Clock.from_json(manifest.clock).in_words(),
         },

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from contests import services
+from contests import roles, services
 from contests.models import Contest, Entry, Stage, Submission
 from judging import formats, lifecycle, metrics, publication, queues, verification
 from judging import matches as judging_matches
@@ -30,10 +30,13 @@ from web.stage_form import StageForm, kinds_for
 from web.views import _contest
 
 
-def _judge(request, slug: str, perm: str = "judging.verify_output") -> Contest | HttpResponse:
-    if not request.user.has_perm(perm):
-        raise PermissionDenied("Only the contest's judges may see this page.")
-    return _contest(request, slug)
+def _judge(request, slug: str) -> Contest:
+    """The contest, for one of its judges (or organisers, or an administrator): 404 to whoever
+    may not see it, 403 to whoever sees it but does not judge it."""
+    contest = _contest(request, slug)
+    if not roles.may(request.user, contest, roles.Power.JUDGE):
+        raise PermissionDenied(f"Only the judges of {contest.title} may see this page.")
+    return contest
 
 
 def _batch_stages(contest: Contest):
@@ -44,8 +47,6 @@ def _batch_stages(contest: Contest):
 @require_GET
 def verification_queue(request, slug: str):
     contest = _judge(request, slug)
-    if isinstance(contest, HttpResponse):
-        return contest
     stages = list(_batch_stages(contest))
     stage = None
     if request.GET.get("stage"):
@@ -71,8 +72,6 @@ def _claim(contest: Contest, match_id: int) -> verification.Claim:
 @require_http_methods(["GET", "POST"])
 def verify_output(request, slug: str, match_id: int):
     contest = _judge(request, slug)
-    if isinstance(contest, HttpResponse):
-        return contest
     try:
         claim = _claim(contest, match_id)
     except verification.VerificationError as e:
@@ -112,8 +111,6 @@ def _queue_url(contest: Contest) -> str:
 @require_http_methods(["POST"])
 def credit_rest(request, slug: str, stage_id: int):
     contest = _judge(request, slug)
-    if isinstance(contest, HttpResponse):
-        return contest
     stage = get_object_or_404(_batch_stages(contest), pk=stage_id)
     try:
         count = verification.credit_rest(stage, request.user, request.POST.get("note", ""))
@@ -127,9 +124,7 @@ def credit_rest(request, slug: str, stage_id: int):
 @login_required
 @require_GET
 def judges_log(request, slug: str):
-    contest = _judge(request, slug, perm="contests.view_judgeaction")
-    if isinstance(contest, HttpResponse):
-        return contest
+    contest = _judge(request, slug)
     actions = contest.judge_actions.select_related("judge")
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -218,7 +213,7 @@ def _console_state(contest: Contest) -> dict:
 @login_required
 @require_GET
 def console(request, slug: str):
-    contest = _judge(request, slug, "judging.rerun_match")
+    contest = _judge(request, slug)
     context = {"contest": contest, **_console_state(contest)}
     context["batch"] = _batch_stages(contest).exists()
     return render(request, "contests/console.html", context)
@@ -230,7 +225,7 @@ def console_action(request, slug: str):
     """A judge's action from the console: run, re-run or cancel a stage, re-run a failed match,
     build again what the platform failed to build, freeze or publish the standings, disqualify
     or reinstate an entry (with the reason the contestant reads); each logged with who and when."""
-    contest = _judge(request, slug, "judging.rerun_match")
+    contest = _judge(request, slug)
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "").strip()
     try:
@@ -276,8 +271,6 @@ def console_action(request, slug: str):
             judges.publish_results(request.user, contest, reason)
             messages.success(request, "The results are published: everyone sees every game's result.")
         elif action in ("disqualify", "reinstate"):
-            if not request.user.has_perm("contests.disqualify_entry"):
-                raise PermissionDenied("Only the contest's judges may do this.")
             entry = get_object_or_404(contest.entries, pk=parse_id(request.POST.get("entry", "")) or 0)
             if action == "disqualify":
                 entry = services.disqualify(request.user, entry, reason)
@@ -306,9 +299,9 @@ def stopped_in_words(stopped: dict[str, int]) -> str:
 @require_http_methods(["GET", "POST"])
 def add_stage(request, slug: str):
     """A new stage from a form: its kind first, then its parameters, each named and checked.
-    Judges add stages, and so do organisers (``contests.add_stage``, as for the API); only a
-    judge runs one, from the console."""
-    contest = _judge(request, slug, "contests.add_stage")
+    The contest's judges and organisers add stages (as through the API), and run them from
+    the console."""
+    contest = _judge(request, slug)
     if not contest.is_hosted:
         raise PermissionDenied("Its game is not hosted here: it has no stages to run.")
     kinds = kinds_for(contest)
@@ -323,9 +316,6 @@ def add_stage(request, slug: str):
                 for name, message in e.fields.items():
                     form.add_error(None, f"{name}: {message}")
             else:
-                if not request.user.has_perm("judging.rerun_match"):  # an organiser: the judges run it
-                    messages.success(request, f"{stage.name} is added; the judges run it when it is time.")
-                    return redirect("contests:organise-edit", slug=contest.slug)
                 messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
                 return redirect("contests:console", slug=contest.slug)
     return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})

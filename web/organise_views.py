@@ -9,27 +9,45 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from contests import services
+from contests import roles, services
 from contests.models import Contest
 from games import registry
 from web.contest_form import PARAMS_HELP, ContestPageForm, game_defaults
 from web.text import render_markdown
+from web.views import _contest
 
 
 def _organiser(request) -> None:
     if not services.is_organiser(request.user):
-        raise PermissionDenied("Only organisers may open or edit contests.")
+        raise PermissionDenied("Only the site's organisers open contests.")
+
+
+def _organised(request, slug: str) -> Contest:
+    """A contest for its owner, a co-organiser or an administrator: 404 to whoever may not see
+    it, 403 to whoever sees it but does not organise it."""
+    contest = _contest(request, slug)
+    if not roles.may(request.user, contest, roles.Power.ORGANISE):
+        raise PermissionDenied(f"Only the owner and co-organisers of {contest.title} may change it.")
+    return contest
 
 
 @login_required
 @require_GET
 def contest_list(request):
-    _organiser(request)
-    contests = Contest.objects.order_by("-created_at", "title")
-    return render(request, "contests/organise_list.html", {"contests": contests})
+    """The contests the user organises (every one for an administrator), and the button to open
+    one for the site's organisers. A co-organiser who may not open contests sees theirs too."""
+    contests = list(roles.with_power(request.user, roles.Power.ORGANISE).order_by("-created_at", "title"))
+    if not services.is_organiser(request.user) and not contests:
+        raise PermissionDenied("Only the site's organisers open contests.")
+    for contest in contests:
+        contest.my_role = roles.ROLE_NAMES[roles.role_of(request.user, contest)]
+    return render(
+        request, "contests/organise_list.html", {"contests": contests, "may_open": services.is_organiser(request.user)}
+    )
 
 
 @login_required
@@ -42,8 +60,7 @@ def contest_new(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def contest_edit(request, slug: str):
-    _organiser(request)
-    return _contest_form(request, get_object_or_404(Contest, slug=slug))
+    return _contest_form(request, _organised(request, slug))
 
 
 def _contest_form(request, contest: Contest | None):
@@ -83,7 +100,34 @@ def _contest_form(request, contest: Contest | None):
     }
     if contest is not None:
         context["stages"] = contest.stages.order_by("order")
+        context["people"] = roles.people(contest)
+        context["may_name"] = roles.may(request.user, contest, roles.Power.NAME)
+        context["named_roles"] = [(role, roles.Role(role).label) for role in roles.NAMED]
     return render(request, "contests/organise_form.html", context)
+
+
+@login_required
+@require_POST
+def contest_roles(request, slug: str):
+    """The owner names a co-organiser or a judge, or takes a role away (``remove``)."""
+    contest = _contest(request, slug)
+    reason = request.POST.get("reason", "")
+    try:
+        if request.POST.get("remove"):
+            role = roles.revoke(request.user, contest, request.POST["remove"], reason)
+            messages.success(request, f"{request.POST['remove']} is no longer {ROLE_WORDS[role]} of {contest.title}.")
+        else:
+            username, role = request.POST.get("user", "").strip(), request.POST.get("role", "")
+            roles.grant(request.user, contest, username, role, reason)
+            messages.success(request, f"{username} is {ROLE_WORDS[role]} of {contest.title}; they have been told.")
+    except roles.NotAllowed as e:
+        raise PermissionDenied(str(e)) from None
+    except roles.RoleError as e:
+        messages.error(request, str(e))
+    return redirect(reverse("contests:organise-edit", args=[contest.slug]) + "#people")
+
+
+ROLE_WORDS = {"organiser": "a co-organiser", "judge": "a judge"}
 
 
 @login_required
@@ -91,5 +135,6 @@ def _contest_form(request, contest: Contest | None):
 def rules_preview(request):
     """The rules as the contest's page will show them: Markdown, sanitised (a fragment of HTML
     for the page's script)."""
-    _organiser(request)
+    if not services.is_organiser(request.user) and not roles.with_power(request.user, roles.Power.ORGANISE).exists():
+        raise PermissionDenied("Only organisers preview contests' rules.")
     return HttpResponse(render_markdown(request.POST.get("rules", "")), content_type="text/html; charset=utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from contests.models import Contest, Entry, Stage, Submission
+from contests.models import Contest, ContestRole, Entry, Stage, Submission
 from games import registry
 from judging import formats, notifications, plans, results
 from judging.models import Match, MatchAttempt, MatchSeat, Notification
@@ -456,10 +456,30 @@ class VersusBatchSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class RoleSerializer(serializers.Serializer):
+    contest = serializers.CharField(help_text="The contest's slug.")
+    role = serializers.ChoiceField(choices=ContestRole.Role.choices)
+
+
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
-    is_judge = serializers.BooleanField()
-    is_organiser = serializers.BooleanField(help_text="May open contests and edit them.")
+    is_judge = serializers.BooleanField(help_text="Judges at least one contest (roles says which).")
+    is_organiser = serializers.BooleanField(help_text="May open contests (each then theirs to organise).")
+    is_admin = serializers.BooleanField(help_text="A site administrator: every right on every contest.")
+    roles = RoleSerializer(many=True, help_text="The user's role in each contest where they have one.")
+
+
+class ContestPersonSerializer(serializers.Serializer):
+    user = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=ContestRole.Role.choices)
+    granted_by = serializers.CharField(source="granted_by.username", allow_null=True, default=None)
+    granted_at = serializers.DateTimeField()
+
+
+class RoleGrantSerializer(serializers.Serializer):
+    user = serializers.CharField(max_length=150, help_text="The user's name.")
+    role = serializers.ChoiceField(choices=[("organiser", "Co-organiser"), ("judge", "Judge")])
+    reason = serializers.CharField(max_length=5000, required=False, allow_blank=True)
 
 
 class ContestWriteSerializer(serializers.Serializer):

@@ -31,6 +31,7 @@ urlpatterns = [
     path("organise/", organise_views.contest_list, name="organise"),
     path("organise/contests/new/", organise_views.contest_new, name="organise-new"),
     path("organise/contests/<slug:slug>/", organise_views.contest_edit, name="organise-edit"),
+    path("organise/contests/<slug:slug>/roles/", organise_views.contest_roles, name="organise-roles"),
     path("organise/preview/", organise_views.rules_preview, name="organise-preview"),
     path("submissions/<id:pk>/", views.submission_detail, name="submission"),
     path("submissions/<id:pk>/source/", views.submission_source, name="submission-source"),

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
-from contests import services
+from contests import roles, services
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
 from games.base import BatchGame, RaceGame
@@ -500,7 +500,7 @@ def match_detail(request, pk: int):
     seats = shown.seats
     live = _live_race(match, seats) if not shown.hidden else None
     context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
-    if request.user.has_perm("judging.rerun_match"):  # judges see every attempt and its result
+    if roles.may(request.user, match.contest, roles.Power.JUDGE):  # its judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
         names = {seat.index: seat.entry.name for seat in seats}
         for attempt in context["attempts"]:
@@ -572,9 +572,9 @@ def _rerun_change(match: Match, attempts: list) -> dict | None:
 @require_http_methods(["POST"])
 def match_action(request, pk: int, action: str):
     """A judge's re-run or cancellation of a match, from its page."""
-    if not request.user.has_perm("judging.rerun_match"):
-        raise PermissionDenied("Only the contest's judges may do this.")
     match = _match(request, pk)
+    if not roles.may(request.user, match.contest, roles.Power.JUDGE):
+        raise PermissionDenied(f"Only the judges of {match.contest.title} may do this.")
     if action == "rerun":
         judges.rerun_match(request.user, match, request.POST.get("reason", ""))
         messages.success(request, "The match is queued to be played again; its earlier result counts until then.")

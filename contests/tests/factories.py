@@ -106,3 +106,17 @@ def _hold(match: Match, results: list[tuple[float, float, str]] | None, reason: 
         status=Match.Status.FINISHED, result_attempt=attempt, finished_at=now, reason=reason or match.reason
     )
     UntoldFault.objects.bulk_create(UntoldFault(seat=seat, attempt=attempt) for seat in seats if seat.status in FAULTS)
+
+
+def name_to(contest: Contest, user: User | None = None, role: str = "judge") -> User:
+    """A user named to a role of the contest (judge, organiser or owner): contests.roles."""
+    from contests import roles
+    from contests.models import ContestRole
+
+    user = user or make_user()
+    if role == ContestRole.Role.OWNER:
+        roles.make_owner(contest, user)
+    else:
+        ContestRole.objects.update_or_create(contest=contest, user=user, defaults={"role": role})
+    roles.forget(user)
+    return user

@@ -5,11 +5,9 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 
 from contests.models import JudgeAction, Stage, Submission
-from contests.services import JUDGES_GROUP, ensure_judges_group
-from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games import registry
 from games.clocks import Clock
 from judging import lifecycle, matches, publication, standings, verification
@@ -257,9 +255,7 @@ def test_the_judges_pages_show_the_queue_an_output_and_the_log(client, db, queue
     contest, stage = _contest_with_runs(db, count=2)
     for match in lifecycle.run_stage(stage):
         matches.play_now(match.pk)
-    ensure_judges_group()
-    judge = make_user(username="judge")
-    judge.groups.add(Group.objects.get(name=JUDGES_GROUP))
+    judge = name_to(contest, make_user(username="judge"))
     contestant = make_user(username="alice")
     client.force_login(contestant)
     assert client.get(f"/contests/{contest.slug}/verification/").status_code == 403

@@ -25,7 +25,15 @@ from hypothesis.stateful import (
 
 from contests import services
 from contests.models import Entry, Submission
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from games.base import GameResult
 from judging import formats, lifecycle, matches, standings
 from judging import services as judges
@@ -56,8 +64,7 @@ class KeptTotals(RuleBasedStateMachine):
     def contest(self):
         n = next(_names)
         self.contest = make_contest(slug=f"kept-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
-        self.judge = make_user(username=f"kept-judge-{n}")
-        self.judge.groups.add(services.ensure_judges_group())
+        self.judge = name_to(self.contest, make_user(username=f"kept-judge-{n}"))
         self.entries = []
         for i in range(3):
             entry = make_entry(self.contest, name=f"K{i}")
@@ -221,8 +228,7 @@ def test_a_match_deleted_while_the_standings_are_frozen_leaves_the_frozen_table_
 
     contest = make_contest(slug="deleted-frozen", game="chomp")
     stage = make_stage(contest)
-    judge = make_user(username="deleted-frozen-judge")
-    judge.groups.add(services.ensure_judges_group())
+    judge = name_to(contest, make_user(username="deleted-frozen-judge"))
     a, b = (make_submission(make_entry(contest, name=n), is_active=True) for n in ("Ann", "Bea"))
     for _ in range(2):
         make_match(contest, [a, b], stage=stage, status=Match.Status.QUEUED)

@@ -9,9 +9,8 @@ import json
 import logging
 
 import pytest
-from django.contrib.auth.models import Group
 
-from contests.tests.factories import make_contest, make_user
+from contests.tests.factories import make_contest, make_user, name_to
 from judging import lifecycle, logs, matches, metrics
 from judging.models import Latency, Match, MatchAttempt, WorkerHeartbeat
 from judging.tests.test_matches import _chomp_match
@@ -78,8 +77,7 @@ def test_the_metrics_endpoint_speaks_prometheus_and_may_ask_for_a_token(client, 
     assert client.get("/metrics", HTTP_AUTHORIZATION="Basic s3cret-token").status_code == 401
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token").status_code == 200
     assert client.get("/metrics", HTTP_AUTHORIZATION="bearer s3cret-token").status_code == 200
-    judge = make_user("judge")
-    judge.groups.add(Group.objects.get(name="judges"))
+    judge = name_to(contest, make_user("judge"))
     client.force_login(judge)
     assert client.get("/metrics").status_code == 200
     page = client.get(f"/contests/{contest.slug}/console/").content.decode()

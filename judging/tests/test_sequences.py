@@ -39,7 +39,7 @@ from hypothesis.stateful import (
 
 from contests import services
 from contests.models import Entry, Stage, Submission
-from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games.base import BYE, GameResult
 from judging import confidence, formats, lifecycle, matches, standings, system_test, verification
 from judging import services as judges
@@ -58,8 +58,7 @@ class JudgesAndGames(RuleBasedStateMachine):
     def contest(self, count, start):
         n = next(_names)
         self.contest = make_contest(slug=f"seq-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
-        self.judge = make_user(username=f"judge-{n}")
-        self.judge.groups.add(services.ensure_judges_group())
+        self.judge = name_to(self.contest, make_user(username=f"judge-{n}"))
         self.system = make_stage(self.contest, kind="system_test", name="System test", order=1, params={"games": 2})
         reference = make_entry(self.contest, name="Random", is_reference=True)
         make_submission(reference, is_active=True, status="ready")

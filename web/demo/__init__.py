@@ -22,8 +22,9 @@ class DemoUser:
 
 DEMO_USERS = [
     DemoUser("admin", "arbiter-admin", "administrator", is_superuser=True),
+    # Named judge of each demo contest (contests.roles); the admin is the administrator's alone.
     DemoUser("judge", "arbiter-judge", "judge", is_judge=True),
-    # Opens and edits contests on /organise/, not in the admin: not staff.
+    # Owns the demo contests; opens and edits contests on /organise/, not in the admin.
     DemoUser("organiser", "arbiter-organiser", "organiser", is_organiser=True),
     DemoUser("alice", "arbiter-alice", "contestant"),
     DemoUser("bob", "arbiter-bob", "contestant"),

@@ -7,8 +7,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from contests.models import Contest, Entry, Stage, Submission
-from contests.services import ensure_judges_group, ensure_organisers_group
+from contests import roles
+from contests.models import Contest, ContestRole, Entry, Stage, Submission
+from contests.services import ensure_organisers_group
 from judging import formats, lifecycle
 from judging.models import Match
 from web.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
@@ -28,15 +29,13 @@ def load_demo(queue_builds: bool = True) -> list[str]:
     ``play_demo`` builds them in this process.
     """
     created: list[str] = []
-    judges, organisers = ensure_judges_group(), ensure_organisers_group()
+    organisers = ensure_organisers_group()
     for spec in DEMO_USERS:
         if User.objects.filter(username=spec.username).exists():
             continue
-        user = User(username=spec.username, is_superuser=spec.is_superuser, is_staff=spec.is_superuser or spec.is_judge)
+        user = User(username=spec.username, is_superuser=spec.is_superuser, is_staff=spec.is_superuser)
         user.set_password(spec.password)
         user.save()
-        if spec.is_judge:
-            user.groups.add(judges)
         if spec.is_organiser:
             user.groups.add(organisers)
         created.append(f"user {spec.username}")
@@ -66,6 +65,7 @@ def load_demo(queue_builds: bool = True) -> list[str]:
         if not made:
             continue
         created.append(f"contest {spec.slug}")
+        _name_people(contest)
         for order, (name, kind, params) in enumerate(spec.stages, start=1):
             stage = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params)
             if formats.of(kind).continuous and contest.is_hosted:  # open contests play as versions arrive
@@ -77,6 +77,18 @@ def load_demo(queue_builds: bool = True) -> list[str]:
                 dispatch.queue_build(submission.pk)
                 created.append(f"queued the build of {submission.entry.name} for {spec.slug}")
     return created
+
+
+def _name_people(contest: Contest) -> None:
+    """The demo's organiser owns the demo contests; the demo's judge is named judge of each."""
+    for spec in DEMO_USERS:
+        user = User.objects.filter(username=spec.username).first()
+        if user is None:
+            continue
+        if spec.is_organiser and roles.owner_of(contest) is None:
+            roles.make_owner(contest, user)
+        elif spec.is_judge:
+            ContestRole.objects.get_or_create(contest=contest, user=user, defaults={"role": ContestRole.Role.JUDGE})
 
 
 def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> list[Submission]:

@@ -9,6 +9,7 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
     make_user,
+    name_to,
 )
 from judging.models import WorkerHeartbeat
 
@@ -48,9 +49,24 @@ def test_a_contestant_cannot_open_the_admin(client):
     assert "/admin/login/" in response["Location"]
 
 
-def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, monkeypatch):
-    from django.contrib.auth.models import Group
+@pytest.mark.parametrize("role", ["judge", "organiser", "owner"])
+def test_the_admin_is_the_administrators_alone_not_a_contests_people(client, rows, role):
+    """The admin reaches every contest's rows: a contest's judge or organiser, even one made
+    staff with every model permission, is sent to log in as an administrator."""
+    from django.contrib.auth.models import Permission
 
+    person = name_to(rows["contest"], make_user(is_staff=True), role=role)
+    person.user_permissions.set(Permission.objects.all())
+    client.force_login(person)
+    for model in MODELS:
+        app, name = model.split(".")
+        response = client.get(reverse(f"admin:{app}_{name}_changelist"))
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    response = client.post(reverse("admin:judging_match_changelist"), {"action": "rerun", "_selected_action": [1]})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_an_administrator_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, monkeypatch):
     from judging.models import Match
 
     queued = []
@@ -59,11 +75,8 @@ def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, mo
     stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 2})
     for _ in range(3):
         make_submission(make_entry(contest), is_active=True, status="ready")
-    judge = make_user()
-    judge.is_staff = True
-    judge.save()
-    judge.groups.add(Group.objects.get(name="judges"))
-    client.force_login(judge)
+    administrator = make_user(is_staff=True, is_superuser=True)
+    client.force_login(administrator)
     url = reverse("admin:contests_stage_changelist")
     response = client.post(url, {"action": "run_stage", "_selected_action": [stage.pk]}, follow=True)
     assert "6 matches scheduled" in response.content.decode()
@@ -89,10 +102,11 @@ def test_a_judge_runs_a_round_robin_and_reruns_a_match_from_the_admin(client, mo
 
 def test_a_contestant_sees_no_run_or_rerun_actions(client):
     user = make_user()
-    user.is_staff = True  # even with admin access, no permission to run anything
+    user.is_staff = True  # staff is not enough: the admin is the administrators'
     user.save()
     client.force_login(user)
-    assert client.get(reverse("admin:judging_match_changelist")).status_code == 403
+    response = client.get(reverse("admin:judging_match_changelist"))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
 
 def test_a_contest_cannot_accept_sources_larger_than_the_sites_upload_cap(settings):

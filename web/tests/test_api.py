@@ -1,13 +1,20 @@
 """The REST API: behaviour and permissions of each endpoint, errors in one shape."""
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
 from contests.models import Entry, JudgeAction, Submission
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from judging import confidence, tallies
 from judging.models import Event
 
@@ -23,15 +30,17 @@ def api(user=None):
     return client
 
 
-def judge():
+def judge(*contests):
+    """A judge of these contests (contests.roles), of no other."""
     user = make_user()
-    user.groups.add(Group.objects.get(name="judges"))
+    for contest in contests:
+        name_to(contest, user)
     return user
 
 
 def test_contests_list_and_detail_for_anyone():
     make_contest(slug="chomp", title="Chomp", clock={"wall_per_move_s": 60}, max_submissions_per_week=2)
-    make_contest(slug="hidden", is_public=False)
+    hidden = make_contest(slug="hidden", is_public=False)
     listing = api().get("/api/contests/").json()
     assert [c["slug"] for c in listing["results"]] == ["chomp"] and listing["count"] == 1
     detail = api().get("/api/contests/chomp/").json()
@@ -39,7 +48,8 @@ def test_contests_list_and_detail_for_anyone():
     assert detail["clock"] == {"cpu_average_per_move_s": 30, "wall_per_move_s": 60}  # the game's, then the contest's
     assert detail["policy"]["max_submissions_per_week"] == 2 and "c" in detail["policy"]["languages"]
     assert api().get("/api/contests/hidden/").status_code == 404
-    assert api(judge()).get("/api/contests/hidden/").status_code == 200
+    assert api(judge(make_contest())).get("/api/contests/hidden/").status_code == 404  # another contest's judge
+    assert api(judge(hidden)).get("/api/contests/hidden/").status_code == 200
 
 
 def test_errors_have_one_shape():
@@ -134,7 +144,8 @@ def test_another_contestants_entry_source_and_stderr_stay_private(queued):
         == 403
     )
     assert api(mine.entry.user).get(f"/api/submissions/{mine.pk}/").json()["build_log"] == "secret build log"
-    assert api(judge()).get(f"/api/submissions/{mine.pk}/").status_code == 200
+    assert api(judge(make_contest())).get(f"/api/submissions/{mine.pk}/").status_code == 403  # another contest's
+    assert api(judge(contest)).get(f"/api/submissions/{mine.pk}/").status_code == 200
     theirs = make_submission(make_entry(contest))
     match = make_match(contest, [mine, theirs], status="finished")
     match.save_replay(
@@ -190,7 +201,8 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     subs = [make_submission(make_entry(contest), is_active=True, status="ready") for _ in range(2)]
     contestant = api(subs[0].entry.user)
     assert contestant.post(f"/api/stages/{stage.pk}/run/").status_code == 403
-    the_judge = judge()
+    assert api(judge(make_contest())).post(f"/api/stages/{stage.pk}/run/").status_code == 403  # another's judge
+    the_judge = judge(contest)
     boss = api(the_judge)
     ran = boss.post(f"/api/stages/{stage.pk}/run/")
     assert ran.status_code == 202 and ran.json()["scheduled"] == 2 and ran.json()["status"] == "running"
@@ -322,7 +334,7 @@ def test_the_owner_withdraws_and_renames_an_entry(queued):
     contest = make_contest(slug="chomp", max_entries_per_user=1)
     entry = make_entry(contest, name="Muncher")
     owner = api(entry.user)
-    for client in (api(make_user()), api(judge())):  # nobody but the owner, not even a judge
+    for client in (api(make_user()), api(judge(contest))):  # nobody but the owner, not even a judge
         assert client.post(f"/api/entries/{entry.pk}/rename/", {"name": "X"}, format="json").status_code == 403
         assert client.post(f"/api/entries/{entry.pk}/withdraw/").status_code == 403
     assert api().post(f"/api/entries/{entry.pk}/withdraw/").status_code in (401, 403)
@@ -363,7 +375,7 @@ def test_the_match_lists_count_is_the_kept_one_and_the_same_as_counted():
     make_match(contest, [a, b], status="finished")  # a test game: its players' and the judges'
     make_match(contest, [b, b], status="queued")  # and one of B's
     make_match(make_contest(slug="beside"), [make_submission(make_entry(make_contest()))] * 2, stage=None)
-    people = {"anyone": None, "A's author": a.entry.user, "a judge": judge()}
+    people = {"anyone": None, "A's author": a.entry.user, "a judge": judge(contest)}
     filters = [
         {},
         {"contest": "listed"},

@@ -8,8 +8,15 @@ import pytest
 from django.utils import timezone
 
 from contests.models import Entry, JudgeAction, Stage, Submission
-from contests.services import ensure_judges_group
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from judging.models import Match, MatchAttempt, WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
@@ -18,18 +25,17 @@ READY = {"status": Submission.Status.READY, "is_active": True}
 
 
 @pytest.fixture
-def judge():
-    user = make_user(username="judge")
-    user.groups.add(ensure_judges_group())
-    return user
-
-
-@pytest.fixture
 def contest(queued):
     contest = make_contest(slug="chomp", title="Chomp")
     for name in ("Ann's", "Bob's", "Cid's"):
         make_submission(make_entry(contest, make_user(), name=name), **READY)
     return contest
+
+
+@pytest.fixture
+def judge(contest):
+    """A judge of the chomp contest (contests.roles)."""
+    return name_to(contest, make_user(username="judge"))
 
 
 def test_only_judges_see_the_console(contest, client, judge):
@@ -250,13 +256,14 @@ def test_what_needs_a_judge_is_on_the_console_and_mended_from_it(contest, client
 
 def test_the_console_says_when_no_worker_serves_the_queue_its_games_need(client, judge):
     race = make_contest(slug="wheels", game="wheels")
+    name_to(race, judge)
     now = timezone.now()
     WorkerHeartbeat.objects.create(hostname="w@a", queues=["builds", "matches", "default"], concurrency=2,
                                    started_at=now, last_seen=now, sandbox_level="full")  # fmt: skip
     client.force_login(judge)
     page = client.get(f"/contests/{race.slug}/console/").content.decode()
     assert "No worker alive serves the <code>races</code> queue" in page and "<code>builds</code> queue" not in page
-    make_contest(slug="chomp2", game="chomp")
+    name_to(make_contest(slug="chomp2", game="chomp"), judge)
     assert "No worker alive serves" not in client.get("/contests/chomp2/console/").content.decode()
     WorkerHeartbeat.objects.filter(hostname="w@a").update(sandbox_level="none")  # it takes no match
     assert "<code>matches</code> queue" in client.get("/contests/chomp2/console/").content.decode()

@@ -14,6 +14,7 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
     make_user,
+    name_to,
 )
 from judging import publication, verification
 from judging import services as judges
@@ -32,8 +33,7 @@ def run(queued):
     match = make_match(contest, [submission], stage=stage)
     # As the verifier recorded it: it recomputed 110 (the points), the output claims 110 (the score).
     finish_on_paper(match, [(110.0, 110.0, "valid")], reason="verified: 110 points")
-    judge = make_user(username="judge")
-    judge.groups.add(services.ensure_judges_group())
+    judge = name_to(contest, make_user(username="judge"))
     return {"contest": contest, "match": match, "owner": owner, "submission": submission, "judge": judge}
 
 

@@ -3,6 +3,7 @@ from django.contrib.auth.models import User
 from django.core import serializers
 from django.core.management import call_command
 
+from contests import roles
 from contests.models import Contest, Stage
 
 pytestmark = pytest.mark.django_db
@@ -33,8 +34,10 @@ def test_load_demo_creates_the_five_contests_and_the_logins(client):
     ]:
         logged_in = client.post("/accounts/login/", {"username": username, "password": password})
         assert logged_in.status_code == 302, username  # through the page: log-ins are throttled
-    assert User.objects.get(username="judge").groups.filter(name="judges").exists()
-    organiser = User.objects.get(username="organiser")
+    judge, organiser = User.objects.get(username="judge"), User.objects.get(username="organiser")
+    for contest in Contest.objects.all():  # the demo's organiser owns each demo contest; its judge judges each
+        assert roles.role_of(organiser, contest) == "owner" and roles.role_of(judge, contest) == "judge"
+    assert not judge.groups.exists() and not judge.is_staff  # a judge of these contests, of no other
     assert [g.name for g in organiser.groups.all()] == ["Organisers"] and not organiser.is_staff
     assert client.get("/organise/").status_code == 403  # alice, the last to log in
     client.force_login(organiser)

@@ -4,7 +4,6 @@ download), and my submissions across contests on my profile."""
 import pytest
 
 from contests.models import Submission
-from contests.services import ensure_judges_group
 from contests.tests.factories import (
     finish_on_paper,
     make_contest,
@@ -13,6 +12,7 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
     make_user,
+    name_to,
 )
 from judging.models import Match
 
@@ -49,8 +49,7 @@ def test_an_entry_page_shows_its_results_versions_and_games(played, client):
 
 def test_a_source_is_its_authors_and_the_judges_to_read_and_download(played, client):
     contest, alice, bob, mine, v1, match = played
-    judge = make_user(username="judge")
-    judge.groups.add(ensure_judges_group())
+    judge = name_to(contest, make_user(username="judge"))
     for user in (alice, judge):
         client.force_login(user)
         page = client.get(f"/submissions/{v1.pk}/source/")

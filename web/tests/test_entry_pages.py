@@ -1,11 +1,18 @@
 """Entering, submitting and reading results through the pages."""
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from contests.models import Entry, Submission
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from judging import lifecycle
 from judging.publication import replay_for
 
@@ -77,9 +84,10 @@ def test_a_submission_page_is_for_its_owner_and_the_judges(client):
     assert client.get(f"/submissions/{submission.pk}/").status_code == 403
     client.force_login(submission.entry.user)
     assert "expected &#x27;;&#x27;" in client.get(f"/submissions/{submission.pk}/").content.decode()
-    judge = make_user()
-    judge.groups.add(Group.objects.get(name="judges"))
+    judge = name_to(make_contest(), make_user())
     client.force_login(judge)
+    assert client.get(f"/submissions/{submission.pk}/").status_code == 403  # a judge of another contest
+    name_to(submission.entry.contest, judge)
     assert client.get(f"/submissions/{submission.pk}/").status_code == 200
 
 
@@ -111,7 +119,8 @@ def test_the_replay_shows_only_my_programs_stderr(client):
     replay = client.get(f"/matches/{match.pk}/replay.json").json()
     assert [m.get("stderr") for m in replay["moves"]] == [None, None]
     judge = make_user()
-    judge.groups.add(Group.objects.get(name="judges"))
+    assert [m.get("stderr") for m in replay_for(judge, match)["moves"]] == [None, None]
+    judge = name_to(match.contest, judge)
     assert [m.get("stderr") for m in replay_for(judge, match)["moves"]] == ["my secret plan", "their secret plan"]
 
 
@@ -206,7 +215,6 @@ def test_a_withdrawn_entry_leaves_the_standings(client):
 
 
 def test_a_judge_sees_every_attempt_and_reruns_or_cancels_from_the_match_page(client, queued):
-    from django.contrib.auth.models import Group
 
     from judging.models import MatchAttempt
 
@@ -214,8 +222,7 @@ def test_a_judge_sees_every_attempt_and_reruns_or_cancels_from_the_match_page(cl
     lifecycle.rerun_match(match)
     contestant_page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Attempts" not in contestant_page  # only judges see them
-    judge = make_user()
-    judge.groups.add(Group.objects.get(name="judges"))
+    judge = name_to(match.contest, make_user())
     client.force_login(judge)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "Attempts" in page and "(counted)" in page and "the result above counts until then" in page
@@ -231,8 +238,6 @@ def test_a_judge_sees_every_attempt_and_reruns_or_cancels_from_the_match_page(cl
 
 
 def test_a_judge_sees_how_a_rerun_moved_the_standings(client, queued):
-    from django.contrib.auth.models import Group
-
     from contests.tests.factories import finish_on_paper
 
     contest = make_contest(slug="chomp")
@@ -240,8 +245,7 @@ def test_a_judge_sees_how_a_rerun_moved_the_standings(client, queued):
     ann, bob, cat = (make_submission(make_entry(contest, name=n), is_active=True, status="ready") for n in "ABC")
     decided = finish_on_paper(make_match(contest, [ann, bob], stage=stage), [(1, 5, "win"), (0, 0, "loss")])
     finish_on_paper(make_match(contest, [cat, bob], stage=stage), [(1, 1, "win"), (0, 0, "loss")])
-    judge = make_user()
-    judge.groups.add(Group.objects.get(name="judges"))
+    judge = name_to(contest, make_user())
     client.force_login(judge)
     assert "changed in the standings" not in client.get(f"/matches/{decided.pk}/").content.decode()
 

@@ -15,6 +15,7 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
     make_user,
+    name_to,
 )
 from judging import lifecycle, publication
 from judging import services as judges
@@ -26,8 +27,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def setting(queued):
     """A Chomp round robin of three entries, two games played: Ann beat Bob, Bob beat Cid."""
-    from contests.services import ensure_judges_group
-
     contest = make_contest(slug="frozen", game="chomp", game_params={"rows": 3, "cols": 3})
     stage = make_stage(contest, name="Round robin", status=Stage.Status.RUNNING)
     users = {name: make_user(username=name.lower()) for name in ("Ann", "Bob", "Cid")}
@@ -42,8 +41,7 @@ def setting(queued):
         make_match(contest, [subs["Bob"], subs["Cid"]], stage=stage), [(1, 3, "win"), (0, 0, "loss")]
     )
     cid_ann = make_match(contest, [subs["Cid"], subs["Ann"]], stage=stage)  # not played yet
-    judge = make_user(username="judge")
-    judge.groups.add(ensure_judges_group())
+    judge = name_to(contest, make_user(username="judge"))
     return {
         "contest": contest, "stage": stage, "users": users, "subs": subs, "judge": judge,
         "ann_bob": ann_bob, "bob_cid": bob_cid, "cid_ann": cid_ann,

@@ -284,7 +284,7 @@ def test_a_game_name_is_its_first_uploaders_and_no_built_in_game_is_taken(organi
     said = html.unescape(
         rival.post("/games/upload/", {"archive": upload_file(nim_zip())}, follow=True).content.decode()
     )
-    assert f"the game 'nim' is {user.username}'s: only they upload its next version" in said
+    assert f"the game 'nim' is {user.username}'s: only they and the co-owners they name upload its next" in said
     for taken in ("chomp", "crossed-words"):  # nor one that would pass for a built-in game in a list
         said = client.post("/games/upload/", {"archive": upload_file(nim_zip(name=taken))}, follow=True)
         assert f"'{taken}' is the name of a game built into the platform" in html.unescape(said.content.decode())
@@ -293,3 +293,28 @@ def test_a_game_name_is_its_first_uploaders_and_no_built_in_game_is_taken(organi
         ("nim", 2, user.pk),
         ("nim", 1, user.pk),
     ]
+    # The owner names the rival co-owner (the API): the rival uploads the next version; only the owner names.
+    from rest_framework.test import APIClient
+
+    rival_api, owner_api = APIClient(), APIClient()
+    rival_api.force_authenticate(other)
+    owner_api.force_authenticate(user)
+    # no version accepted yet: the game is its owners' alone to see
+    assert rival_api.post("/api/games/nim/owners/", {"user": other.username}, format="json").status_code == 404
+    GameVersion.objects.filter(name="nim", version=1).update(status=GameVersion.Status.ACCEPTED)
+    assert rival_api.post("/api/games/nim/owners/", {"user": other.username}, format="json").status_code == 403
+    named = owner_api.post("/api/games/nim/owners/", {"user": other.username}, format="json")
+    assert named.status_code == 201 and named.json() == [
+        {"user": user.username, "role": "owner"},
+        {"user": other.username, "role": "co-owner"},
+    ]
+    assert rival.post("/games/upload/", {"archive": upload_file(nim_zip(title="Nim 3"))}).status_code == 302
+    assert GameVersion.objects.filter(name="nim", version=3, uploaded_by=other).exists()
+    assert rival_api.get("/api/games/nim@3/").json()["report"] is not None  # a co-owner reads the kit's report
+    assert owner_api.delete(f"/api/games/nim/owners/{other.username}/").status_code == 200
+    said = html.unescape(
+        rival.post("/games/upload/", {"archive": upload_file(nim_zip())}, follow=True).content.decode()
+    )
+    assert "only they and the co-owners they name" in said
+    assert APIClient().get("/api/games/nim@3/").status_code == 404  # still being checked: not a visitor's
+    assert APIClient().get("/api/games/nim@1/").json()["report"] is None  # accepted: listed; its report is the owners'

@@ -4,9 +4,16 @@ each call goes through the same service as the console's button, answering the n
 import pytest
 from rest_framework.test import APIClient
 
-from contests import services
 from contests.models import JudgeAction, Stage
-from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    finish_on_paper,
+    make_contest,
+    make_entry,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from judging.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -20,19 +27,18 @@ def api(user=None) -> APIClient:
 
 
 @pytest.fixture
-def judge():
-    user = make_user(username="judge")
-    user.groups.add(services.ensure_judges_group())
-    return user
-
-
-@pytest.fixture
 def chomp(queued):
     contest = make_contest(slug="chomp", game="chomp", game_params={"rows": 3, "cols": 3})
     entries = [make_entry(contest, name=name) for name in ("Ann", "Bob", "Cid")]
     for entry in entries:
         make_submission(entry, is_active=True, status="ready")
     return contest, entries
+
+
+@pytest.fixture
+def judge(chomp):
+    """A judge of the chomp contest (contests.roles), of no other."""
+    return name_to(chomp[0], make_user(username="judge"))
 
 
 def test_a_whole_stage_scripted_through_the_api(judge, chomp):
@@ -143,6 +149,10 @@ def test_an_output_is_verified_through_the_api_and_its_contestant_reads_the_note
     from contests.tests.factories import make_match
 
     match = finish_on_paper(make_match(contest, [submission], stage=stage), [(110.0, 110.0, "valid")])
+    assert (
+        api(judge).post(f"/api/matches/{match.pk}/verify/", {"decision": "accepted"}, format="json").status_code == 403
+    )
+    judge = name_to(contest, judge)  # a judge of the chomp contest only, until named to this one
     no_note = api(judge).post(f"/api/matches/{match.pk}/verify/", {"decision": "rejected"}, format="json")
     assert no_note.status_code == 409 and "Say why" in no_note.json()["error"]["message"]
     done = api(judge).post(
@@ -154,6 +164,7 @@ def test_an_output_is_verified_through_the_api_and_its_contestant_reads_the_note
         api(owner).post(f"/api/matches/{match.pk}/verify/", {"decision": "accepted"}, format="json").status_code == 403
     )
     chomp = make_contest(slug="c2", game="chomp")
+    judge = name_to(chomp, judge)
     other = make_submission(make_entry(chomp), is_active=True, status="ready")
     game = finish_on_paper(make_match(chomp, [other], stage=make_stage(chomp)), [(1, 1, "win")])
     assert (

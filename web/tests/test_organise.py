@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from contests.hosted_games import SOURCE
 from contests.models import Contest, GameVersion, JudgeAction, Stage
-from contests.services import ensure_judges_group, ensure_organisers_group
-from contests.tests.factories import make_contest, make_entry, make_user
+from contests.services import ensure_organisers_group
+from contests.tests.factories import make_contest, make_entry, make_user, name_to
 from games import registry
 from judging import hosting
 
@@ -29,9 +29,8 @@ def organiser():
 
 @pytest.fixture
 def judge():
-    user = make_user(username="jules")
-    user.groups.add(ensure_judges_group())
-    return user
+    """A user who judges a contest of someone else's (contests.roles): no organiser of anything."""
+    return name_to(make_contest(slug="elsewhere"), make_user(username="jules"))
 
 
 def page_fields(**changes) -> dict:
@@ -70,13 +69,9 @@ def api(user=None) -> APIClient:
 
 def test_the_organisers_group_is_made_at_migrate_with_its_permissions(organiser, judge):
     group = Group.objects.get(name="Organisers")
-    assert {p.codename for p in group.permissions.all()} >= {
-        "add_contest",
-        "change_contest",
-        "add_stage",
-        "upload_game",
-    }
-    assert organiser.has_perms(["contests.add_contest", "contests.change_contest", "contests.upload_game"])
+    # Opening contests and uploading games: every other right is a contest's own (contests.roles).
+    assert {p.codename for p in group.permissions.all()} == {"add_contest", "upload_game"}
+    assert organiser.has_perms(["contests.add_contest", "contests.upload_game"])
     assert not judge.has_perm("contests.upload_game")  # games are the organisers' (the demo's judge could upload)
     assert not judge.has_perm(
         "contests.add_contest"
@@ -95,27 +90,28 @@ def test_the_organisers_group_is_made_at_migrate_with_its_permissions(organiser,
     ],
 )
 def test_the_pages_send_a_visitor_to_log_in_and_refuse_contestants_and_judges(client, judge, method, path):
-    make_contest(slug="chomp")
+    name_to(make_contest(slug="chomp"), judge)  # its judge, not one of its organisers
     anonymous = getattr(client, method)(path)
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/?next=")
     for who in (make_user(), judge):
         client.force_login(who)
         assert getattr(client, method)(path, page_fields()).status_code == 403
-    assert not Contest.objects.exclude(slug="chomp").exists()
+    assert not Contest.objects.exclude(slug__in=["chomp", "elsewhere"]).exists()
 
 
 def test_the_api_refuses_anonymous_callers_contestants_and_judges(judge):
     contest = make_contest(slug="chomp", title="Chomp")
+    name_to(contest, judge)
     assert api().post("/api/contests/", api_fields(), format="json").status_code == 401
     assert api().patch("/api/contests/chomp/", {"title": "Mine"}, format="json").status_code == 401
     for who in (make_user(), judge):
         refused = api(who).post("/api/contests/", api_fields(), format="json")
         assert refused.status_code == 403 and refused.json()["error"]["message"] == (
-            "Only organisers may open or edit contests."
+            "Only the site's organisers open contests."
         )
         assert api(who).patch("/api/contests/chomp/", {"title": "Mine"}, format="json").status_code == 403
     contest.refresh_from_db()
-    assert contest.title == "Chomp" and Contest.objects.count() == 1 and not JudgeAction.objects.exists()
+    assert contest.title == "Chomp" and Contest.objects.count() == 2 and not JudgeAction.objects.exists()
 
 
 def test_only_organisers_see_the_organise_link(client, organiser, judge):
@@ -152,9 +148,15 @@ def test_an_organiser_opens_a_contest_from_the_page_and_it_is_logged(client, org
     assert "Chomp Open is created" in page and 'value="Chomp Open"' in page
     assert "/contests/chomp-open/console/stages/new/" in page  # its stages: the judges' form
     assert "Chomp Open" in client.get("/organise/").content.decode()
+    assert client.get("/contests/chomp-open/judges-log/").status_code == 200  # the owner reads it too
+    client.force_login(judge)
+    assert client.get("/contests/chomp-open/judges-log/").status_code == 403  # not yet one of its judges
+    client.force_login(organiser)
+    named = client.post("/organise/contests/chomp-open/roles/", {"user": "jules", "role": "judge"}, follow=True)
+    assert "jules is a judge of Chomp Open" in named.content.decode()
     client.force_login(judge)  # the judges read it in the contest's log
     log = client.get("/contests/chomp-open/judges-log/").content.decode()
-    assert "contest.create" in log and "olga" in log
+    assert "contest.create" in log and "olga" in log and "role.grant" in log
 
 
 def test_an_edit_logs_what_changed_from_and_to_and_a_save_without_change_logs_nothing(client, organiser):
@@ -284,8 +286,10 @@ def test_every_game_of_the_registry_is_offered_by_title_with_its_defaults(client
 
 
 def test_a_contest_for_a_game_to_come_keeps_it_until_the_game_is_hosted(client, organiser):
-    make_contest(slug="later", title="Later", game="connect-four", game_params={"rows": 6})
+    later = make_contest(slug="later", title="Later", game="connect-four", game_params={"rows": 6})
     client.force_login(organiser)
+    assert client.get("/organise/contests/later/").status_code == 403  # someone else's
+    name_to(later, organiser, role="organiser")  # a co-organiser edits it
     page = client.get("/organise/contests/later/").content.decode()
     assert '<option value="connect-four" selected>connect-four (not hosted yet: the contest cannot open)' in page
     assert "Its game is not hosted here" in page and "/console/stages/new/" not in page
@@ -328,18 +332,19 @@ def test_an_organiser_adds_a_stage_with_the_judges_form_and_the_judges_run_it(cl
     client.force_login(organiser)
     client.post("/organise/contests/new/", page_fields())
     form = client.get("/contests/chomp-open/console/stages/new/?kind=round_robin").content.decode()
-    assert '/contests/chomp-open/console/"' not in form  # the console is the judges'
+    assert '/contests/chomp-open/console/"' in form  # its owner judges it too
     added = client.post(
         "/contests/chomp-open/console/stages/new/", {"kind": "round_robin", "name": "Final", "order": 1}, follow=True
     )
-    assert added.redirect_chain[-1][0] == "/organise/contests/chomp-open/"
+    assert added.redirect_chain[-1][0] == "/contests/chomp-open/console/"
     page = added.content.decode()
-    assert "Final is added; the judges run it when it is time." in page and "<td>Final</td>" in page
+    assert "Final is added; run it from the console when it is time." in page
     assert Stage.objects.get().status == Stage.Status.PENDING
     assert list(JudgeAction.objects.values_list("action", flat=True).order_by("pk")) == [
         "contest.create",
         "stage.add",
     ]
+    client.force_login(make_user())
     assert client.get("/contests/chomp-open/console/").status_code == 403
 
 
@@ -404,6 +409,7 @@ def test_an_organiser_opens_and_edits_a_contest_through_the_api(organiser, judge
     assert again.status_code == 200 and JudgeAction.objects.count() == 2  # nothing changed, nothing logged
     assert api(organiser).patch("/api/contests/nowhere/", {"title": "x"}, format="json").status_code == 404
     # The judges read both lines in the log's CSV, with what changed.
+    assert api(organiser).post("/api/contests/chomp-open/roles/", {"user": "jules", "role": "judge"}).status_code == 201
     client = APIClient()
     client.force_login(judge)
     csv = client.get("/contests/chomp-open/judges-log/?format=csv").content.decode()

@@ -1,7 +1,6 @@
 import pytest
-from django.contrib.auth.models import Group
 
-from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user, name_to
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +23,17 @@ def test_contest_page_shows_rules_parameters_stages_and_entries(client):
         assert text in page
 
 
-def test_a_hidden_contest_is_a_404_except_for_judges(client):
-    make_contest(slug="hidden", is_public=False)
+def test_a_hidden_contest_is_a_404_except_for_its_own_people(client):
+    hidden = make_contest(slug="hidden", is_public=False)
+    other = make_contest(slug="other", is_public=False)
     assert client.get("/contests/hidden/").status_code == 404
     assert client.get("/contests/no-such-contest/").status_code == 404
-    judge = make_user()
-    judge.groups.add(Group.objects.get(name="judges"))
+    judge = name_to(hidden, make_user())
     client.force_login(judge)
     assert client.get("/contests/hidden/").status_code == 200
+    assert client.get("/contests/other/").status_code == 404  # a judge of another contest sees nothing of it
+    name_to(other, judge, role="organiser")
+    assert client.get("/contests/other/").status_code == 200
 
 
 def test_pages_refuse_methods_they_do_not_serve(client):

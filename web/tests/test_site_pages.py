@@ -34,7 +34,7 @@ def test_a_missing_page_is_styled_and_says_what_is_missing(client):
 
 def test_a_refused_page_is_styled_and_offers_to_log_in(client):
     contest = make_contest(slug="c2")
-    match = Match.objects.create(contest=contest, seed=1)
+    match = Match.objects.create(contest=contest, stage=make_stage(contest), seed=1)  # public: a stage's game
     client.force_login(make_user())
     response = client.post(f"/matches/{match.pk}/rerun/")
     assert response.status_code == 403 and "<h1>Not allowed</h1>" in response.content.decode()

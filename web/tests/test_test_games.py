@@ -5,8 +5,7 @@ the judges."""
 import pytest
 
 from contests.models import Entry, Submission
-from contests.services import ensure_judges_group
-from contests.tests.factories import make_contest, make_entry, make_submission, make_user
+from contests.tests.factories import make_contest, make_entry, make_submission, make_user, name_to
 from judging.formats import StageError
 from judging.models import Match
 from judging.testgames import create_test_game
@@ -72,8 +71,7 @@ def test_an_entry_that_is_out_plays_no_test_games(setup, client):
 def test_a_test_game_is_seen_by_its_players_and_the_judges_only(setup, client):
     contest, alice, v1, v2, ref_sub, bobs = setup
     match = create_test_game(v2)
-    judge = make_user(username="judge")
-    judge.groups.add(ensure_judges_group())
+    judge = name_to(contest, make_user(username="judge"))
     for user, sees in [(alice, True), (judge, True), (bobs.entry.user, False), (None, False)]:
         client.logout()
         if user is not None:
