@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.policy.PagePolicyMiddleware",  # what the site's frames may hold (docs/security.md)
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out log-in
 ]
 
