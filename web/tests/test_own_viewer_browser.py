@@ -76,7 +76,8 @@ def listener():
 @pytest.fixture
 def hostile(transactional_db, listener):
     """Nim uploaded with the hostile viewer, a match of it (alice's seat 0, bob's seat 1, each
-    with stderr of its own), a judge, and contest rules that link to the viewer's page."""
+    with stderr of its own), a judge, and contest rules that link to the viewer's page and show
+    an image from the listener (which no visitor's browser fetches: RULES_REMOTE_IMAGES)."""
     files = hosting.read_folder(PROGRAMS / "nim")
     files["viewer.js"] = HOSTILE.read_text().replace("__LISTENER__", listener.url).encode()
     version = hosting.upload(files)
@@ -88,7 +89,7 @@ def hostile(transactional_db, listener):
     contest = make_contest(
         game=version.key,
         game_params={"stones": 2},
-        rules=f"[The viewer]({viewer}) and [its script](/games/{version.key}/viewer.js).",
+        rules=f"[The viewer]({viewer}), [its script](/games/{version.key}/viewer.js) and ![a board]({listener.url}/pixel.png)",
     )
     subs = [make_submission(make_entry(contest, user)) for user in (alice, bob)]
     match = make_match(contest, subs, status="finished", stage=make_stage(contest))
