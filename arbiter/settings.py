@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.policy.PagePolicyMiddleware",  # what the site's frames may hold (docs/security.md)
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out log-in
 ]
 
@@ -166,6 +167,8 @@ if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Rules (Markdown) may show images from other sites: every reader's browser then fetches them.
+RULES_REMOTE_IMAGES = env_bool("RULES_REMOTE_IMAGES", False)
 
 # --- Celery ---------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"

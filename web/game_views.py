@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
@@ -41,7 +42,7 @@ def visible_versions(user):
 
 
 def _version(request, key: str) -> GameVersion:
-    match = KEY.match(key)
+    match = KEY.fullmatch(key)  # not KEY.match: its `$` would take `nim@1\n` too
     version = visible_versions(request.user).filter(name=match[1], version=int(match[2])).first() if match else None
     if version is None:
         raise Http404("No such game.")
@@ -100,6 +101,37 @@ def game_version(request, key: str):
     )
 
 
+# Everything an organiser uploads that a browser could run (the viewer's script, the page that
+# runs it, the archive) goes out under this policy: `sandbox allow-scripts` (never
+# `allow-same-origin`, `allow-popups`, `allow-forms` or `allow-top-navigation`) gives the document
+# an origin of its own, so no cookie, storage or page of the site, and keeps it from opening a
+# window, posting a form or moving the top window; the rest lets it run the site's scripts and
+# the game's (from this site only) and draw, and fetch, post or frame nothing. Its own window is
+# held by the page that frames it (web/policy.py: `frame-src 'self'`).
+UNTRUSTED_POLICY = (
+    "sandbox allow-scripts; default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
+)
+NOT_FRAMED = "A game's own viewer opens only in its frame on a match page."
+
+
+def _untrusted(response: HttpResponse) -> HttpResponse:
+    response["Content-Security-Policy"] = UNTRUSTED_POLICY
+    response["X-Content-Type-Options"] = "nosniff"
+    response["X-DNS-Prefetch-Control"] = "off"  # no look-up of names it writes in links
+    # The answer depends on how it was asked for: a cache keeps the frame's apart from a window's.
+    patch_vary_headers(response, ("Sec-Fetch-Dest", "Sec-Fetch-Site"))
+    return response
+
+
+def _fetched_as(request, dest: str, site: str | None = None) -> bool:
+    """Whether the browser says it asks for this as ``dest`` (Fetch Metadata), from ``site``.
+    A client that does not say (an old browser, curl) is refused: the viewer runs nowhere else."""
+    return request.headers.get("Sec-Fetch-Dest") == dest and (
+        site is None or request.headers.get("Sec-Fetch-Site") == site
+    )
+
+
 @require_GET
 def game_archive(request, key: str):
     version = _version(request, key)
@@ -107,39 +139,31 @@ def game_archive(request, key: str):
         data = f.read()
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{version.key}.zip"'  # play reads its version from it
-    return response
-
-
-# What the frame of a game's own viewer may do: run the site's scripts and the game's (from
-# this site only), draw; never fetch, post or frame anything. With the frame's sandbox (no
-# origin of its own: no cookies, no storage), the game's script sees the replay the page gives
-# it and nothing else.
-VIEWER_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; "
-    "connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
-)
+    return _untrusted(response)
 
 
 @xframe_options_sameorigin
 @require_GET
 def game_viewer_page(request, key: str):
-    """The page in the sandboxed frame: the platform's viewer with the game's own renderer."""
+    """The page in the sandboxed frame of a match page: the platform's viewer with the game's
+    own renderer. Only as that frame's document, asked for by a page of this site: opened in a
+    window of its own (a link, a typed address) it would hold the window, and could take it
+    anywhere."""
     version = _version(request, key)
-    response = render(request, "games/viewer.html", {"version": version})
-    response["Content-Security-Policy"] = VIEWER_POLICY
-    return response
+    if not _fetched_as(request, "iframe", site="same-origin"):
+        raise PermissionDenied(NOT_FRAMED)
+    return _untrusted(render(request, "games/viewer.html", {"version": version}))
 
 
 @require_GET
 def game_viewer(request, key: str):
     """The game's own viewer script, run by the replay page in a frame of its own that sees
-    the replay it is given and nothing else of the site."""
+    the replay it is given and nothing else of the site; only as a script (its frame's)."""
     version = _version(request, key)
+    if not _fetched_as(request, "script"):
+        raise PermissionDenied(NOT_FRAMED)
     with version.archive.open("rb") as f:
         manifest = read_manifest(version.manifest, unpack(f.read()))
     if not manifest.viewer:
         raise Http404("This game has no viewer of its own.")
-    response = HttpResponse(manifest.viewer, content_type="text/javascript; charset=utf-8")
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = VIEWER_POLICY
-    return response
+    return _untrusted(HttpResponse(manifest.viewer, content_type="text/javascript; charset=utf-8"))
