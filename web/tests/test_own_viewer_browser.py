@@ -15,8 +15,15 @@ import pytest
 
 from accounts.models import ApiToken
 from contests.models import GameVersion
-from contests.services import ensure_judges_group
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from judging import hosting
 from judging.tests.conftest import PROGRAMS
 
@@ -83,7 +90,6 @@ def hostile(transactional_db, listener):
     version = hosting.upload(files)
     GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
     judge = make_user("judge", password=PASSWORD)
-    judge.groups.add(ensure_judges_group())
     alice, bob = make_user("alice", password=PASSWORD), make_user("bob")
     viewer = f"/games/{version.key}/viewer.html"
     contest = make_contest(
@@ -91,6 +97,7 @@ def hostile(transactional_db, listener):
         game_params={"stones": 2},
         rules=f"[The viewer]({viewer}), [its script](/games/{version.key}/viewer.js) and ![a board]({listener.url}/pixel.png)",
     )
+    name_to(contest, judge)  # its judge: every seat's stderr is theirs to read, never the viewer's
     subs = [make_submission(make_entry(contest, user)) for user in (alice, bob)]
     match = make_match(contest, subs, status="finished", stage=make_stage(contest))
     replay = {

@@ -14,7 +14,15 @@ import pytest
 from django.core.files.base import ContentFile
 from django.test import Client
 
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from web.game_views import NOT_FRAMED
 from web.policy import SITE_POLICY
 from web.tests.test_game_pages import accepted
@@ -32,10 +40,7 @@ def nim():
 
 @pytest.fixture
 def judge():
-    from contests.services import ensure_judges_group
-
-    user = make_user("judge")
-    user.groups.add(ensure_judges_group())
+    user = name_to(make_contest(slug="judged"), make_user("judge"))  # a judge logged in: what a viewer would steal
     client = Client()
     client.force_login(user)
     return client
