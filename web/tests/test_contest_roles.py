@@ -264,21 +264,21 @@ def world(queued) -> World:
 # (name, power needed, how it is asked): every judge's and organiser's action of the console,
 # the pages and the API, on the contest, its stage, its match, its entry and its submission.
 ACTIONS = [
-    ("console", roles.Power.JUDGE, lambda c, w: c.get("/contests/matrix/console/")),
-    ("console: freeze", roles.Power.JUDGE, lambda c, w: c.post("/contests/matrix/console/act/", {"action": "freeze"})),
+    ("console", roles.Power.JUDGE, lambda c, w: c.get(f"/contests/{w.contest.slug}/console/")),
+    ("console: freeze", roles.Power.JUDGE, lambda c, w: c.post(f"/contests/{w.contest.slug}/console/act/", {"action": "freeze"})),
     ("console: rerun a match", roles.Power.JUDGE,
-     lambda c, w: c.post("/contests/matrix/console/act/", {"action": "rerun_match", "match": w.match_id})),
+     lambda c, w: c.post(f"/contests/{w.contest.slug}/console/act/", {"action": "rerun_match", "match": w.match_id})),
     ("console: disqualify", roles.Power.JUDGE,
-     lambda c, w: c.post("/contests/matrix/console/act/", {"action": "disqualify", "entry": w.entry_id, "reason": "x"})),
-    ("add-stage page", roles.Power.JUDGE, lambda c, w: c.get("/contests/matrix/console/stages/new/")),
-    ("judges' log", roles.Power.JUDGE, lambda c, w: c.get("/contests/matrix/judges-log/")),
-    ("verification", roles.Power.JUDGE, lambda c, w: c.get("/contests/matrix/verification/")),
+     lambda c, w: c.post(f"/contests/{w.contest.slug}/console/act/", {"action": "disqualify", "entry": w.entry_id, "reason": "x"})),
+    ("add-stage page", roles.Power.JUDGE, lambda c, w: c.get(f"/contests/{w.contest.slug}/console/stages/new/")),
+    ("judges' log", roles.Power.JUDGE, lambda c, w: c.get(f"/contests/{w.contest.slug}/judges-log/")),
+    ("verification", roles.Power.JUDGE, lambda c, w: c.get(f"/contests/{w.contest.slug}/verification/")),
     ("match page: rerun", roles.Power.JUDGE, lambda c, w: c.post(f"/matches/{w.match_id}/rerun/")),
     ("source", roles.Power.JUDGE, lambda c, w: c.get(f"/submissions/{w.submission_id}/source/")),
-    ("api: freeze", roles.Power.JUDGE, lambda c, w: c.post("/api/contests/matrix/freeze/")),
-    ("api: publish", roles.Power.JUDGE, lambda c, w: c.post("/api/contests/matrix/publish/")),
+    ("api: freeze", roles.Power.JUDGE, lambda c, w: c.post(f"/api/contests/{w.contest.slug}/freeze/")),
+    ("api: publish", roles.Power.JUDGE, lambda c, w: c.post(f"/api/contests/{w.contest.slug}/publish/")),
     ("api: add a stage", roles.Power.JUDGE,
-     lambda c, w: c.post("/api/contests/matrix/stages/", {"kind": "round_robin", "name": "S"}, format="json")),
+     lambda c, w: c.post(f"/api/contests/{w.contest.slug}/stages/", {"kind": "round_robin", "name": "S"}, format="json")),
     ("api: run the stage", roles.Power.JUDGE, lambda c, w: c.post(f"/api/stages/{w.stage.pk}/run/")),
     ("api: rerun the stage", roles.Power.JUDGE, lambda c, w: c.post(f"/api/stages/{w.stage.pk}/rerun/")),
     ("api: rerun a match", roles.Power.JUDGE, lambda c, w: c.post(f"/api/matches/{w.match_id}/rerun/")),
@@ -291,17 +291,17 @@ ACTIONS = [
     ("api: reinstate", roles.Power.JUDGE, lambda c, w: c.post(f"/api/entries/{w.entry_id}/reinstate/")),
     ("api: rebuild", roles.Power.JUDGE, lambda c, w: c.post(f"/api/submissions/{w.submission_id}/rebuild/")),
     ("api: source", roles.Power.JUDGE, lambda c, w: c.get(f"/api/submissions/{w.submission_id}/")),
-    ("api: people", roles.Power.JUDGE, lambda c, w: c.get("/api/contests/matrix/roles/")),
+    ("api: people", roles.Power.JUDGE, lambda c, w: c.get(f"/api/contests/{w.contest.slug}/roles/")),
     ("api: edit", roles.Power.ORGANISE,
-     lambda c, w: c.patch("/api/contests/matrix/", {"summary": "changed"}, format="json")),
-    ("organise page", roles.Power.ORGANISE, lambda c, w: c.get("/organise/contests/matrix/")),
+     lambda c, w: c.patch(f"/api/contests/{w.contest.slug}/", {"summary": "changed"}, format="json")),
+    ("organise page", roles.Power.ORGANISE, lambda c, w: c.get(f"/organise/contests/{w.contest.slug}/")),
     ("api: name", roles.Power.NAME,
-     lambda c, w: c.post("/api/contests/matrix/roles/", {"user": "zed", "role": "judge"}, format="json")),
-    ("api: remove", roles.Power.NAME, lambda c, w: _named_zed(w) and c.delete("/api/contests/matrix/roles/zed/")),
+     lambda c, w: c.post(f"/api/contests/{w.contest.slug}/roles/", {"user": "zed", "role": "judge"}, format="json")),
+    ("api: remove", roles.Power.NAME, lambda c, w: _named_zed(w) and c.delete(f"/api/contests/{w.contest.slug}/roles/zed/")),
     ("page: name", roles.Power.NAME,
-     lambda c, w: c.post("/organise/contests/matrix/roles/", {"user": "zed", "role": "judge"})),
-    ("api: read", roles.Power.VIEW, lambda c, w: c.get("/api/contests/matrix/")),
-    ("page: read", roles.Power.VIEW, lambda c, w: c.get("/contests/matrix/")),
+     lambda c, w: c.post(f"/organise/contests/{w.contest.slug}/roles/", {"user": "zed", "role": "judge"})),
+    ("api: read", roles.Power.VIEW, lambda c, w: c.get(f"/api/contests/{w.contest.slug}/")),
+    ("page: read", roles.Power.VIEW, lambda c, w: c.get(f"/contests/{w.contest.slug}/")),
 ]  # fmt: skip
 
 
@@ -344,3 +344,146 @@ def test_every_person_may_do_what_their_role_gives_and_nothing_else(world, data)
             assert response.status_code == 404, (person, name)  # a hidden contest is no one else's business
         elif user is not None:
             assert response.status_code == 403, (person, name)
+
+
+# --- Sequences: naming, removing, editing, hiding and acting, in any order ---------------------------
+
+from itertools import count  # noqa: E402
+
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test  # noqa: E402
+
+_n = count(1)
+# The actions on the contest itself (its stages, matches and entries are the matrix's to ask).
+ON_THE_CONTEST = {
+    "console", "console: freeze", "add-stage page", "judges' log", "verification", "api: freeze", "api: publish",
+    "api: add a stage", "api: people", "organise page", "api: read", "page: read",
+}  # fmt: skip
+PEOPLE_NAMED = ["p1", "p2", "p3"]
+ACTORS = ["owner", "admin", "p1", "p2", "p3", "stranger"]
+
+
+class PeopleOfAContest(RuleBasedStateMachine):
+    """The owner (or an administrator) names and removes people while they, a stranger and the
+    owner act on the contest, its settings change and it is hidden or shown: after every step
+    each person's rights are their current role's, the contest's people are the ones named, and
+    the judges' log and the notifications hold one line for each change, no more."""
+
+    @initialize()
+    def contest(self):
+        n = next(_n)
+        self.slug = f"people-{n}"
+        self.users = {name: make_user(username=f"{name}-{n}") for name in [*PEOPLE_NAMED, "stranger"]}
+        self.users["owner"] = organiser(f"owner-{n}")
+        self.users["admin"] = make_user(username=f"admin-{n}", is_superuser=True)
+        fields = {"title": f"People {n}", "slug": self.slug, "game": "chomp", "game_params": {"rows": 4}}
+        assert api(self.users["owner"]).post("/api/contests/", fields, format="json").status_code == 201
+        self.contest = Contest.objects.get(slug=self.slug)
+        self.model: dict[str, str] = {}  # person -> role
+        self.changes: dict[str, int] = {name: 0 for name in PEOPLE_NAMED}
+        self.logged = 0
+        self.hidden = False
+
+    def _powers(self, actor: str) -> set:
+        if actor in ("owner", "admin"):
+            return set(roles.Power)
+        return POWERS.get({"organiser": "co-organiser"}.get(self.model.get(actor), self.model.get(actor, "")), set())
+
+    def _check_refusal(self, actor: str, response) -> None:
+        assert _refused(response), (actor, response.status_code)
+        sees = roles.Power.VIEW in self._powers(actor) or not self.hidden
+        assert response.status_code == (403 if sees else 404), (actor, self.hidden, response.status_code)
+
+    @rule(
+        actor=st.sampled_from(ACTORS),
+        person=st.sampled_from(PEOPLE_NAMED),
+        role=st.sampled_from(["judge", "organiser"]),
+    )
+    def name(self, actor, person, role):
+        username = self.users[person].username
+        response = api(self.users[actor]).post(
+            f"/api/contests/{self.slug}/roles/", {"user": username, "role": role}, format="json"
+        )
+        if roles.Power.NAME not in self._powers(actor):
+            self._check_refusal(actor, response)
+            return
+        assert response.status_code == 201, response.json()
+        if self.model.get(person) != role:
+            self.model[person] = role
+            self.changes[person] += 1
+            self.logged += 1
+
+    @rule(actor=st.sampled_from(ACTORS), person=st.sampled_from(PEOPLE_NAMED))
+    def remove(self, actor, person):
+        response = api(self.users[actor]).delete(f"/api/contests/{self.slug}/roles/{self.users[person].username}/")
+        if roles.Power.NAME not in self._powers(actor):
+            self._check_refusal(actor, response)
+        elif person not in self.model:
+            assert response.status_code == 404
+        else:
+            assert response.status_code == 200
+            del self.model[person]
+            self.changes[person] += 1
+            self.logged += 1
+
+    @rule(actor=st.sampled_from(ACTORS), hide=st.booleans())
+    def edit(self, actor, hide):
+        response = api(self.users[actor]).patch(f"/api/contests/{self.slug}/", {"is_public": not hide}, format="json")
+        if roles.Power.ORGANISE not in self._powers(actor):
+            self._check_refusal(actor, response)
+            return
+        assert response.status_code == 200, response.json()
+        if hide != self.hidden:
+            self.logged += 1  # contest.edit
+        self.hidden = hide
+
+    @rule(actor=st.sampled_from(ACTORS), action=st.sampled_from([a for a in ACTIONS if a[0] in ON_THE_CONTEST]))
+    def act(self, actor, action):
+        name, power, ask = action
+        world = World(self.contest, None, 0, 0, 0, {})
+        logged = JudgeAction.objects.filter(contest=self.contest).count()
+        response = ask(api(self.users[actor]), world)
+        assert response.status_code < 500
+        if power in self._powers(actor) or (power == roles.Power.VIEW and not self.hidden):
+            assert not _refused(response), (actor, name, response.status_code)
+            self.logged = JudgeAction.objects.filter(contest=self.contest).count() - logged + self.logged
+        else:
+            self._check_refusal(actor, response)
+
+    @invariant()
+    def every_right_is_the_current_roles(self):
+        if not hasattr(self, "model"):
+            return
+        from django.contrib.auth.models import User
+
+        for person in PEOPLE_NAMED:
+            fresh = User.objects.get(pk=self.users[person].pk)
+            assert roles.role_of(fresh, self.contest) == self.model.get(person), person
+        people = api(self.users["owner"]).get(f"/api/contests/{self.slug}/roles/").json()
+        named = {p["user"]: p["role"] for p in people}
+        assert named == {
+            self.users["owner"].username: "owner",
+            **{self.users[p].username: role for p, role in self.model.items()},
+        }
+
+    @invariant()
+    def the_log_and_the_notifications_hold_each_change_once(self):
+        if not hasattr(self, "model"):
+            return
+        log = JudgeAction.objects.filter(contest=self.contest).exclude(action="contest.create")
+        assert log.count() == self.logged
+        for person in PEOPLE_NAMED:
+            told = Notification.objects.filter(user=self.users[person], kind="organising").count()
+            assert told == self.changes[person], person
+
+
+@pytest.mark.slow
+def test_the_people_of_a_contest_hold_whatever_is_done_in_any_order(queued):
+    run_state_machine_as_test(
+        PeopleOfAContest,
+        settings=settings(
+            max_examples=10,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
+    )
