@@ -12,7 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from contests import entry_form
+from contests import bounds, entry_form
 from contests.models import Contest
 from contests.services import CONTEST_SETTINGS
 from games import registry
@@ -164,6 +164,13 @@ class ContestForm(forms.ModelForm):
         )
         self.fields["source_counts"].required = False
         self.fields["allowed_languages"].choices = [(key, lang.title) for key, lang in languages.LANGUAGES.items()]
+        for name, bound in (("memory_mb", bounds.MEMORY), *bounds.CONTEST_LIMITS.items()):
+            field = self.fields[name]
+            field.help_text = f"{field.help_text} This site allows {bound.said()}.".strip()
+        self.fields["clock"].help_text += (
+            f" This site allows a move {bounds.MOVE_SECONDS.said()}, a game {bounds.GAME_SECONDS.said()}, "
+            f"a run {bounds.RUN_SECONDS.said()}."
+        )
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].label = f"Opens ({zone})"
         self.fields["closes_at"].label = f"Closes ({zone})"
@@ -256,6 +263,14 @@ class ContestForm(forms.ModelForm):
                 game.resolve_params(cleaned["game_params"])
             except ParamError as e:
                 self.add_error("game_params", str(e))
+            else:
+                for param, value in cleaned["game_params"].items():
+                    if problem := bounds.GAME_PARAM.refusal(param, value):
+                        self.add_error("game_params", problem)
+        for limit, bound in bounds.CONTEST_LIMITS.items():
+            value = cleaned.get(limit)
+            if value is not None and (problem := bound.refusal(limit, value)):
+                self.add_error(limit, problem)
         if "clock" in cleaned:
             self._clean_clock_and_memory(cleaned, game)
         self._clean_game_data(cleaned, name)
@@ -294,7 +309,12 @@ class ContestForm(forms.ModelForm):
         except ClockError as e:
             self.add_error("clock", f"The clock: {e}.")
             return
-        cleaned["clock"] = clock
+        refused = bounds.clock_refusals({**defaults, **clock})
+        for name, problem in refused.items():
+            said = problem if name in clock else f"The game's {problem}"
+            self.add_error("memory_mb" if name == "memory_mb" and memory is not None else "clock", said)
+        if not refused:
+            cleaned["clock"] = clock
 
     def _clean_game_data(self, cleaned: dict[str, Any], name: str | None) -> None:
         data = cleaned.get("game_data")
