@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Column, Game, GameInfo, Param, count_status, total_points
+from sandbox.languages import LANGUAGES
 
 MANIFEST = "game.json"
 NAME = re.compile(r"^[a-z][a-z0-9-]{0,29}$")
@@ -175,8 +176,9 @@ def program(files: Mapping[str, bytes], path: Any, what: str, language: Any = No
     """The program at ``path``: a file of the archive, or a folder of it packed as an archive
     entry is (what its build runs: a Makefile, a runme)."""
     path = _clean_path(path, what)
-    if language is not None and (not isinstance(language, str) or not language.strip()):
-        raise ManifestError(f"{what}'s language must be a name of the platform's language table")
+    if language is not None and (not isinstance(language, str) or language not in LANGUAGES):
+        shown = repr(language) if isinstance(language, str) and len(language) <= 40 else "this"
+        raise ManifestError(f"{what}'s language {shown} is not one of the platform's: {', '.join(LANGUAGES)}")
     if path in files:
         return ProgramSource(path, path.rsplit("/", 1)[-1], files[path], language)
     inside = {name[len(path) + 1 :]: data for name, data in files.items() if name.startswith(path + "/")}
