@@ -78,7 +78,24 @@ def settings_of(contest: Contest) -> dict[str, Any]:
     return {name: getattr(contest, name) for name in CONTEST_SETTINGS if name != "game_data"}
 
 
-class SettingsJSONField(forms.JSONField):
+class JSONField(forms.JSONField):
+    """Django's JSON field, with JSON nested too deeply for Python's parser (a 100,000-deep
+    array) refused as the API's JSONParser refuses it, not a RecursionError and a 500."""
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError("The JSON is nested too deeply.", code="invalid") from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return forms.fields.InvalidJSONInput(data)
+
+
+class SettingsJSONField(JSONField):
     """JSON settings shown empty when there are none (not as {} or null), so that the
     placeholder shows the game's defaults; empty, they are none."""
 

@@ -95,16 +95,35 @@ def test_the_memory_field_is_bounded_on_the_page_too(client, organiser, contest)
     _unchanged(contest)
 
 
+ADMIN_FIELDS = {
+    "title": "Chomp Open", "slug": "chomp-open", "game": "chomp", "game_params": "{}", "clock": "{}",
+    "entry_form": "[]", "max_entries_per_user": 1, "max_source_bytes": 65536, "language_table": "arbiter",
+    "source_counts": "bytes", "opens_at_0": "2031-01-01", "opens_at_1": "10:00:00",
+    "stages-TOTAL_FORMS": 0, "stages-INITIAL_FORMS": 0, "stages-MIN_NUM_FORMS": 0, "stages-MAX_NUM_FORMS": 1000,
+}  # fmt: skip
+
+
 @pytest.mark.parametrize(("clock", "field", "message"), ATTACKS[:3])
 def test_the_admin_refuses_an_absurd_clock_with_the_same_sentence(admin_client, contest, clock, field, message):
-    fields = {
-        "title": contest.title, "slug": contest.slug, "game": "chomp", "game_params": "{}", "clock": json.dumps(clock),
-        "entry_form": "[]", "max_entries_per_user": 1, "max_source_bytes": 65536, "language_table": "arbiter",
-        "source_counts": "bytes", "opens_at_0": "2031-01-01", "opens_at_1": "10:00:00",
-        "stages-TOTAL_FORMS": 0, "stages-INITIAL_FORMS": 0, "stages-MIN_NUM_FORMS": 0, "stages-MAX_NUM_FORMS": 1000,
-    }  # fmt: skip
-    refused = admin_client.post(f"/admin/contests/contest/{contest.pk}/change/", fields)
+    refused = admin_client.post(
+        f"/admin/contests/contest/{contest.pk}/change/", {**ADMIN_FIELDS, "clock": json.dumps(clock)}
+    )
     assert refused.status_code == 200 and message in html.unescape(refused.content.decode())
+    _unchanged(contest)
+
+
+@pytest.mark.parametrize("field", ["clock", "game_params", "entry_form"])
+def test_json_nested_too_deeply_is_refused_on_the_page_and_in_the_admin(
+    client, admin_client, organiser, contest, field
+):
+    deep = "[" * 100_000 + "]" * 100_000
+    client.force_login(organiser)
+    refused = client.post("/organise/contests/chomp-open/", page_fields(**{field: deep}))
+    assert refused.status_code == 200
+    errors = refused.content.decode().split(f'id="field-{field}"')[1].split('<div class="field"')[0]
+    assert "The JSON is nested too deeply." in errors
+    admin = admin_client.post(f"/admin/contests/contest/{contest.pk}/change/", {**ADMIN_FIELDS, field: deep})
+    assert admin.status_code == 200 and "The JSON is nested too deeply." in admin.content.decode()
     _unchanged(contest)
 
 
@@ -198,6 +217,25 @@ def test_a_stages_numbers_are_bounded_naming_the_bound(judge, params, field, mes
     assert refused.status_code == 400, refused.json()
     assert message in str(refused.json()["error"]["fields"][field])
     assert not Stage.objects.exists()
+
+
+def test_the_admin_checks_a_stages_numbers_as_the_api_does(admin_client, contest):
+    stage = {"contest": contest.pk, "order": 1, "name": "Swiss", "kind": "swiss", "status": "pending"}
+    with override_settings(BOUND_ROUNDS=(1, 100)):
+        refused = admin_client.post("/admin/contests/stage/add/", {**stage, "params": '{"rounds": 500}'})
+        inline = admin_client.post(
+            f"/admin/contests/contest/{contest.pk}/change/",
+            {**ADMIN_FIELDS, "stages-TOTAL_FORMS": 1, "stages-0-order": 1, "stages-0-name": "Swiss",
+             "stages-0-kind": "swiss", "stages-0-params": '{"rounds": 500}', "stages-0-status": "pending"},
+        )  # fmt: skip
+    for answer in (refused, inline):
+        assert answer.status_code == 200
+        assert "rounds is 500: this site&#x27;s bound for a stage&#x27;s rounds is 1 to 100" in answer.content.decode()
+    assert not Stage.objects.exists()
+    deep = admin_client.post("/admin/contests/stage/add/", {**stage, "params": "[" * 100_000 + "]" * 100_000})
+    assert deep.status_code == 200 and "The JSON is nested too deeply." in deep.content.decode()
+    saved = admin_client.post("/admin/contests/stage/add/", {**stage, "params": '{"rounds": 30}'})
+    assert saved.status_code == 302 and Stage.objects.get().params == {"rounds": 30}
 
 
 def test_a_stages_huge_top_is_refused_by_default(judge):
