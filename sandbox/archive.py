@@ -116,16 +116,19 @@ def extract(data: bytes, work: WorkDir, limits: ArchiveLimits | None = None) -> 
 
 
 def survey(data: bytes, limits: ArchiveLimits | None = None) -> None:
-    """Refuse, without unpacking anything, an archive ``extract`` would refuse for its members'
-    count, names, depth, kinds or declared sizes (a zip from its central directory; a tar.gz
-    from its headers, reading at most ``max_files`` of them): what a web request can afford
-    to check of a contestant's archive. A bad CRC is only found by unpacking."""
+    """Refuse, writing nothing, an archive ``extract`` would refuse for its members' count,
+    names, depth, kinds or declared sizes (a zip from its central directory, then its members'
+    CRCs read in memory; a tar.gz from its headers, reading at most ``max_files`` of them): what
+    a web request can afford to check of a contestant's archive."""
     limits = limits or ArchiveLimits()
     budget = _Budget(limits)
     try:
         if data.startswith(b"PK\x03\x04"):
             with _open_zip(data, limits) as archive:
                 _zip_infos(archive, budget)
+                broken = archive.testzip()  # reads each member in memory: at most max_bytes, the sizes checked
+                if broken is not None:
+                    raise UnsafeArchive(f"broken zip: bad CRC-32 for {broken!r}")
         elif data.startswith(b"\x1f\x8b"):
             with tarfile.open(fileobj=io.BytesIO(data), mode="r|gz") as archive:
                 declared = 0

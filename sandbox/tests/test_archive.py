@@ -106,6 +106,7 @@ def test_a_broken_or_deep_archive_is_refused_in_words(tmp_path, data, said):
     ("data", "said"),
     [
         (MANY, "more than 2000 members"),
+        (_bad_crc(), "broken zip: bad CRC-32 for 'main.py'"),
         (_tgz({f"f{n}": b"" for n in range(2001)}), "more than 2000 members"),
         (_zip({"a/" * 40 + "main.py": b"x"}), "nested more than 32 folders deep"),
         (_zip({"../main.py": b"x"}), "path with '..'"),
@@ -113,7 +114,7 @@ def test_a_broken_or_deep_archive_is_refused_in_words(tmp_path, data, said):
         (_tgz({"zeros": bytes(70 << 20)}), "unpacks to more than"),
         (b"#!/bin/sh\n", "not a .zip or .tar.gz archive"),
     ],
-    ids=["many-zip", "many-tar-gz", "deep", "slip", "zip-bomb", "tar-bomb", "not-an-archive"],
+    ids=["many-zip", "bad-crc", "many-tar-gz", "deep", "slip", "zip-bomb", "tar-bomb", "not-an-archive"],
 )
 def test_a_survey_refuses_what_extract_would_without_unpacking(data, said):
     started = time.perf_counter()

@@ -202,8 +202,9 @@ def test_random_manifests_are_accepted_or_refused_in_words_never_a_500(organiser
     [
         ({f"f{n}": b"" for n in range(3000)}, "The archive is refused: more than 2000 members."),
         ({"a/" * 40 + "runme": b"#!/bin/sh\n"}, "is nested more than 32 folders deep."),
+        ("bad-crc", "The archive is refused: broken zip: bad CRC-32 for 'runme'."),
     ],
-    ids=["many", "deep"],
+    ids=["many", "deep", "bad-crc"],
 )
 def test_a_contestants_archive_is_refused_at_submission_from_its_directory(files, said):
     from rest_framework.test import APIClient
@@ -211,11 +212,17 @@ def test_a_contestants_archive_is_refused_at_submission_from_its_directory(files
     from contests.models import Submission
     from contests.tests.factories import make_contest, make_entry
 
+    if files == "bad-crc":
+        data = bytearray(_zip({"runme": b"#!/bin/sh\necho hello\n"}, zipfile.ZIP_STORED))
+        data[data.index(b"echo")] ^= 0x20
+        archive = bytes(data)
+    else:
+        archive = _zip(files)
     entry = make_entry(make_contest())
     client = APIClient()
     client.force_authenticate(entry.user)
     answer = client.post(
-        f"/api/entries/{entry.pk}/submissions/", {"source": upload_file(_zip(files), "entry.zip")}, format="multipart"
+        f"/api/entries/{entry.pk}/submissions/", {"source": upload_file(archive, "entry.zip")}, format="multipart"
     )
     assert answer.status_code == 400, answer.content
     assert said in answer.json()["error"]["message"]
