@@ -22,10 +22,11 @@ from django.conf import settings
 
 
 def number(value: float) -> str:
-    """A value as a sentence shows it: 1,000,000,000 rather than 1e+09; 0.01 as it is."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if float(value).is_integer() and abs(value) < 1e18:
+    """A value as a sentence shows it: 1,000,000,000 rather than 1e+09; 0.01 as it is; a whole
+    number too large for a float by its digits."""
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) < 10**18 else f"a number of {len(str(abs(value)))} digits"
+    if math.isfinite(value) and value.is_integer() and abs(value) < 1e18:
         return f"{int(value):,}"
     return f"{value:g}"
 

@@ -105,10 +105,12 @@ def _text(data: Mapping[str, Any], key: str, limit: int, required: bool = True) 
 
 def _number(data: Mapping[str, Any], key: str, default: float, limit: float) -> float:
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    # A whole number too large for a float (JSON allows 4,300 digits) is compared as it is.
+    if isinstance(value, bool) or not isinstance(value, int | float) or not -math.inf < value < math.inf:
         raise ManifestError(f"{key!r} must be a number, not {value!r}")
     if not 0 < value <= limit:
-        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {value!r}")
+        shown = repr(value) if abs(value) < 10**18 else f"a number of {len(str(abs(int(value))))} digits"
+        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {shown}")
     return value
 
 

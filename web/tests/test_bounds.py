@@ -34,6 +34,7 @@ ATTACKS = [
     ({"time_limit": 1e9}, "clock", "time_limit is 1,000,000,000: this site's bound for a game's time limit is 0.1"),
     ({"seconds": 0.01}, "clock", "seconds is 0.01: this site's bound for a run's time limit is 1 to 86,400 s"),
     ({"cpu_per_move_s": float("inf")}, "clock", "cpu_per_move_s must be a positive number"),
+    ({"cpu_total_s": 10**400}, "clock", "cpu_total_s is a number of 401 digits: this site's bound for a game's"),
 ]
 
 
@@ -270,7 +271,7 @@ def test_a_versus_batch_asks_for_games_within_the_bound():
 
 NUMBERS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False, width=64),
-    st.integers(min_value=-(10**30), max_value=10**30),
+    st.integers(min_value=-(10**500), max_value=10**500),
     st.booleans(),
     st.none(),
     st.text(max_size=5),

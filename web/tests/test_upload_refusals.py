@@ -173,7 +173,7 @@ PLAYER = st.fixed_dictionaries(
 )
 CHANGES = st.dictionaries(
     st.sampled_from(KEYS),
-    st.one_of(JSON, CLOCK, st.lists(PLAYER, max_size=3), st.floats(), st.integers(-(10**30), 10**30)),
+    st.one_of(JSON, CLOCK, st.lists(PLAYER, max_size=3), st.floats(), st.integers(-(10**500), 10**500)),
     max_size=4,
 )
 
@@ -183,11 +183,7 @@ CHANGES = st.dictionaries(
 def test_random_manifests_are_accepted_or_refused_in_words_never_a_500(organiser, changes):
     _, client = organiser
     GameVersion.objects.all().delete()
-    try:
-        data = nim_zip(**changes)
-    except ValueError:  # json.dumps of a float JSON cannot say: the API never receives it
-        return
-    api = client.post("/api/games/", {"archive": upload_file(data)})
+    api = client.post("/api/games/", {"archive": upload_file(nim_zip(**changes))})
     assert api.status_code in (202, 400), api.content
     if api.status_code == 400:
         assert api.json()["error"]["message"]
