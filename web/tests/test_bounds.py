@@ -305,3 +305,17 @@ def test_random_clocks_and_memory_on_the_form_are_saved_or_refused_in_words(cloc
         assert all(bounds.CLOCK[name].admits(v) for name, v in clock.items() if name in bounds.CLOCK and v is not None)
     else:
         assert all(str(message) for errors in form.errors.values() for message in errors)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(limits=st.dictionaries(st.sampled_from(list(bounds.CONTEST_LIMITS)), NUMBERS, max_size=3))
+def test_random_limits_are_saved_or_refused_in_words_never_a_500(organiser, contest, limits):
+    answer = api(organiser).patch("/api/contests/chomp-open/", limits, format="json")
+    assert answer.status_code in (200, 400), answer.content
+    if answer.status_code == 400:
+        assert answer.json()["error"]["message"]
+        return
+    saved = Contest.objects.get(slug="chomp-open")
+    for name, bound in bounds.CONTEST_LIMITS.items():
+        value = getattr(saved, name)
+        assert value is None or bound.admits(value), (name, value)
