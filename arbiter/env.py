@@ -10,6 +10,7 @@ Any variable may instead be given as ``NAME_FILE``, the path of a file holding t
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 from pathlib import Path
@@ -72,6 +73,24 @@ def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int
     if maximum is not None and number > maximum:
         raise ConfigError(f"{name}={number} is above the maximum of {maximum}")
     return number
+
+
+def env_range(name: str, default: tuple[float, float], *, whole: bool = True) -> tuple[float, float]:
+    """A bound as ``MIN..MAX`` (``0.1..600``; whole numbers only when ``whole``), the least
+    first; unset or blank is the default."""
+    value = _raw(name)
+    if value is None or not value.strip():
+        return default
+    low, dots, high = value.strip().partition("..")
+    kind = int if whole else float
+    try:
+        bound = (kind(low.strip()), kind(high.strip()))
+    except ValueError:
+        number = "whole numbers" if whole else "numbers"
+        raise ConfigError(f"{name}={value!r} is not MIN..MAX of {number} (e.g. 1..100)") from None
+    if not dots or not all(math.isfinite(b) for b in bound) or bound[0] > bound[1]:
+        raise ConfigError(f"{name}={value!r} is not MIN..MAX with MIN at most MAX")
+    return bound
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

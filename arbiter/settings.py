@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
 from judging import queues
 from sandbox.conf import default_root as default_sandbox_root
 
@@ -298,6 +298,26 @@ EVENTS_STREAMS_MAX = env_int("EVENTS_STREAMS_MAX", 2000, minimum=1)
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
 # The games of a contestant's versus batches (judging.versus) in any 24 hours, per contest.
 VERSUS_GAMES_PER_DAY = env_int("VERSUS_GAMES_PER_DAY", 200, minimum=0)
+
+# --- Bounds of what an organiser sets (contests/bounds.py) --------------------------------
+# Each MIN..MAX: a contest's clock, memory and limits, a stage's numbers, a game's parameters,
+# a versus batch's games (and an uploaded game's clock and memory) outside it are refused with
+# a sentence naming the bound. Wide enough for the demo contests (Sudoku's 30 s game, Wheels'
+# 900 s race, Chomp's 120 s move).
+BOUND_MOVE_SECONDS = env_range("BOUND_MOVE_SECONDS", (0.1, 600.0), whole=False)
+BOUND_GAME_SECONDS = env_range("BOUND_GAME_SECONDS", (0.1, 1800.0), whole=False)
+BOUND_RUN_SECONDS = env_range("BOUND_RUN_SECONDS", (1, 86_400))
+BOUND_MEMORY_MB = env_range("BOUND_MEMORY_MB", (16, 16_384))
+BOUND_SOURCE_BYTES = env_range("BOUND_SOURCE_BYTES", (64, 16 * 1024 * 1024))
+BOUND_EXECUTABLE_BYTES = env_range("BOUND_EXECUTABLE_BYTES", (1024, 128 * 1024 * 1024))
+BOUND_SUBMISSIONS_PER_DAY = env_range("BOUND_SUBMISSIONS_PER_DAY", (1, 1000))
+BOUND_SUBMISSIONS_PER_WEEK = env_range("BOUND_SUBMISSIONS_PER_WEEK", (1, 5000))
+BOUND_ENTRIES_PER_USER = env_range("BOUND_ENTRIES_PER_USER", (1, 100))
+BOUND_ROUNDS = env_range("BOUND_ROUNDS", (1, 1000))
+BOUND_GAMES_PER_PAIRING = env_range("BOUND_GAMES_PER_PAIRING", (1, 100))
+BOUND_STAGE_NUMBER = env_range("BOUND_STAGE_NUMBER", (0, 1_000_000))
+BOUND_GAME_PARAM = env_range("BOUND_GAME_PARAM", (-1_000_000, 1_000_000))
+BOUND_VERSUS_GAMES = env_range("BOUND_VERSUS_GAMES", (2, 1000))
 
 # --- Notifications and e-mail (judging/notifications.py) ---------------------------------
 # The site's address as contestants reach it, for the links in e-mails.

@@ -22,6 +22,8 @@ from django.utils import timezone
 
 from contests import entry_form, locks, roles, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
+from sandbox import archive
+from sandbox.errors import UnsafeArchive
 
 ORGANISERS_GROUP = "Organisers"
 
@@ -301,6 +303,11 @@ def check_upload(contest: Contest, *, filename: str, data: bytes, language: str 
             raise Refused(f"Cannot tell the language of {filename}; choose one.") from None
     if language not in offered:
         raise Refused(f"{language} is not accepted here; choose one of: {', '.join(offered) or 'none'}.")
+    if language == "archive":
+        try:
+            archive.survey(data)  # what extract will refuse, found from its directory, unpacking nothing
+        except UnsafeArchive as e:
+            raise Refused(f"The archive is refused: {e}.") from None
     size = source_size(contest, data, language)
     if size > contest.max_source_bytes:
         raise Refused(

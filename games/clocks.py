@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -60,7 +61,9 @@ class Clock:
         for name, value in data.items():
             if name == "measure":
                 continue
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf
+            ):
                 raise ClockError(f"{name} must be a positive number of seconds (or megabytes), not {value!r}")
         return cls(**data)
 

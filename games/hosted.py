@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Column, Game, GameInfo, Param, count_status, total_points
+from sandbox.languages import LANGUAGES
 
 MANIFEST = "game.json"
 NAME = re.compile(r"^[a-z][a-z0-9-]{0,29}$")
@@ -104,10 +105,12 @@ def _text(data: Mapping[str, Any], key: str, limit: int, required: bool = True) 
 
 def _number(data: Mapping[str, Any], key: str, default: float, limit: float) -> float:
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    # A whole number too large for a float (JSON allows 4,300 digits) is compared as it is.
+    if isinstance(value, bool) or not isinstance(value, int | float) or not -math.inf < value < math.inf:
         raise ManifestError(f"{key!r} must be a number, not {value!r}")
     if not 0 < value <= limit:
-        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {value!r}")
+        shown = repr(value) if abs(value) < 10**18 else f"a number of {len(str(abs(int(value))))} digits"
+        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {shown}")
     return value
 
 
@@ -175,8 +178,9 @@ def program(files: Mapping[str, bytes], path: Any, what: str, language: Any = No
     """The program at ``path``: a file of the archive, or a folder of it packed as an archive
     entry is (what its build runs: a Makefile, a runme)."""
     path = _clean_path(path, what)
-    if language is not None and (not isinstance(language, str) or not language.strip()):
-        raise ManifestError(f"{what}'s language must be a name of the platform's language table")
+    if language is not None and (not isinstance(language, str) or language not in LANGUAGES):
+        shown = repr(language) if isinstance(language, str) and len(language) <= 40 else "this"
+        raise ManifestError(f"{what}'s language {shown} is not one of the platform's: {', '.join(LANGUAGES)}")
     if path in files:
         return ProgramSource(path, path.rsplit("/", 1)[-1], files[path], language)
     inside = {name[len(path) + 1 :]: data for name, data in files.items() if name.startswith(path + "/")}

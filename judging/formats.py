@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from contests import bounds
 from contests.models import Stage
 from judging.models import Match
 
@@ -182,6 +183,8 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
                 errors[name] = f"a whole number between {p.minimum} and {p.maximum}"
             elif not p.minimum <= value <= p.maximum:
                 errors[name] = f"between {p.minimum} and {p.maximum}, not {value}"
+            elif (site := bounds.stage_bound(name)) is not None and (problem := site.refusal(name, value)):
+                errors[name] = problem
             else:
                 cleaned[name] = value
         elif name in own:
@@ -189,6 +192,9 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
                 cleaned[name] = own[name].check(value)
             except ValueError as e:
                 errors[name] = str(e)
+            else:
+                if problem := bounds.GAME_PARAM.refusal(name, value):
+                    errors[name] = problem
         else:
             takes = sorted(declared) + sorted(own)
             errors[name] = f"{of(kind).label} stages of {game.info.title} take no such parameter (they take: " + (

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from contests import bounds
 from contests.hosted_games import SOURCE, unpack
 from contests.models import Contest, Entry, GameOwner, GameVersion, Submission
 from contests.services import log_action
@@ -111,16 +112,30 @@ def game_of(files: dict[str, bytes], version: int) -> HostedGame:
         data = json.loads(files[MANIFEST].decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise ManifestError(f"{MANIFEST} is not JSON: {e}") from None
+    except RecursionError:  # as the API's JSONParser: a 100,000-deep array is malformed, not a crash
+        raise ManifestError(f"{MANIFEST} is nested too deeply") from None
     manifest = read_manifest(data, files)
     if not manifest.players:
         raise ManifestError("the conformance kit needs at least one reference player ('players')")
     return HostedGame(manifest, version)
 
 
+def _within_bounds(manifest) -> None:
+    """The game's clock and its programs' memory within the site's bounds, as a contest's are
+    (contests.bounds): a contest on the game plays with them when it sets none."""
+    said = {"time_limit": "the clock's seconds", "move_limit_s": "the clock's seconds"}
+    for name, value in {**manifest.clock, "referee_memory_mb": manifest.referee.memory_mb}.items():
+        bound = bounds.MEMORY if name == "referee_memory_mb" else bounds.CLOCK.get(name)
+        problem = bound.refusal(said.get(name, name), value) if bound is not None else None
+        if problem:
+            raise ManifestError(f"{MANIFEST}: {problem}")
+
+
 def upload(files: dict[str, bytes], user=None) -> GameVersion:
     """Record the files as the next version of their game, to be checked: ManifestError if
     their manifest is refused before anything runs."""
     game = manifest_of(files)
+    _within_bounds(game.manifest)
     _may_upload(game.manifest.name, user)
     archive = pack(files)
     digest = hashlib.sha256(archive).hexdigest()
@@ -282,21 +297,44 @@ def check_queued(version_id: int) -> GameVersion | None:
 
 
 def check(version: GameVersion) -> GameVersion:
-    """Run the conformance kit on a version being checked; accept or refuse it by its report."""
-    from judging import notifications
+    """Run the conformance kit on a version being checked; accept or refuse it by its report.
+    A version whose check cannot start (its manifest no longer reads, a name no language table
+    has) is refused with the reason, never left being checked."""
     from judging.conformance import run_kit
 
-    with version.archive.open("rb") as f:
-        files = unpack(f.read())
-    game = HostedGame(read_manifest(version.manifest, files), version.version)
-    report = run_kit(game)
-    version.report = report
-    version.status = GameVersion.Status.ACCEPTED if report["passed"] else GameVersion.Status.REFUSED
-    version.checked_at = timezone.now()
-    version.save(update_fields=["report", "status", "checked_at"])
-    SOURCE.forget()
-    notifications.game_checked(version)
-    log.info("game %s: %s", version.key, version.status)
+    try:
+        with version.archive.open("rb") as f:
+            files = unpack(f.read())
+        report = run_kit(HostedGame(read_manifest(version.manifest, files), version.version))
+    except (ManifestError, LookupError, ValueError) as e:
+        report = unchecked(f"{type(e).__name__}: {e}" if isinstance(e, LookupError) else str(e))
+    return _conclude(version, report)
+
+
+def unchecked(reason: str) -> dict:
+    """The report of a check that could not start."""
+    return {"passed": False, "games": [], "problems": [f"its check could not start: {reason}"], "seconds": 0}
+
+
+def refuse_unchecked(version_id: int, reason: str) -> GameVersion | None:
+    """A version still being checked whose check failed before it could judge: refused with the
+    reason, its uploader told (a worker's task, for a failure that is not the host's)."""
+    version = GameVersion.objects.filter(pk=version_id, status=GameVersion.Status.CHECKING).first()
+    return _conclude(version, unchecked(reason)) if version is not None else None
+
+
+def _conclude(version: GameVersion, report: dict) -> GameVersion:
+    from judging import notifications
+
+    status = GameVersion.Status.ACCEPTED if report["passed"] else GameVersion.Status.REFUSED
+    concluded = GameVersion.objects.filter(pk=version.pk, status=GameVersion.Status.CHECKING).update(
+        report=report, status=status, checked_at=timezone.now()
+    )
+    version.refresh_from_db()
+    if concluded:  # a check delivered twice concludes and tells once
+        SOURCE.forget()
+        notifications.game_checked(version)
+        log.info("game %s: %s", version.key, version.status)
     return version
 
 

@@ -62,6 +62,9 @@ def build_game(self, version_id: int) -> None:
     except (disks.DiskFull, SandboxError) as e:
         log.error("%s cannot check game version %s: %s", self.request.hostname, version_id, e)
         raise self.retry(exc=e, countdown=30) from e
+    except Exception as e:  # not the host's fault, so no retry: the version ends refused, its uploader told
+        log.exception("game version %s could not be checked", version_id)
+        hosting.refuse_unchecked(version_id, f"the platform failed to check it ({type(e).__name__}: {e})")
 
 
 @shared_task(name="judging.play_match", bind=True, max_retries=None)

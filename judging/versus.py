@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from contests import bounds
 from contests.locks import lock, writing
 from contests.models import Entry, Submission
 from games import registry
@@ -158,8 +159,8 @@ def start(submission: Submission, user, games: int, pool: Pool) -> VersusBatch:
         raise StageError(f"{entry.name} is {entry.get_status_display().lower()}: it plays no versus games.")
     if not entry.contest.is_hosted or registry.get(entry.contest.game).info.seats != 2:
         raise StageError("Versus games are games of two: this contest's game is not.")
-    if games < 2:
-        raise StageError("A batch has at least 2 games.")
+    if problem := bounds.VERSUS_GAMES.refusal("games", games):
+        raise StageError(problem)
     left = games_left(user, entry.contest)
     if left < 2:
         raise StageError(

@@ -4,10 +4,11 @@ from django.db import models
 
 from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
+from games import registry
 from judging import formats
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
-from web.contest_form import SECTIONS, ContestForm
+from web.contest_form import SECTIONS, ContestForm, JSONField
 
 
 def _administrators_only(request) -> bool:
@@ -28,6 +29,20 @@ class StageForm(forms.ModelForm):
     class Meta:
         model = Stage
         fields = ["contest", "order", "name", "kind", "params", "status", "started_at", "finished_at"]
+        field_classes = {"params": JSONField}
+
+    def clean(self):
+        """The parameters checked as the judges' API and console check them (their kind's, their
+        game's, within the site's bounds): a ParamsError's message per parameter."""
+        cleaned = super().clean()
+        contest = cleaned.get("contest") or getattr(self.instance, "contest", None)
+        params, kind = cleaned.get("params"), cleaned.get("kind")
+        if contest is not None and kind and isinstance(params, dict) and contest.game in registry.GAMES:
+            try:
+                formats.clean_params(kind, registry.get(contest.game), params)
+            except formats.ParamsError as e:
+                self.add_error("params", str(e))
+        return cleaned
 
     def clean_params(self):
         """What a stage declared before it started (how it ranks, the places that matter, when

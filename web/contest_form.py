@@ -12,7 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from contests import entry_form
+from contests import bounds, entry_form
 from contests.models import Contest
 from contests.services import CONTEST_SETTINGS
 from games import registry
@@ -78,7 +78,24 @@ def settings_of(contest: Contest) -> dict[str, Any]:
     return {name: getattr(contest, name) for name in CONTEST_SETTINGS if name != "game_data"}
 
 
-class SettingsJSONField(forms.JSONField):
+class JSONField(forms.JSONField):
+    """Django's JSON field, with JSON nested too deeply for Python's parser (a 100,000-deep
+    array) refused as the API's JSONParser refuses it, not a RecursionError and a 500."""
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError("The JSON is nested too deeply.", code="invalid") from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return forms.fields.InvalidJSONInput(data)
+
+
+class SettingsJSONField(JSONField):
     """JSON settings shown empty when there are none (not as {} or null), so that the
     placeholder shows the game's defaults; empty, they are none."""
 
@@ -164,6 +181,13 @@ class ContestForm(forms.ModelForm):
         )
         self.fields["source_counts"].required = False
         self.fields["allowed_languages"].choices = [(key, lang.title) for key, lang in languages.LANGUAGES.items()]
+        for name, bound in (("memory_mb", bounds.MEMORY), *bounds.CONTEST_LIMITS.items()):
+            field = self.fields[name]
+            field.help_text = f"{field.help_text} This site allows {bound.said()}.".strip()
+        self.fields["clock"].help_text += (
+            f" This site allows a move {bounds.MOVE_SECONDS.said()}, a game {bounds.GAME_SECONDS.said()}, "
+            f"a run {bounds.RUN_SECONDS.said()}."
+        )
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].label = f"Opens ({zone})"
         self.fields["closes_at"].label = f"Closes ({zone})"
@@ -256,6 +280,14 @@ class ContestForm(forms.ModelForm):
                 game.resolve_params(cleaned["game_params"])
             except ParamError as e:
                 self.add_error("game_params", str(e))
+            else:
+                for param, value in cleaned["game_params"].items():
+                    if problem := bounds.GAME_PARAM.refusal(param, value):
+                        self.add_error("game_params", problem)
+        for limit, bound in bounds.CONTEST_LIMITS.items():
+            value = cleaned.get(limit)
+            if value is not None and (problem := bound.refusal(limit, value)):
+                self.add_error(limit, problem)
         if "clock" in cleaned:
             self._clean_clock_and_memory(cleaned, game)
         self._clean_game_data(cleaned, name)
@@ -294,7 +326,12 @@ class ContestForm(forms.ModelForm):
         except ClockError as e:
             self.add_error("clock", f"The clock: {e}.")
             return
-        cleaned["clock"] = clock
+        refused = bounds.clock_refusals({**defaults, **clock})
+        for name, problem in refused.items():
+            said = problem if name in clock else f"The game's {problem}"
+            self.add_error("memory_mb" if name == "memory_mb" and memory is not None else "clock", said)
+        if not refused:
+            cleaned["clock"] = clock
 
     def _clean_game_data(self, cleaned: dict[str, Any], name: str | None) -> None:
         data = cleaned.get("game_data")

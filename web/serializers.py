@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from contests import bounds
 from contests.models import Contest, ContestRole, Entry, Stage, Submission
 from games import registry
 from judging import formats, notifications, plans, results
@@ -424,7 +425,7 @@ class VersusAllowedSerializer(serializers.Serializer):
 
 class VersusRequestSerializer(serializers.Serializer):
     games = serializers.IntegerField(
-        min_value=2, max_value=10_000, default=100, help_text="At most this many games (within your day's quota)."
+        default=100, help_text="At most this many games (within your day's quota and BOUND_VERSUS_GAMES)."
     )
     previous = serializers.BooleanField(default=True, help_text="Against your entry's version before this one.")
     references = serializers.BooleanField(default=True, help_text="Against the contest's reference programs.")
@@ -435,6 +436,11 @@ class VersusRequestSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**62), max_length=50, default=list,
         help_text="Entries (ids) whose contestants allow versus games.",
     )  # fmt: skip
+
+    def validate_games(self, value: int) -> int:
+        if problem := bounds.VERSUS_GAMES.refusal("games", value):
+            raise serializers.ValidationError(problem)
+        return value
 
 
 class VersusBatchSerializer(serializers.Serializer):

@@ -1,13 +1,14 @@
 """The typed environment readers and the one-line report of a bad value."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,6 +40,23 @@ def test_env_int_checks_type_and_bounds(monkeypatch):
     monkeypatch.setenv("X_NUM", "70000")
     with pytest.raises(ConfigError, match="above the maximum of 65535"):
         env_int("X_NUM", 7, maximum=65535)
+
+
+def test_env_range_reads_min_dot_dot_max_the_least_first(monkeypatch):
+    assert env_range("X_BOUND", (1, 100)) == (1, 100)
+    monkeypatch.setenv("X_BOUND", " 0.5..600 ")
+    assert env_range("X_BOUND", (1.0, 2.0), whole=False) == (0.5, 600.0)
+    monkeypatch.setenv("X_BOUND", "-10..10")
+    assert env_range("X_BOUND", (1, 2)) == (-10, 10)
+    for raw, said in [
+        ("0.5..600", "X_BOUND='0.5..600' is not MIN..MAX of whole numbers"),
+        ("600", "X_BOUND='600' is not MIN..MAX"),
+        ("10..1", "X_BOUND='10..1' is not MIN..MAX with MIN at most MAX"),
+        ("1..inf", "X_BOUND='1..inf' is not MIN..MAX"),
+    ]:
+        monkeypatch.setenv("X_BOUND", raw)
+        with pytest.raises(ConfigError, match=re.escape(said)):
+            env_range("X_BOUND", (1, 100), whole=raw != "1..inf")
 
 
 def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
