@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from contests import bounds
 from contests.models import Contest, JudgeAction, Stage
-from contests.services import ensure_judges_group, ensure_organisers_group
-from contests.tests.factories import make_contest, make_entry, make_submission, make_user
+from contests.services import ensure_organisers_group
+from contests.tests.factories import make_contest, make_entry, make_submission, make_user, name_to
 from games import registry
 from games.clocks import Clock
 from judging import formats, versus
@@ -191,9 +191,8 @@ def test_a_games_parameters_are_within_the_sites_bound_as_well_as_the_games(orga
 
 @pytest.fixture
 def judge():
-    user = make_user(username="jules")
-    user.groups.add(ensure_judges_group())
-    return user
+    """A judge of the chomp contest the stage tests make (contests.roles)."""
+    return name_to(make_contest(slug="chomp"), make_user(username="jules"))
 
 
 @pytest.mark.parametrize(
@@ -210,7 +209,6 @@ def judge():
     ],
 )
 def test_a_stages_numbers_are_bounded_naming_the_bound(judge, params, field, message):
-    make_contest(slug="chomp")
     narrow = {"BOUND_ROUNDS": (1, 100), "BOUND_GAMES_PER_PAIRING": (1, 10), "BOUND_STAGE_NUMBER": (0, 100)}
     with override_settings(**narrow, BOUND_GAME_PARAM=(0, 30)):
         body = {"kind": "swiss", "name": "Swiss", "params": params}
@@ -240,7 +238,6 @@ def test_the_admin_checks_a_stages_numbers_as_the_api_does(admin_client, contest
 
 
 def test_a_stages_huge_top_is_refused_by_default(judge):
-    make_contest(slug="chomp")
     body = {"kind": "round_robin", "name": "Final", "params": {"top": 10**9}}
     refused = api(judge).post("/api/contests/chomp/stages/", body, format="json")
     assert refused.status_code == 400
