@@ -260,7 +260,8 @@ def versus_batch(request, pk: int):
     except formats.StageError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Versus batch {batch.pk} is playing; this page follows its win rate.")
+        said = f"Versus batch {batch.pk} is playing; this page follows its win rate."
+        messages.success(request, f"{said} {batch.note}" if batch.note else said)
     return redirect(reverse("contests:submission", kwargs={"pk": pk}) + "#versus")
 
 
