@@ -10,6 +10,7 @@ Any variable may instead be given as ``NAME_FILE``, the path of a file holding t
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import secrets
@@ -98,6 +99,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    """Comma-separated IP addresses and networks (``10.0.0.5, 10.1.0.0/16, fd00::/8``), each
+    written back as a network; a bad one stops start-up naming it."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ConfigError(f"{name}: {item!r} is not an IP address or network") from None
+    return networks
 
 
 def secret_key(var_dir: Path) -> str:

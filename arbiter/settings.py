@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_str, secret_key
 from judging import queues
 from sandbox.conf import default_root as default_sandbox_root
 
@@ -66,7 +66,7 @@ MIDDLEWARE = [
 # Log-in attempts are throttled (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords from
 # one address (for any account, or for one account) that address is refused for
 # LOGIN_LOCKOUT_MINUTES with a 429 and a sentence; a success resets the count. API tokens are
-# not passwords and are not counted.
+# not passwords and are not counted. The address is accounts.addresses.client_address's.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -76,6 +76,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minim
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 AXES_VERBOSE = False
 
 ROOT_URLCONF = "arbiter.urls"
@@ -289,6 +290,11 @@ SPECTACULAR_SETTINGS = {
         "GameOwnerRoleEnum": ["owner", "co-owner"],
     },
 }
+# --- Clients: their address, their limits ------------------------------------------------
+# Peers (addresses, networks) whose X-Forwarded-For is believed: the proxies in front of the web
+# hosts. Empty: none, the address is the connection's (accounts/addresses.py).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
 EVENTS_POLL_SECONDS = 0.5
 # Event streams a client (its account, else its address) and a web process may hold open.
@@ -371,6 +377,7 @@ LOGGING = {
     "filters": {
         "about": {"()": "judging.logs.AboutFilter"},
         "client_errors": {"()": "arbiter.logfilters.ClientErrorsInOneLine"},
+        "client_address": {"()": "arbiter.logfilters.ClientAddress"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(ids)s"},
@@ -380,7 +387,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
-        "django.request": {"filters": ["client_errors"]},
+        "django.request": {"filters": ["client_errors", "client_address"]},
         # django-axes writes a line at INFO for every login (the failures it forgets); its
         # warnings (a lockout) stay.
         "axes": {"level": "WARNING"},

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_str, secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,6 +64,12 @@ def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
     assert env_list("X_LIST", []) == ["a.example", "b.example"]
 
 
+def test_env_networks_reads_addresses_and_networks(monkeypatch):
+    assert env_networks("X_NETS") == []
+    monkeypatch.setenv("X_NETS", "10.0.0.5, 10.1.2.3/16,fd00::/8")
+    assert env_networks("X_NETS") == ["10.0.0.5/32", "10.1.0.0/16", "fd00::/8"]
+
+
 def test_env_str_without_default_is_required(monkeypatch):
     monkeypatch.delenv("X_REQUIRED", raising=False)
     with pytest.raises(ConfigError, match="X_REQUIRED is not set"):
@@ -101,6 +107,7 @@ def test_a_short_secret_key_is_refused(monkeypatch, tmp_path):
         ("DATABASE_URL", "mysql://u@h/db", "Arbiter supports sqlite:// and postgres://"),
         ("CELERY_BROKER_URL", "amqp://localhost//", "use filesystem:// or redis://"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL='LOUD' is not one of"),
+        ("TRUSTED_PROXIES", "10.0.0.5, the-proxy", "TRUSTED_PROXIES: 'the-proxy' is not an IP address or network"),
     ],
 )
 def test_manage_py_reports_a_bad_value_in_one_line(tmp_path, var, value, message):
