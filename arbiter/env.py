@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -111,6 +112,32 @@ def env_networks(name: str) -> list[str]:
         except ValueError:
             raise ConfigError(f"{name}: {item!r} is not an IP address or network") from None
     return networks
+
+
+_PERIODS = {
+    "s": 1,
+    "sec": 1,
+    "second": 1,
+    "m": 60,
+    "min": 60,
+    "minute": 60,
+    "h": 3600,
+    "hour": 3600,
+    "d": 86400,
+    "day": 86400,
+}
+
+
+def env_rate(name: str, default: str) -> tuple[int, int]:
+    """A rate as ``N/period`` (``600/min``; second, minute, hour or day, or their first letter),
+    given back as (requests, seconds)."""
+    value = (_raw(name) or "").strip() or default
+    found = re.fullmatch(r"\s*(\d+)\s*/\s*([a-z]+?)s?\s*", value.lower())
+    if not found or found[2] not in _PERIODS or int(found[1]) < 1:
+        raise ConfigError(
+            f"{name}={value!r} is not a rate such as 600/min (N/second, minute, hour or day; N at least 1)"
+        )
+    return int(found[1]), _PERIODS[found[2]]
 
 
 def secret_key(var_dir: Path) -> str:

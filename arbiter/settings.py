@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_rate, env_str, secret_key
 from judging import queues
 from sandbox.conf import default_root as default_sandbox_root
 
@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "web.uploads.UploadSizeMiddleware",  # first: a body over the cap is refused unread
+    "web.limits.BodySizeMiddleware",  # and a JSON or form body over its own, smaller one
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -158,7 +159,9 @@ STORAGES = {
 # times the largest contest source limit (the demo's is 5 MiB). Each contest's own
 # max_source_bytes then stops a file while it arrives.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 16 * 1024 * 1024, minimum=64 * 1024)
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a body that is not a file (JSON, form fields)
+# A body that is not a multipart upload (JSON, a form), refused by its Content-Length before it
+# is read (web.limits); also the most the fields beside an upload's files may hold.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BODY_MAX_BYTES", 1024 * 1024, minimum=16 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a larger file goes to a temp file
 
 # --- Security -------------------------------------------------------------------------
@@ -263,7 +266,6 @@ REST_FRAMEWORK = {
     ],
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["web.api_support.TokenRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api": env_str("API_RATE_LIMIT", "600/min")},
     "EXCEPTION_HANDLER": "web.api_support.handle_exception",
 }
 SPECTACULAR_SETTINGS = {
@@ -294,6 +296,11 @@ SPECTACULAR_SETTINGS = {
 # Peers (addresses, networks) whose X-Forwarded-For is believed: the proxies in front of the web
 # hosts. Empty: none, the address is the connection's (accounts/addresses.py).
 TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+# Requests per token (else per signed-in user, else per address) to the API, and per address of
+# a visitor not signed in to the heavy answers (charts' data, replays, bundles, standings as
+# JSON), counted in the cache below on every web host at once (web/limits.py): (requests, seconds).
+API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "600/min")
+HEAVY_RATE_LIMIT = env_rate("HEAVY_RATE_LIMIT", "60/min")
 
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
 EVENTS_POLL_SECONDS = 0.5
@@ -352,16 +359,18 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # this often.
 FAULT_DIGEST_MINUTES = env_int("FAULT_DIGEST_MINUTES", 60, minimum=1)
 
-# --- Cache (API rate limits) ------------------------------------------------------------
+# --- Cache (rate limits, the ratings' debounce) -------------------------------------------
+# Many machines: one Redis every web and worker host shares, or each host counts on its own.
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 elif CACHE_URL == "":
-    # One machine: a folder shared by every web process, so a limit holds across them.
+    # One machine: a folder shared by every process, its counters atomic across them (arbiter/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "arbiter.cache.FileCache",
             "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 20000},
         }
     }
 else:
