@@ -165,10 +165,18 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BODY_MAX_BYTES", 1024 * 1024, minimum=16 
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a larger file goes to a temp file
 
 # --- Security -------------------------------------------------------------------------
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-if env_bool("BEHIND_HTTPS_PROXY", False):
+# Behind a proxy that ends HTTPS (docs/deployment.md): it says so in X-Forwarded-Proto, plain
+# HTTP is redirected to HTTPS (but /health/ and /metrics, which monitors ask on the inside), and
+# cookies go over HTTPS only. HSTS_SECONDS > 0 has browsers use HTTPS alone for that long.
+_BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
+if _BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", _BEHIND_HTTPS_PROXY)
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^metrics$"]
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", _BEHIND_HTTPS_PROXY)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Rules (Markdown) may show images from other sites: every reader's browser then fetches them.
