@@ -188,9 +188,10 @@ def test_the_floods_of_issue_34_are_refused(tmp_path):
                     codes.append(own.get("/contests/chomp/standings/history.json").status_code)
             return codes
 
+        started = time.monotonic()
         with ThreadPoolExecutor(16) as pool:
             fetched = Counter(code for codes in pool.map(visitor, range(16)) for code in codes)
-        assert set(fetched) == {200, 429} and fetched[200] <= 60, fetched
+        _within_budget(fetched, time.monotonic() - started, allowed=60)
 
         body = json.dumps({f"key-{n:06d}": n for n in range(200_000)}).encode() + b" " * 800_000
         started = time.monotonic()
