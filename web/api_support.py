@@ -32,8 +32,6 @@ class TokenRateThrottle(BaseThrottle):
     """``API_RATE_LIMIT`` requests per token (or per signed-in user, or per address), counted on
     every web host at once (``web.limits.hit``)."""
 
-    scope = "api"
-
     def client(self, request) -> str | None:
         if isinstance(request.auth, ApiToken):
             return f"api:token-{request.auth.pk}"
@@ -56,8 +54,6 @@ class TokenRateThrottle(BaseThrottle):
 class AnonymousHeavyThrottle(TokenRateThrottle):
     """The heavy answers (standings, replays, bundles): ``HEAVY_RATE_LIMIT`` per address for a
     visitor with neither a token nor a session, the same budget as the pages' (``web.limits``)."""
-
-    scope = "heavy"
 
     def client(self, request) -> str | None:
         return limits.heavy_client(request)

@@ -6,7 +6,8 @@
   window of ``seconds`` is one counter, made with ``add`` and counted with ``incr``, both
   atomic. A request passes while this window's count plus the previous window's, weighted by the
   share of that window still less than ``seconds`` ago, stays within the budget: a burst astride
-  two windows does not get the budget twice. A refused request is not counted.
+  two windows does not get the budget twice. A refused request is not counted. A cache that is
+  away (Redis down) limits nothing, and says so in the log, rather than fail every request.
 - ``anonymous_limit``: a page's heavy answers (the charts' data, replays, bundles, zips) limited
   per address for visitors who are not signed in; over it, a 429 with ``Retry-After``. The API's
   heavy endpoints count against the same budget (``web.api_support.AnonymousHeavyThrottle``).
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -33,6 +35,7 @@ from django.template.loader import render_to_string
 from accounts.addresses import client_address
 from web.errors import error_body
 
+log = logging.getLogger(__name__)
 Rate = tuple[int, int]  # (requests, seconds)
 
 
@@ -44,11 +47,15 @@ def hit(name: str, rate: Rate, now: float | None = None) -> int | None:
     window = int(now // seconds)
     into = (now - window * seconds) / seconds  # the share of this window gone by
     key = f"limit:{name}:{window}"
-    current = _count(key, seconds)
-    previous = cache.get(f"limit:{name}:{window - 1}", 0)
+    try:
+        current = _count(key, seconds)
+        previous = cache.get(f"limit:{name}:{window - 1}", 0)
+    except Exception as e:  # the cache is away: a limit is not worth failing the request for
+        log.error("rate limits are off while the cache is away: %s", e)
+        return None
     if previous * (1 - into) + current <= allowed + 1e-9:  # (float's rounding)
         return None
-    with contextlib.suppress(ValueError):  # gone meanwhile: nothing to take back
+    with contextlib.suppress(Exception):  # gone meanwhile (or the cache with it): nothing to take back
         cache.decr(key)  # refused: not counted
     return _wait(allowed, seconds, into, previous, current - 1)
 

@@ -229,3 +229,20 @@ def test_a_refused_request_is_logged_with_the_client_s_address(settings, caplog)
     assert [behind_the_proxy.get("/api/contests/").status_code for _ in range(2)] == [200, 429]
     lines = [r.getMessage() for r in caplog.records if r.name == "django.request"]
     assert lines == ["Too Many Requests: /api/contests/ (from 203.0.113.7)"]
+
+
+def test_a_cache_that_is_away_limits_nothing_and_says_so(settings, caplog):
+    """A Redis that is down (here: a port nothing listens on) must not turn every request into a 500."""
+    from judging.tests.installation import free_port
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2},
+        }
+    }
+    settings.API_RATE_LIMIT = (1, 60)
+    make_contest()
+    assert [APIClient().get("/api/contests/").status_code for _ in range(3)] == [200, 200, 200]
+    assert "rate limits are off while the cache is away" in caplog.text
