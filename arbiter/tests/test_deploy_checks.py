@@ -11,6 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from django.test import Client
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,3 +42,14 @@ def test_the_documented_production_environment_passes_the_deploy_checks(tmp_path
     assert {"security.W004", "security.W008", "security.W012", "security.W016"} <= set(
         re.findall(r"security\.W\d+", without.stderr + without.stdout)
     )
+
+
+@pytest.mark.django_db
+def test_behind_the_proxy_http_is_redirected_but_the_monitors_paths(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    client = Client()
+    assert client.get("/").status_code == 301
+    assert client.get("/", HTTP_X_FORWARDED_PROTO="https").status_code == 200
+    assert client.get("/health/").status_code in (200, 503)  # a monitor asking a host directly
+    assert client.get("/metrics").status_code == 200
