@@ -187,16 +187,20 @@ def test_the_api_and_the_page_follow_a_batch():
 # --- The quota, asked for at once ------------------------------------------------------------
 
 
-def test_three_quick_batches_of_10000_games_reserve_the_quota_once():
+def test_three_quick_batches_of_the_most_games_reserve_the_quota_once():
     """Three quick POSTs of 10,000 games each got 201 with 200, 192 and 184 games against a quota
     of 200: each saw only the 8 games the one before had queued. A batch now reserves its games
-    when it starts."""
+    when it starts (and 10,000 is over the bound of a batch's games)."""
     contest, user, old, new = _contestant()
     api = APIClient()
     api.force_authenticate(user)
-    answers = [api.post(f"/api/submissions/{new.pk}/versus/", {"games": 10000}, format="json") for _ in range(3)]
+    url = f"/api/submissions/{new.pk}/versus/"
+    assert all(400 <= api.post(url, {"games": 10000}, format="json").status_code < 500 for _ in range(3))
+    assert not VersusBatch.objects.exists()
+    answers = [api.post(url, {"games": 1000}, format="json") for _ in range(3)]
     assert answers[0].status_code == 201 and answers[0].json()["games"] == 200
-    assert answers[0].json()["note"].startswith("Cut to 200 games: that is what is left of your 200 versus games")
+    note = answers[0].json()["note"]
+    assert note.startswith("Cut to 200 games: that is what is left of your 200 versus games") and "1,000" in note
     for refused in answers[1:]:
         assert refused.status_code == 409
         assert "You have used your 200 versus games of the last 24 hours" in refused.json()["error"]["message"]
@@ -208,7 +212,7 @@ def test_the_page_says_when_a_batch_is_cut_to_the_quota():
     contest, user, old, new = _contestant()
     client = Client()
     client.force_login(user)
-    page = client.post(f"/submissions/{new.pk}/versus/", {"previous": "1", "games": "10000"}, follow=True)
+    page = client.post(f"/submissions/{new.pk}/versus/", {"previous": "1", "games": "1000"}, follow=True)
     assert "is playing" in page.content.decode() and "Cut to 200 games" in page.content.decode()
 
 
