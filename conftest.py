@@ -198,6 +198,15 @@ def no_connection_kept_in_other_threads(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def no_counts_from_another_test():
+    """Rate limits count in the cache (web/limits.py), which outlives a test: each test starts
+    with none of another's requests counted against it."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def quick_conformance_kit(settings):
     """The kit's games with a broken program cut the clock to half a second here: the test
     games' references answer in milliseconds, and a program that never answers costs that."""

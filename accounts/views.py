@@ -84,4 +84,6 @@ def notification_settings(request):
 def locked_out(request, credentials=None, *args, **kwargs):
     """django-axes' answer to a log-in from an address that gave too many wrong passwords."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)
+    response = render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)
+    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return response

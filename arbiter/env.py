@@ -10,8 +10,10 @@ Any variable may instead be given as ``NAME_FILE``, the path of a file holding t
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -98,6 +100,44 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    """Comma-separated IP addresses and networks (``10.0.0.5, 10.1.0.0/16, fd00::/8``), each
+    written back as a network; a bad one stops start-up naming it."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ConfigError(f"{name}: {item!r} is not an IP address or network") from None
+    return networks
+
+
+_PERIODS = {
+    "s": 1,
+    "sec": 1,
+    "second": 1,
+    "m": 60,
+    "min": 60,
+    "minute": 60,
+    "h": 3600,
+    "hour": 3600,
+    "d": 86400,
+    "day": 86400,
+}
+
+
+def env_rate(name: str, default: str) -> tuple[int, int]:
+    """A rate as ``N/period`` (``600/min``; second, minute, hour or day, or their first letter),
+    given back as (requests, seconds)."""
+    value = (_raw(name) or "").strip() or default
+    found = re.fullmatch(r"\s*(\d+)\s*/\s*([a-z]+?)s?\s*", value.lower())
+    if not found or found[2] not in _PERIODS or int(found[1]) < 1:
+        raise ConfigError(
+            f"{name}={value!r} is not a rate such as 600/min (N/second, minute, hour or day; N at least 1)"
+        )
+    return int(found[1]), _PERIODS[found[2]]
 
 
 def secret_key(var_dir: Path) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_rate, env_str, secret_key
 from judging import queues
 from sandbox.conf import default_root as default_sandbox_root
 
@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "web.uploads.UploadSizeMiddleware",  # first: a body over the cap is refused unread
+    "web.limits.BodySizeMiddleware",  # and a JSON or form body over its own, smaller one
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -66,7 +67,7 @@ MIDDLEWARE = [
 # Log-in attempts are throttled (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords from
 # one address (for any account, or for one account) that address is refused for
 # LOGIN_LOCKOUT_MINUTES with a 429 and a sentence; a success resets the count. API tokens are
-# not passwords and are not counted.
+# not passwords and are not counted. The address is accounts.addresses.client_address's.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -76,6 +77,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minim
 AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 AXES_VERBOSE = False
 
 ROOT_URLCONF = "arbiter.urls"
@@ -157,14 +159,24 @@ STORAGES = {
 # times the largest contest source limit (the demo's is 5 MiB). Each contest's own
 # max_source_bytes then stops a file while it arrives.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 16 * 1024 * 1024, minimum=64 * 1024)
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a body that is not a file (JSON, form fields)
+# A body that is not a multipart upload (JSON, a form), refused by its Content-Length before it
+# is read (web.limits); also the most the fields beside an upload's files may hold.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BODY_MAX_BYTES", 1024 * 1024, minimum=16 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a larger file goes to a temp file
 
 # --- Security -------------------------------------------------------------------------
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-if env_bool("BEHIND_HTTPS_PROXY", False):
+# Behind a proxy that ends HTTPS (docs/deployment.md): it says so in X-Forwarded-Proto, plain
+# HTTP is redirected to HTTPS (but /health/ and /metrics, which monitors ask on the inside), and
+# cookies go over HTTPS only. HSTS_SECONDS > 0 has browsers use HTTPS alone for that long.
+_BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
+if _BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", _BEHIND_HTTPS_PROXY)
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^metrics$"]
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", _BEHIND_HTTPS_PROXY)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Rules (Markdown) may show images from other sites: every reader's browser then fetches them.
@@ -262,7 +274,6 @@ REST_FRAMEWORK = {
     ],
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["web.api_support.TokenRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api": env_str("API_RATE_LIMIT", "600/min")},
     "EXCEPTION_HANDLER": "web.api_support.handle_exception",
 }
 SPECTACULAR_SETTINGS = {
@@ -289,6 +300,16 @@ SPECTACULAR_SETTINGS = {
         "GameOwnerRoleEnum": ["owner", "co-owner"],
     },
 }
+# --- Clients: their address, their limits ------------------------------------------------
+# Peers (addresses, networks) whose X-Forwarded-For is believed: the proxies in front of the web
+# hosts. Empty: none, the address is the connection's (accounts/addresses.py).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+# Requests per token (else per signed-in user, else per address) to the API, and per address of
+# a visitor not signed in to the heavy answers (charts' data, replays, bundles, standings as
+# JSON), counted in the cache below on every web host at once (web/limits.py): (requests, seconds).
+API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "600/min")
+HEAVY_RATE_LIMIT = env_rate("HEAVY_RATE_LIMIT", "60/min")
+
 EVENTS_STREAM_SECONDS = env_int("EVENTS_STREAM_SECONDS", 55, minimum=1)
 EVENTS_POLL_SECONDS = 0.5
 # Event streams a client (its account, else its address) and a web process may hold open.
@@ -346,16 +367,18 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # this often.
 FAULT_DIGEST_MINUTES = env_int("FAULT_DIGEST_MINUTES", 60, minimum=1)
 
-# --- Cache (API rate limits) ------------------------------------------------------------
+# --- Cache (rate limits, the ratings' debounce) -------------------------------------------
+# Many machines: one Redis every web and worker host shares, or each host counts on its own.
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 elif CACHE_URL == "":
-    # One machine: a folder shared by every web process, so a limit holds across them.
+    # One machine: a folder shared by every process, its counters atomic across them (arbiter/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "arbiter.cache.FileCache",
             "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 20000},
         }
     }
 else:
@@ -371,6 +394,7 @@ LOGGING = {
     "filters": {
         "about": {"()": "judging.logs.AboutFilter"},
         "client_errors": {"()": "arbiter.logfilters.ClientErrorsInOneLine"},
+        "client_address": {"()": "arbiter.logfilters.ClientAddress"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s%(ids)s"},
@@ -380,7 +404,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
-        "django.request": {"filters": ["client_errors"]},
+        "django.request": {"filters": ["client_errors", "client_address"]},
         # django-axes writes a line at INFO for every login (the failures it forgets); its
         # warnings (a lockout) stay.
         "axes": {"level": "WARNING"},

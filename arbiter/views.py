@@ -9,7 +9,8 @@ from django.views.decorators.http import require_GET
 
 from arbiter import health as health_checks
 from contests import services as contest_services
-from web.api_support import error_body, request_too_big_message
+from web.api_support import error_body
+from web.limits import request_too_big_message
 
 
 @require_GET

@@ -63,7 +63,7 @@ def start_web(site, port: int) -> subprocess.Popen:
     )
     web = subprocess.Popen(
         [
-            str(BIN / "gunicorn"), "arbiter.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
+            str(BIN / "gunicorn"), "arbiter.asgi:application", "--worker-class", "arbiter.web_server.Worker",
             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--no-control-socket", "--log-level", "warning",
         ],
         cwd=ROOT, env={**site.env, "ALLOWED_HOSTS": "127.0.0.1", "API_RATE_LIMIT": "1000000/min"}, start_new_session=True,

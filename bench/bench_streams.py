@@ -37,7 +37,7 @@ def more_files() -> None:
 
 
 THREADED = ["arbiter.wsgi", "--worker-class", "gthread", "--threads", "8"]  # the server before ASGI
-ASGI = ["arbiter.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"]
+ASGI = ["arbiter.asgi:application", "--worker-class", "arbiter.web_server.Worker"]
 
 
 def start_web(site, port: int, server: list[str] = ASGI) -> subprocess.Popen:

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from contests import bounds
@@ -137,12 +139,20 @@ def pool_of(submission: Submission, pool: Pool) -> list[tuple[str, Submission]]:
 
 def games_left(user, contest, now=None) -> int:
     """Versus games this user may still ask for in the contest: ``VERSUS_GAMES_PER_DAY`` in any
-    24 hours, counted by the batches' games (a batch stopped early gives back what it did not play)."""
+    24 hours. A batch reserves its games when it starts: the games made in the last 24 hours and
+    those the running batches may still make are taken (three batches of 10,000 asked at once were
+    each given what the games made so far left: 200, 192 and 184 of a quota of 200). A batch
+    stopped early gives back what it did not make."""
     now = now or timezone.now()
-    asked = Match.objects.filter(
-        versus__entry__user=user, versus__contest=contest, created_at__gte=now - timedelta(days=1)
-    ).exclude(status=Match.Status.CANCELLED)
-    return max(0, settings.VERSUS_GAMES_PER_DAY - asked.count())
+    made = (
+        Match.objects.filter(versus__entry__user=user, versus__contest=contest, created_at__gte=now - timedelta(days=1))
+        .exclude(status=Match.Status.CANCELLED)
+        .count()
+    )
+    running = VersusBatch.objects.filter(entry__user=user, contest=contest, status=VersusBatch.Status.RUNNING)
+    running = running.annotate(made=Count("matches", filter=~Q(matches__status=Match.Status.CANCELLED)))
+    reserved = sum(max(0, batch.games - batch.made) for batch in running)
+    return max(0, settings.VERSUS_GAMES_PER_DAY - made - reserved)
 
 
 # --- A batch's life ---------------------------------------------------------------------------
@@ -151,7 +161,10 @@ def games_left(user, contest, now=None) -> int:
 @writing()
 def start(submission: Submission, user, games: int, pool: Pool) -> VersusBatch:
     """A batch of at most ``games`` games of the version against the pool, within the user's
-    quota; its first games are queued at once."""
+    quota: cut to what is left of it (``batch.note`` says so), refused when under 2 are left. Its
+    first games are queued at once. The contestant's row is locked first, so that batches asked
+    at once reserve their games one after the other."""
+    lock("contestant", get_user_model().objects.filter(pk=user.pk))
     entry = submission.entry
     if submission.status != Submission.Status.READY:
         raise StageError("Only a version that passed its system test plays versus games.")
@@ -172,6 +185,12 @@ def start(submission: Submission, user, games: int, pool: Pool) -> VersusBatch:
         contest=entry.contest, entry=entry, submission=submission, requested_by=user, games=min(games, left),
         level=LEVEL, opponents=[{"submission": s.pk, "entry": s.entry_id, "label": label} for label, s in opponents],
     )  # fmt: skip
+    batch.note = ""
+    if games > left:
+        batch.note = (
+            f"Cut to {left} games: that is what is left of your {settings.VERSUS_GAMES_PER_DAY} versus games of the "
+            f"last 24 hours in {entry.contest.title} (you asked for {games:,})."
+        )
     _top_up(batch, 0, 0)
     return batch
 

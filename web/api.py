@@ -12,7 +12,7 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, parser_classes, permission_classes
+from rest_framework.decorators import api_view, parser_classes, permission_classes, throttle_classes
 from rest_framework.exceptions import APIException, NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -37,7 +37,7 @@ from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat, Notification
 from web import serializers as s
-from web.api_support import JSONParser, body_object, error_body, idempotent, refused
+from web.api_support import HEAVY_THROTTLES, JSONParser, body_object, error_body, idempotent, refused
 from web.contest_form import ContestForm, settings_of
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
@@ -240,6 +240,7 @@ def _contest_data(contest: Contest) -> dict:
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes(HEAVY_THROTTLES)
 def standings(request, slug: str):
     contest = _contest(request, slug)
     if request.query_params.get("stage"):
@@ -671,6 +672,7 @@ def match_detail(request, pk: int):
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes(HEAVY_THROTTLES)
 def match_replay(request, pk: int):
     return Response(replay_shown(request, _match(request, pk)))
 
@@ -685,6 +687,7 @@ def match_replay(request, pk: int):
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes(HEAVY_THROTTLES)
 def match_bundle(request, pk: int):
     return bundle_response(request, _match(request, pk))
 

@@ -18,33 +18,51 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, parsers, status
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import exception_handler
 
+from accounts.addresses import client_address
 from accounts.models import ApiToken, IdempotentRequest
+from web import limits
 from web.errors import error_body
+from web.limits import request_too_big_message
 
 
-class TokenRateThrottle(SimpleRateThrottle):
-    """A budget of requests per token (or per signed-in user, or per address)."""
+class TokenRateThrottle(BaseThrottle):
+    """``API_RATE_LIMIT`` requests per token (or per signed-in user, or per address), counted on
+    every web host at once (``web.limits.hit``)."""
 
-    scope = "api"
-
-    def get_cache_key(self, request, view):
+    def client(self, request) -> str | None:
         if isinstance(request.auth, ApiToken):
-            ident = f"token-{request.auth.pk}"
-        elif request.user and request.user.is_authenticated:
-            ident = f"user-{request.user.pk}"
-        else:
-            ident = self.get_ident(request)
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+            return f"api:token-{request.auth.pk}"
+        if request.user and request.user.is_authenticated:
+            return f"api:user-{request.user.pk}"
+        return f"api:address-{client_address(request)}"
+
+    def rate(self) -> limits.Rate:
+        return settings.API_RATE_LIMIT
+
+    def allow_request(self, request, view) -> bool:
+        client = self.client(request)
+        self.retry_after = None if client is None else limits.hit(client, self.rate())
+        return self.retry_after is None
+
+    def wait(self) -> int | None:
+        return self.retry_after
 
 
-def request_too_big_message() -> str:
-    return (
-        f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes, the most read into "
-        "memory; send a program this large as a file (multipart/form-data)."
-    )
+class AnonymousHeavyThrottle(TokenRateThrottle):
+    """The heavy answers (standings, replays, bundles): ``HEAVY_RATE_LIMIT`` per address for a
+    visitor with neither a token nor a session, the same budget as the pages' (``web.limits``)."""
+
+    def client(self, request) -> str | None:
+        return limits.heavy_client(request)
+
+    def rate(self) -> limits.Rate:
+        return settings.HEAVY_RATE_LIMIT
+
+
+HEAVY_THROTTLES = [TokenRateThrottle, AnonymousHeavyThrottle]  # a heavy API view's throttle_classes
 
 
 class JSONParser(parsers.JSONParser):

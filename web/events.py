@@ -6,8 +6,9 @@ A stream costs no thread: the site runs under ASGI (uvicorn workers under gunico
 stream is a coroutine waiting on its process's one ``Hub``, which reads new events from the
 database every ``EVENTS_POLL_SECONDS`` (one indexed query per web process, whatever the number
 of streams, on one machine as on many) and hands each stream the ones its visitor may see.
-Streams are capped per client (``EVENTS_STREAMS_PER_CLIENT``: its account, else its address)
-and per process (``EVENTS_STREAMS_MAX``): one over is a 429 or a 503 in the API's error shape.
+Streams are capped per client (``EVENTS_STREAMS_PER_CLIENT``: its account, else its address as
+``accounts.addresses`` tells it) and per process (``EVENTS_STREAMS_MAX``): one over is a 429 or
+a 503 in the API's error shape.
 A stream ends after ``EVENTS_STREAM_SECONDS``; clients reconnect with ``Last-Event-ID``
 (browsers' EventSource does it by itself)."""
 
@@ -30,6 +31,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from accounts.addresses import client_address
 from accounts.models import ApiToken
 from contests import services
 from judging.models import Event
@@ -205,7 +207,7 @@ async def events(request):
     if request.method != "GET":
         return JsonResponse(error_body(405, "method_not_allowed", "Only GET."), status=405)
     user, viewer = await sync_to_async(_viewer, thread_sensitive=False)(request, request.GET.get("contest"))
-    client = f"user:{user.pk}" if user.is_authenticated else f"address:{request.META.get('REMOTE_ADDR', '')}"
+    client = f"user:{user.pk}" if user.is_authenticated else f"address:{client_address(request)}"
     refused = HUB.full(client)
     if refused is not None:
         return refused

@@ -449,6 +449,9 @@ class VersusBatchSerializer(serializers.Serializer):
     status = serializers.CharField()
     ended_by = serializers.CharField(help_text="Why it stopped: decided early, or its games spent.")
     games = serializers.IntegerField(help_text="Its quota of games.")
+    note = serializers.CharField(
+        default="", help_text="When it starts: why it has fewer games than asked (the day's quota), else empty."
+    )
     level = serializers.FloatField()
     opponents = serializers.ListField(child=serializers.DictField())
     played = serializers.IntegerField(source="found.games")

@@ -32,6 +32,7 @@ from judging.models import Match, MatchSeat
 from judging.race import login_names
 from web.converters import parse_id
 from web.forms import SubmissionForm
+from web.limits import anonymous_limit
 from web.uploads import limit_uploads, upload_refusal
 
 
@@ -260,7 +261,8 @@ def versus_batch(request, pk: int):
     except formats.StageError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Versus batch {batch.pk} is playing; this page follows its win rate.")
+        said = f"Versus batch {batch.pk} is playing; this page follows its win rate."
+        messages.success(request, f"{said} {batch.note}" if batch.note else said)
     return redirect(reverse("contests:submission", kwargs={"pk": pk}) + "#versus")
 
 
@@ -393,6 +395,7 @@ def standings(request, slug: str):
 
 
 @require_GET
+@anonymous_limit
 def standings_history(request, slug: str):
     """The points of a stage's ten best entries over its games, for the standings' chart."""
     contest = _contest(request, slug)
@@ -413,6 +416,7 @@ def standings_history(request, slug: str):
 
 
 @require_GET
+@anonymous_limit
 def entry_ratings(request, slug: str, entry_id: int):
     """An entry's rating across its versions in each rated stage, for its page's chart."""
     contest = _contest(request, slug)
@@ -598,6 +602,7 @@ def replay_shown(request, match: Match) -> dict:
 
 
 @require_GET
+@anonymous_limit
 def match_replay(request, pk: int):
     return JsonResponse(replay_shown(request, _match(request, pk)))
 
@@ -618,11 +623,13 @@ def bundle_response(request, match: Match) -> HttpResponse:
 
 
 @require_GET
+@anonymous_limit
 def match_bundle(request, pk: int):
     return bundle_response(request, _match(request, pk))
 
 
 @require_GET
+@anonymous_limit
 def race_kit(request, slug: str):
     """A race's kit for home: the game server and the reference clients, as a zip."""
     contest = _contest(request, slug)
@@ -654,6 +661,7 @@ def _zip_download(filename: str, files: dict[str, str | bytes]) -> HttpResponse:
 
 
 @require_GET
+@anonymous_limit
 def practice_inputs(request, slug: str):
     """An output-only contest's practice inputs, every file a run finds in its folder, as a
     zip: the page's "Download, extract ... and use one input file of your choice"."""

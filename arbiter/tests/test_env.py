@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.env import ConfigError, env_bool, env_int, env_list, env_range, env_str, secret_key
+from arbiter.env import ConfigError, env_bool, env_int, env_list, env_networks, env_range, env_rate, env_str, secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,6 +64,23 @@ def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
     assert env_list("X_LIST", []) == ["a.example", "b.example"]
 
 
+def test_env_rate_reads_requests_a_period(monkeypatch):
+    assert env_rate("X_RATE", "600/min") == (600, 60)
+    for raw, expected in [("10/s", (10, 1)), ("5 / hour", (5, 3600)), ("1000/day", (1000, 86400)), ("", (600, 60))]:
+        monkeypatch.setenv("X_RATE", raw)
+        assert env_rate("X_RATE", "600/min") == expected
+    for raw in ("0/min", "600", "600/fortnight", "-1/s"):
+        monkeypatch.setenv("X_RATE", raw)
+        with pytest.raises(ConfigError, match="is not a rate such as 600/min"):
+            env_rate("X_RATE", "600/min")
+
+
+def test_env_networks_reads_addresses_and_networks(monkeypatch):
+    assert env_networks("X_NETS") == []
+    monkeypatch.setenv("X_NETS", "10.0.0.5, 10.1.2.3/16,fd00::/8")
+    assert env_networks("X_NETS") == ["10.0.0.5/32", "10.1.0.0/16", "fd00::/8"]
+
+
 def test_env_str_without_default_is_required(monkeypatch):
     monkeypatch.delenv("X_REQUIRED", raising=False)
     with pytest.raises(ConfigError, match="X_REQUIRED is not set"):
@@ -101,6 +118,8 @@ def test_a_short_secret_key_is_refused(monkeypatch, tmp_path):
         ("DATABASE_URL", "mysql://u@h/db", "Arbiter supports sqlite:// and postgres://"),
         ("CELERY_BROKER_URL", "amqp://localhost//", "use filesystem:// or redis://"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL='LOUD' is not one of"),
+        ("API_RATE_LIMIT", "lots", "API_RATE_LIMIT='lots' is not a rate such as 600/min"),
+        ("TRUSTED_PROXIES", "10.0.0.5, the-proxy", "TRUSTED_PROXIES: 'the-proxy' is not an IP address or network"),
     ],
 )
 def test_manage_py_reports_a_bad_value_in_one_line(tmp_path, var, value, message):

@@ -68,7 +68,7 @@ def test_docker_compose_accepts_the_file():
 
 def test_procfile_runs_web_and_worker():
     lines = dict(line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
-    assert "gunicorn arbiter.asgi:application --worker-class uvicorn_worker.UvicornWorker" in lines["web"]
+    assert "gunicorn arbiter.asgi:application --worker-class arbiter.web_server.Worker" in lines["web"]
     assert "celery -A arbiter worker" in lines["worker"]
 
 

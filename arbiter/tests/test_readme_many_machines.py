@@ -1,7 +1,7 @@
 """The README's "Many machines" steps, followed literally against a PostgreSQL and a Redis of
 their own: its commands, in its order, then a visitor loads pages. Following them once left
 every page at 500 (`Missing staticfiles manifest entry`: only scripts/run.sh and the
-Dockerfile ran collectstatic)."""
+Dockerfile ran collectstatic), and without `CACHE_URL` each host kept its own rate limits."""
 
 from __future__ import annotations
 
@@ -33,12 +33,21 @@ def readme_steps() -> tuple[dict[str, str], list[str]]:
 
 def test_the_readme_many_machines_steps_serve_pages(tmp_path):
     exports, commands = readme_steps()
-    assert set(exports) >= {"DATABASE_URL", "CELERY_BROKER_URL", "MEDIA_ROOT", "SECRET_KEY", "ALLOWED_HOSTS"}
+    assert set(exports) >= {
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "MEDIA_ROOT",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "CACHE_URL",
+    }
+    assert exports["CACHE_URL"].startswith("redis://")  # a folder of each host's own would count each alone
     programs = [c.split()[0] for c in commands]
     assert ".venv/bin/gunicorn" in programs and ".venv/bin/celery" in programs, commands
     port = free_port()
     with running_site() as site:  # its own PostgreSQL and Redis; the README's names stand for them
-        env = {**site.env, "ALLOWED_HOSTS": exports["ALLOWED_HOSTS"], "WEB_WORKERS": "1"}
+        cache_url = f"redis://{site.broker_address}:{site.redis_port}/1"
+        env = {**site.env, "ALLOWED_HOSTS": exports["ALLOWED_HOSTS"], "WEB_WORKERS": "1", "CACHE_URL": cache_url}
         started, logs = [], []
         try:
             for command in commands:
@@ -70,6 +79,13 @@ def test_the_readme_many_machines_steps_serve_pages(tmp_path):
                 assert css and client.get(css[1]).status_code == 200  # a hashed name: collectstatic's manifest
                 health = client.get("/health/").json()
                 assert health["database"]["ok"] and health["broker"]["ok"], health
+                # The API's rate limit counted in the shared Redis, where every web host counts.
+                counted = subprocess.run(
+                    ["redis-cli", "-h", site.broker_address, "-p", str(site.redis_port), "-n", "1", "--scan",
+                     "--pattern", "*limit:api:address-*"],
+                    capture_output=True, text=True, timeout=30,
+                )  # fmt: skip
+                assert counted.stdout.strip(), counted
         finally:
             for proc in started:
                 proc.terminate()

@@ -182,3 +182,84 @@ def test_the_api_and_the_page_follow_a_batch():
     assert "Let others play versus games against Mine" in contest_page
     client.post(f"/contests/{contest.slug}/entries/{new.entry_id}/versus-allowed/", {"allowed": "1"})
     assert "Stop offering Mine as a versus rival" in client.get(f"/contests/{contest.slug}/").content.decode()
+
+
+# --- The quota, asked for at once ------------------------------------------------------------
+
+
+def test_three_quick_batches_of_the_most_games_reserve_the_quota_once():
+    """Three quick POSTs of 10,000 games each got 201 with 200, 192 and 184 games against a quota
+    of 200: each saw only the 8 games the one before had queued. A batch now reserves its games
+    when it starts (and 10,000 is over the bound of a batch's games)."""
+    contest, user, old, new = _contestant()
+    api = APIClient()
+    api.force_authenticate(user)
+    url = f"/api/submissions/{new.pk}/versus/"
+    assert all(400 <= api.post(url, {"games": 10000}, format="json").status_code < 500 for _ in range(3))
+    assert not VersusBatch.objects.exists()
+    answers = [api.post(url, {"games": 1000}, format="json") for _ in range(3)]
+    assert answers[0].status_code == 201 and answers[0].json()["games"] == 200
+    note = answers[0].json()["note"]
+    assert note.startswith("Cut to 200 games: that is what is left of your 200 versus games") and "1,000" in note
+    for refused in answers[1:]:
+        assert refused.status_code == 409
+        assert "You have used your 200 versus games of the last 24 hours" in refused.json()["error"]["message"]
+    assert sum(VersusBatch.objects.values_list("games", flat=True)) == 200
+    assert versus.games_left(user, contest) == 0
+
+
+def test_the_page_says_when_a_batch_is_cut_to_the_quota():
+    contest, user, old, new = _contestant()
+    client = Client()
+    client.force_login(user)
+    page = client.post(f"/submissions/{new.pk}/versus/", {"previous": "1", "games": "1000"}, follow=True)
+    assert "is playing" in page.content.decode() and "Cut to 200 games" in page.content.decode()
+
+
+@override_settings(VERSUS_GAMES_PER_DAY=60)
+def test_a_batch_over_what_is_left_is_cut_and_one_stopped_early_gives_back_the_rest():
+    contest, user, old, new = _contestant()
+    batch = versus.start(new, user, 40, versus.Pool())
+    assert batch.note == "" and versus.games_left(user, contest) == 20
+    cut = versus.start(new, user, 40, versus.Pool())
+    assert cut.games == 20 and cut.note.startswith("Cut to 20 games") and "(you asked for 40)" in cut.note
+    with pytest.raises(StageError, match="used your 60 versus games"):
+        versus.start(new, user, 40, versus.Pool())
+    said = ""
+    while not said:
+        _finish(batch)
+        said = versus.step(batch.pk)
+    made = Match.objects.filter(versus=batch).exclude(status=Match.Status.CANCELLED).count()
+    assert said.startswith("better than the pool") and made < 40
+    assert versus.games_left(user, contest) == 60 - made - 20  # the cut batch still holds its 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_batches_asked_for_at_once_do_not_over_commit_the_quota():
+    """Eight POSTs at the same moment, each in its own thread and connection (on PostgreSQL each
+    its own transaction, all reading the quota before any writes): 200 games in all."""
+    import threading
+
+    from django.db import connection
+
+    contest, user, old, new = _contestant()
+    start = threading.Barrier(8)
+    answers = []
+
+    def ask():
+        api = APIClient()
+        api.force_authenticate(user)
+        try:
+            start.wait(timeout=10)
+            answers.append(api.post(f"/api/submissions/{new.pk}/versus/", {"games": 150}, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(answers) == [201, 201] + [409] * 6, answers
+    assert sorted(VersusBatch.objects.values_list("games", flat=True)) == [50, 150]
+    assert versus.games_left(user, contest) == 0

@@ -162,6 +162,26 @@ def test_streams_are_capped_per_client_and_in_total(settings, hub):
     assert third["Retry-After"] == over["Retry-After"] == "30"
 
 
+def test_anonymous_streams_are_capped_per_address_whatever_x_forwarded_for_says(settings, hub):
+    """1,000 anonymous streams were opened from one address, each with another X-Forwarded-For."""
+    settings.EVENTS_STREAM_SECONDS = 30
+    settings.EVENTS_STREAMS_PER_CLIENT = 2
+    make_contest(slug="chomp")
+
+    async def scenario():
+        answers = [
+            await AsyncClient().get("/api/events/", headers={"X-Forwarded-For": f"203.0.113.{n}"}) for n in range(4)
+        ]
+        for response in answers:
+            if response.status_code == 200:
+                await _read(response, "stream of")
+                await response.streaming_content.aclose()
+        return [response.status_code for response in answers]
+
+    assert async_to_sync(scenario)() == [200, 200, 429, 429]
+    assert not hub.viewers
+
+
 def test_a_page_loads_while_streams_are_open(settings, client):
     """A stream holds no thread: pages answer beside them (here in the same process)."""
     settings.EVENTS_STREAM_SECONDS = 30
