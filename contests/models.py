@@ -171,7 +171,6 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["contest", "user", "name"], name="entry_user_name_unique"),
         ]
-        permissions = [("disqualify_entry", "Can disqualify or reinstate an entry")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.contest.slug})"
@@ -235,7 +234,6 @@ class Submission(models.Model):
                 fields=["entry"], condition=models.Q(is_active=True), name="one_active_submission_per_entry"
             ),
         ]
-        permissions = [("view_any_source", "Can read any contestant's source, logs and stderr")]
 
     def __str__(self) -> str:
         return f"{self.entry.name} v{self.number}"

@@ -96,7 +96,6 @@ class Match(models.Model):
             # listed and counted without reading its stages' games
             models.Index(fields=["contest", "-id"], condition=models.Q(stage__isnull=True), name="match_test_games"),
         ]
-        permissions = [("rerun_match", "Can run or re-run matches and stages")]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.contest.slug})"
@@ -236,7 +235,6 @@ class Verification(models.Model):
 
     class Meta:
         db_table = "contests_verification"  # made as a contests model; moved here, its table kept
-        permissions = [("verify_output", "Can verify, reject and credit the outputs of output-only contests")]
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {self.status}"

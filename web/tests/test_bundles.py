@@ -15,11 +15,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core.files.base import ContentFile
 
 from contests.models import Submission
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from contests.tests.factories import (
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+    make_user,
+    name_to,
+)
 from games import registry
 from judging import bundles, matches
 from judging.bundles import BundleError, check
@@ -115,8 +122,7 @@ def test_a_downloaded_bundle_plays_the_same_game_again_at_home(name, client, tmp
 @pytest.mark.django_db(transaction=True)
 def test_a_bundle_that_does_not_match_says_where_and_the_cli_says_so_too(client, tmp_path):
     match, submissions = _played("chomp")
-    judge = make_user()
-    judge.user_permissions.add(Permission.objects.get(codename="view_any_source"))
+    judge = name_to(match.contest, make_user())
     bundle = _download(client, judge, match, tmp_path / "b.zip")  # a judge's: every program in it
 
     def changed(data: bytes) -> bytes:
