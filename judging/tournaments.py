@@ -533,6 +533,7 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
 
 
 def swiss_rounds(stage: Stage) -> int:
+    """How many rounds a Swiss stage plays (its ``rounds``, 24 if not given)."""
     return int(stage.params.get("rounds", 24))
 
 
