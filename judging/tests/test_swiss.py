@@ -30,7 +30,7 @@ def test_no_rematch_while_another_pairing_exists():
     assert pairs == [(1, 3), (2, 4)]
 
 
-def test_backtracking_finds_the_pairing_greed_misses():
+def test_the_pairing_greed_misses_is_found():
     # Greedy 1-2 would leave 3 and 4, who have met; 1-3, 2-4 is the answer.
     met = {frozenset((3, 4))}
     pairs, _ = swiss_pairs([1, 2, 3, 4], met)
