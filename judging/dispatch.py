@@ -44,9 +44,10 @@ def time_budget(match) -> int:
     return max(default, math.ceil(seconds) + MARGIN_S)
 
 
-def send_on_commit(task, match_id: int, budget: int) -> None:
-    """Send a token, with its time limit, once the transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: task.apply_async((match_id,), time_limit=budget))
+def send_on_commit(task, pk: int, budget: int) -> None:
+    """Send a task about one row (a match's token, a stage's pairing), with its time limit,
+    once the transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: task.apply_async((pk,), time_limit=budget))
 
 
 def queue_matches(match_ids: Iterable[int]) -> None:
@@ -70,6 +71,14 @@ def queue_matches(match_ids: Iterable[int]) -> None:
 
 def queue_match(match_id: int) -> None:
     queue_matches([match_id])
+
+
+def queue_pairing(stage_id: int) -> None:
+    """Pair a Swiss stage's next round on a worker, once the result that ended its round
+    commits (``judging.tournaments.pair_next_round``: a second delivery pairs nothing)."""
+    from judging.tasks import pair_swiss_round
+
+    send_on_commit(pair_swiss_round, stage_id, int(settings.CELERY_TASK_TIME_LIMIT))
 
 
 def queue_build(submission_id: int) -> None:

@@ -97,6 +97,20 @@ def _play(self, match_id: int, races: bool) -> None:
         raise self.retry(exc=e, countdown=30) from e
 
 
+@shared_task(name="judging.pair_swiss_round", bind=True, max_retries=None)
+def pair_swiss_round(self, stage_id: int) -> None:
+    """Pair a Swiss stage's next round, if it is due (``tournaments.pair_next_round``)."""
+    from contests.models import Stage
+    from judging import tournaments
+
+    try:
+        tournaments.pair_next_round(stage_id)
+    except Stage.DoesNotExist:
+        log.info("stage %s is gone: no round to pair", stage_id)
+    except DB_ERRORS as e:
+        raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
+
+
 @shared_task(name="judging.rate_stage", bind=True, max_retries=None)
 def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
     """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.confidence``)."""

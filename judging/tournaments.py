@@ -9,6 +9,7 @@ import secrets
 from collections import Counter
 from itertools import combinations
 
+from django.db.models import Max
 from django.utils import timezone
 
 from contests.locks import writing
@@ -19,6 +20,7 @@ from judging import dispatch, formats, lifecycle, scheduling, standings, tallies
 from judging.formats import StageError, StageFormat, register
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt, MatchSeat
+from judging.pairing import swiss_pairs
 
 log = logging.getLogger(__name__)
 
@@ -448,39 +450,6 @@ class Practice(StageFormat):
 # --- Swiss system ---------------------------------------------------------------------------
 
 
-def swiss_pairs(
-    order: list[int], met: set[frozenset[int]], byes: dict[int, int] | None = None
-) -> tuple[list[tuple[int, int]], int | None]:
-    """Pair players given best first: each with the best-placed player below it whom it has
-    not met, backtracking when the rest cannot be paired; rematches only when nothing else
-    works. With an odd number, one sits out (returned second): the lowest-placed of those
-    who have had the fewest byes (``byes``: player to byes so far), so nobody has a second
-    bye while another has none, as in FIDE's Swiss rules."""
-    bye = None
-    if len(order) % 2:
-        byes = byes or {}
-        fewest = min(byes.get(p, 0) for p in order)
-        bye = next(p for p in reversed(order) if byes.get(p, 0) == fewest)
-        order = [p for p in order if p != bye]
-
-    def pair(rest: list[int], allow_rematch: bool) -> list[tuple[int, int]] | None:
-        if not rest:
-            return []
-        first, others = rest[0], rest[1:]
-        for i, second in enumerate(others):
-            if not allow_rematch and frozenset((first, second)) in met:
-                continue
-            tail = pair(others[:i] + others[i + 1 :], allow_rematch)
-            if tail is not None:
-                return [(first, second), *tail]
-        return None
-
-    pairs = pair(order, allow_rematch=False)
-    if pairs is None:
-        pairs = pair(order, allow_rematch=True) or []
-    return pairs, bye
-
-
 def win_points(stage: Stage) -> float:
     """What a seat of this stage's game scores for a win: what it gets when its opponent forfeits."""
     game = registry.get(stage.contest.game)
@@ -524,10 +493,11 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
 @writing()
 def schedule_swiss_round(stage: Stage) -> list[Match]:
     """Schedule the next round of a Swiss stage (parameters ``rounds``, default 24, and
-    ``games_per_pairing``, default 2: each side first once), pairing by the points of this
-    stage so far. With an odd number of players one sits out (see ``swiss_pairs``) and scores
-    ``bye_points`` (default: what winning the pairing's games scores, as FIDE gives a full
-    point). Does nothing while a round is being played or after the last one."""
+    ``games_per_pairing``, default 2: each side first in turn), paired by ``swiss_pairs`` from
+    this stage's standings so far: its order, its points groups (the first column), the pairs
+    met, the byes had and the first moves. With an odd number of players one sits out and
+    scores ``bye_points`` (default: what winning the pairing's games scores, as FIDE gives a
+    full point). Does nothing while a round is being played or after the last one."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != SWISS:
         raise StageError(f"{stage} is not a Swiss stage")
@@ -536,34 +506,95 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     if stage.matches.filter(status__in=[*lifecycle.OPEN, Match.Status.FAILED]).exists():
         return []
     done_rounds = max(stage.matches.values_list("round", flat=True), default=0)
-    rounds = int(stage.params.get("rounds", 24))
-    if done_rounds >= rounds:
+    if done_rounds >= swiss_rounds(stage):
         return []
     players = contenders(stage) if done_rounds == 0 else _swiss_players(stage)
     if len(players) < 2:
         raise StageError(f"a Swiss round needs two entries with a ready program; {stage.contest} has {len(players)}")
-    table = {row.entry.pk: row.rank for row in standings.compute(stage.contest, stage).rows}
+    table = standings.compute(stage.contest, stage)
+    rank = {row.entry.pk: row.rank for row in table.rows}
+    points = {row.entry.pk: row.values[table.columns[0].key] for row in table.rows}
     by_entry = {entry.pk: (entry, submission) for entry, submission in players}
-    order = sorted(by_entry, key=lambda pk: (table.get(pk, 0), pk))
-    met = {frozenset(seat.entry_id for seat in match.seats.all()) for match in stage.matches.prefetch_related("seats")}
-    byes = Counter(MatchSeat.objects.filter(match__stage=stage, status=BYE).values_list("entry_id", flat=True))
-    pairs, bye = swiss_pairs(order, met, byes)
+    order = sorted(by_entry, key=lambda pk: (rank.get(pk, 0), pk))
+    met, byes, firsts = _swiss_history(stage)
+    pairs, bye = swiss_pairs(order, met, byes, points=points, firsts=firsts)
     games = int(stage.params.get("games_per_pairing", 2))
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}/{done_rounds + 1}")
     matches = []
-    for a, b in pairs:
+    for a, b in pairs:  # a moves first in the pairing's first game
         for g in range(games):
             seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
             matches.append(_create_match(stage, done_rounds + 1, rng.randrange(2**62), params, seats))
     if bye is not None:
-        points = float(stage.params.get("bye_points", games * win_points(stage)))
-        matches.append(_create_bye(stage, done_rounds + 1, by_entry[bye], points))
+        points_of_bye = float(stage.params.get("bye_points", games * win_points(stage)))
+        matches.append(_create_bye(stage, done_rounds + 1, by_entry[bye], points_of_bye))
     return _launch(stage, matches)
+
+
+def swiss_rounds(stage: Stage) -> int:
+    """How many rounds a Swiss stage plays (its ``rounds``, 24 if not given)."""
+    return int(stage.params.get("rounds", 24))
+
+
+def _swiss_history(stage: Stage) -> tuple[set[frozenset[int]], Counter, Counter]:
+    """What a Swiss stage's pairing remembers, from its seats in one query: the pairs that met
+    (in any game, cancelled ones too, as before), the byes each entry had, and each entry's
+    games moved first less games moved second (of the games not cancelled)."""
+    seats = MatchSeat.objects.filter(match__stage=stage).values_list("match_id", "entry_id", "index", "status")
+    cancelled = set(stage.matches.filter(status=Match.Status.CANCELLED).values_list("pk", flat=True))
+    by_match: dict[int, list[int]] = {}
+    byes: Counter = Counter()
+    firsts: Counter = Counter()
+    for match_id, entry_id, index, status in seats.order_by():
+        by_match.setdefault(match_id, []).append(entry_id)
+        if status == BYE:
+            byes[entry_id] += 1
+        elif match_id not in cancelled:
+            firsts[entry_id] += 1 if index == 0 else -1
+    return {frozenset(entries) for entries in by_match.values()}, byes, firsts
+
+
+@writing()
+def pair_next_round(stage_id: int) -> list[Match]:
+    """The pairing task's work (``judging.tasks.pair_swiss_round``), after the result that
+    ended a Swiss round committed: under the stage's lock, the next round if it is due (the
+    stage running, none of its games open or failed, rounds left), else nothing; the stage
+    finishes when no further round can be paired. A task delivered twice, or after a judge's
+    run paired the round, finds the round paired (its games open) and pairs nothing."""
+    stage = lifecycle.lock_stage(stage_id)
+    if stage.kind != SWISS or stage.status != Stage.Status.RUNNING:
+        return []
+    try:
+        matches = schedule_swiss_round(stage)
+    except StageError as e:  # e.g. too few players left: the stage ends, the results stand
+        log.warning("stage %s: no further Swiss round: %s", stage_id, e)
+        matches = []
+    if not matches:
+        lifecycle.finish_stage_if_done(stage)
+    return matches
+
+
+def unpaired_stages(ended_before) -> list[int]:
+    """The running Swiss stages none of whose games has been open or failed since before
+    ``ended_before``: a round that ended then and was never paired (its task's message lost),
+    or a stage never finished. The watchdog queues their pairing again."""
+    idle = (
+        Stage.objects.filter(kind=SWISS, status=Stage.Status.RUNNING)
+        .exclude(matches__status__in=[*lifecycle.OPEN, Match.Status.FAILED])
+        .annotate(last=Max("matches__finished_at"))
+        .filter(last__lt=ended_before)
+    )
+    return list(idle.order_by("pk").values_list("pk", flat=True))
 
 
 @register(SWISS, "Swiss system")
 class Swiss(StageFormat):
+    """Rounds paired by points (``pairing.swiss_pairs``). The first round is paired when a
+    judge runs the stage; each next one by a task on a worker once the result that ended the
+    round before commits (``pair_next_round``), so a result's transaction never waits for a
+    pairing. The stage finishes itself: after its last round, or when no round can be paired."""
+
     listed = 20
     params = (
         formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
@@ -575,6 +606,8 @@ class Swiss(StageFormat):
         formats.CONFIDENCE,
     )  # fmt: skip
 
+    ends_when_played = False  # a round ended with rounds left is not the stage's end: match_ended decides
+
     def start(self, stage: Stage) -> list[Match]:
         return schedule_swiss_round(stage)
 
@@ -583,19 +616,23 @@ class Swiss(StageFormat):
 
     def match_ended(self, match: Match, why: Ended) -> None:
         """Once every game of the stage so far is over (finished, or cancelled by a judge: not
-        to be played), the next round, or the end of the stage. A failed game waits for a
-        judge, and a game queued again (a re-run) for its new result: a round is never paired
-        from results still to come. The caller holds the stage's lock, so the ends of a
-        round's last two games take turns here: one of them sees the other ended."""
+        to be played), the next round is queued for pairing, or the stage finishes after its
+        last. A failed game waits for a judge, and a game queued again (a re-run) for its new
+        result: a round is never paired from results still to come. The caller holds the
+        stage's lock, so the ends of a round's last two games take turns here: one of them sees
+        the other ended."""
         if why == Ended.FAILED:
             return
-        pending = [*lifecycle.OPEN, Match.Status.FAILED]
-        if match.stage.matches.filter(status__in=pending).exists():
+        stage = lifecycle.lock_stage(match.stage_id)  # held already: read as it is now
+        if stage.status != Stage.Status.RUNNING:
             return
-        try:
-            schedule_swiss_round(match.stage)
-        except StageError as e:  # e.g. too few players left: the stage ends, the result stands
-            log.warning("stage %s: no further Swiss round: %s", match.stage_id, e)
+        if stage.matches.filter(status__in=[*lifecycle.OPEN, Match.Status.FAILED]).exists():
+            return
+        done_rounds = max(stage.matches.values_list("round", flat=True), default=0)
+        if done_rounds >= swiss_rounds(stage):
+            lifecycle.finish_stage_if_done(stage)
+        else:
+            dispatch.queue_pairing(stage.pk)
 
 
 def _swiss_players(stage: Stage) -> list[tuple[Entry, Submission]]:

@@ -10,6 +10,7 @@ workers, the broker or the database. Every worker runs a round from its heartbea
   its data, a message acknowledged by a task that failed), and again the builds of queued
   submissions;
 - puts back builds whose worker was lost (building for far longer than a build may take);
+- queues again the pairing of a Swiss round that ended a minute ago and was not paired;
 - once a minute, writes the digests of programs' faults that are due
   (``notifications.send_fault_digests``: each entry's at most every ``FAULT_DIGEST_MINUTES``).
 """
@@ -27,13 +28,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import builds, dispatch, matches, notifications, queues
+from judging import builds, dispatch, matches, notifications, queues, tournaments
 from judging.models import Lease, Match, MatchAttempt
 
 log = logging.getLogger(__name__)
 
 BUILD_STALE = timedelta(minutes=15)  # a build may take a minute of wall time, and wait for a slot
 QUEUED_BUILD_GRACE = timedelta(minutes=1)
+UNPAIRED_GRACE = timedelta(minutes=1)  # a pairing takes a second; its task waits behind short ones
 DIGEST_SCAN = timedelta(minutes=1)  # how often a round looks for faults to tell
 
 
@@ -62,6 +64,7 @@ def run_once(holder: str) -> dict[str, int]:
         "spooled": matches.flush_spool(),
         "tokens": _unless_the_broker_is_away(send_missing_tokens),
         "builds": _unless_the_broker_is_away(rescue_builds),
+        "pairings": _unless_the_broker_is_away(pair_unpaired_rounds),
     }
     if any(done.values()):
         log.warning("watchdog: %s", ", ".join(f"{n} {what}" for what, n in done.items() if n))
@@ -166,3 +169,15 @@ def rescue_builds() -> int:
             dispatch.queue_build(pk)
         put_back += missing
     return put_back
+
+
+def pair_unpaired_rounds() -> int:
+    """Queue again the pairing of each Swiss stage whose round ended ``UNPAIRED_GRACE`` ago and
+    is still unpaired, while the default queue holds no message (its task may be waiting
+    there). An extra pairing task pairs nothing (``tournaments.pair_next_round``)."""
+    stages = tournaments.unpaired_stages(timezone.now() - UNPAIRED_GRACE)
+    if not stages or broker_backlog(queues.DEFAULT):
+        return 0
+    for stage_id in stages:
+        dispatch.queue_pairing(stage_id)
+    return len(stages)

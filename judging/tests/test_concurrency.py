@@ -1,5 +1,6 @@
 """What happens when things happen at once: two test games ending together, a heartbeat while
-a judge calls an attempt off, tasks that meet a database that is away."""
+a judge calls an attempt off, a Swiss pairing delivered twice, tasks that meet a database that
+is away."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ import pytest
 from celery.exceptions import Retry
 from django.db import OperationalError, connection, transaction
 
+from contests.locks import writing
 from contests.models import Submission
-from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
+from contests.tests.factories import (
+    finish_on_paper,
+    make_contest,
+    make_entry,
+    make_match,
+    make_stage,
+    make_submission,
+)
 from games.base import GameResult
 from judging import lifecycle, matches, system_test, tasks
 from judging.models import Match, MatchAttempt
@@ -102,6 +111,44 @@ def test_a_match_task_that_cannot_reach_the_database_is_retried_not_forgotten(mo
         tasks.play_match.run(7)
     assert retries == [1]
     assert [tasks.backoff(n) for n in (0, 1, 5, 10)] == [1, 2, 32, 60]
+
+
+def test_a_pairing_task_that_cannot_reach_the_database_is_retried_not_forgotten(monkeypatch):
+    from judging import tournaments
+
+    def no_database(stage_id):
+        raise OperationalError("could not connect to server: Connection refused")
+
+    retries = []
+    monkeypatch.setattr(tournaments, "pair_next_round", no_database)
+    monkeypatch.setattr(
+        tasks.pair_swiss_round,
+        "retry",
+        lambda exc=None, countdown=None, **k: retries.append(countdown) or Retry(exc=exc),
+    )
+    with pytest.raises(Retry):
+        tasks.pair_swiss_round.run(7)
+    assert retries == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks are PostgreSQL's: SQLite has one writer")
+def test_a_pairing_delivered_twice_at_the_same_moment_pairs_the_round_once(queued):
+    """Two workers take the same pairing task at once (a broker's second delivery, the
+    watchdog's): the stage's lock makes one wait, and it then finds the round paired."""
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 3, "games_per_pairing": 1})
+    for name in "ABCDEF":
+        make_submission(make_entry(contest, name=name), is_active=True, status="ready")
+    for round_no in (1, 2):
+        played = lifecycle.run_stage(swiss) if round_no == 1 else list(swiss.matches.filter(round=round_no))
+        for match in played:
+            finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
+        with writing():
+            lifecycle.match_ended(played[-1], lifecycle.Ended.FINISHED)
+        errors = _together(*[lambda: tasks.pair_swiss_round(swiss.pk)] * 3)
+        assert errors == []
+        assert swiss.matches.filter(round=round_no + 1).count() == 3
 
 
 def test_a_build_task_retries_platform_faults_until_it_gives_up(monkeypatch):

@@ -10,6 +10,7 @@ from contests.tests.factories import finish_on_paper, make_contest, make_entry, 
 from judging import lifecycle, standings, system_test, tournaments
 from judging.lifecycle import Ended
 from judging.models import Match
+from judging.tests.pairings import deliver_pairings
 from judging.tournaments import swiss_pairs
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +44,7 @@ def test_with_an_odd_number_every_player_sits_out_once_scores_it_and_plays_every
     lifecycle.run_stage(swiss)
     for _ in range(5):
         _play_swiss_round(swiss, strength)
+        deliver_pairings(queued)
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and set(swiss.matches.values_list("round", flat=True)) == {
         1,

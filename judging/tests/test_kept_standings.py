@@ -40,6 +40,7 @@ from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchCount, Tally
 from judging.referee import MatchRecord, SeatTotals
 from judging.tests.kept import assert_kept_as_counted
+from judging.tests.pairings import deliver_pairings
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +60,10 @@ def _record(seats: int, winner: int | None) -> MatchRecord:
 class KeptTotals(RuleBasedStateMachine):
     """Three entries of a Chomp contest in a continuous stage (a ladder: only current versions
     count) and a Swiss stage (an odd number: byes)."""
+
+    def __init__(self, queued: list) -> None:
+        super().__init__()
+        self.queued = queued  # the tasks sent after commits (the ``queued`` fixture)
 
     @initialize()
     def contest(self):
@@ -92,6 +97,11 @@ class KeptTotals(RuleBasedStateMachine):
     def run_swiss(self):
         with contextlib.suppress(formats.StageError):
             judges.run_stage(self.judge, self.swiss)
+
+    @rule()
+    def pair_the_next_round(self):
+        """A worker takes the pairing task a Swiss round's end queued: its new round, or its end."""
+        deliver_pairings(self.queued, self.swiss.pk)
 
     @rule(data=st.data())
     def claim(self, data):
@@ -210,7 +220,7 @@ class KeptTotals(RuleBasedStateMachine):
 
 def test_the_kept_standings_are_the_counted_ones_after_any_history(queued):
     run_state_machine_as_test(
-        KeptTotals,
+        lambda: KeptTotals(queued),
         settings=settings(
             max_examples=12,
             stateful_step_count=30,

@@ -12,7 +12,9 @@ every step it checks:
 - every match is counted once, with the result its model says (the live standings' wins);
 - the public standings are the snapshot's while frozen, the live record's otherwise;
 - no cancelled stage is the contest's default standings, and a cancelled stage stays so;
-- a Swiss round is never paired while a game of the stage is open or failed;
+- a Swiss round is never paired while a game of the stage is open or failed, each round pairs
+  each entry once (its pairing is a task, delivered once, twice or late), and a round that
+  ended always has its pairing queued;
 - each output counts what the judges decided on its current result (accepted: the claim,
   rejected: 0, else the verifier's figure);
 - every table read from the kept totals is the one added up from the seats;
@@ -45,7 +47,13 @@ from judging import confidence, formats, lifecycle, matches, standings, system_t
 from judging import services as judges
 from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, RatingFit
 from judging.referee import MatchRecord, SeatTotals
+from judging.tasks import pair_swiss_round
 from judging.tests.kept import assert_kept_as_counted
+from judging.tests.pairings import (
+    assert_each_round_pairs_each_entry_once,
+    assert_no_round_waits_for_nothing,
+    deliver_pairings,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.postgres]  # row locks: CI runs it on PostgreSQL
 
@@ -54,6 +62,10 @@ OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 class JudgesAndGames(RuleBasedStateMachine):
+    def __init__(self, queued: list) -> None:
+        super().__init__()
+        self.queued = queued  # the tasks sent after commits (the ``queued`` fixture)
+
     @initialize(count=st.sampled_from([2, 4]), start=st.integers(0, 3).map(bool))
     def contest(self, count, start):
         n = next(_names)
@@ -205,6 +217,21 @@ class JudgesAndGames(RuleBasedStateMachine):
         match = Match.objects.get(pk=pk)
         if match.stage_id == self.system.pk and match.status == Match.Status.FAILED:
             self._concluded(match)
+
+    @rule()
+    def pair_the_next_round(self):
+        """A worker takes the pairing task that a Swiss round's end queued, after its commit."""
+        rounds = max(self._swiss_state(), default=0)
+        deliver_pairings(self.queued, self.stages[1].pk)
+        self._check_swiss(rounds)
+
+    @rule()
+    def a_pairing_delivered_again(self):
+        """A pairing task delivered once more (a broker's second delivery, the watchdog's): it
+        pairs a round only if one is due, never one twice."""
+        rounds = max(self._swiss_state(), default=0)
+        pair_swiss_round(self.stages[1].pk)
+        self._check_swiss(rounds)
 
     @rule(data=st.data())
     def fail_for_good(self, data):
@@ -449,6 +476,13 @@ class JudgesAndGames(RuleBasedStateMachine):
             assert not stage.matches.filter(status__in=[*OPEN, Match.Status.FAILED]).exists(), stage.name
 
     @invariant()
+    def each_swiss_round_pairs_each_entry_once_and_none_waits_for_nothing(self):
+        if not hasattr(self, "stages"):
+            return
+        assert_each_round_pairs_each_entry_once(self.stages[1].pk)
+        assert_no_round_waits_for_nothing(self.stages[1].pk, self.queued)
+
+    @invariant()
     def each_entry_plays_its_newest_version_that_passed(self):
         if not hasattr(self, "passed"):
             return
@@ -464,7 +498,7 @@ class JudgesAndGames(RuleBasedStateMachine):
 
 def test_the_public_record_stays_true_whatever_the_judges_do(queued):
     run_state_machine_as_test(
-        JudgesAndGames,
+        lambda: JudgesAndGames(queued),
         settings=settings(
             max_examples=25,
             stateful_step_count=50,

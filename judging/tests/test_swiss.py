@@ -1,14 +1,21 @@
 """The Swiss system of CodeCup's final: rounds paired by points, no rematches, then the best
 of them in a double round robin."""
 
-import pytest
+from collections import Counter
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from contests.locks import writing
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
 from games.base import BYE
-from judging import lifecycle, standings, tournaments
+from judging import lifecycle, standings, tournaments, watchdog
 from judging.lifecycle import Ended
-from judging.models import Match
+from judging.models import Match, MatchSeat
+from judging.tasks import pair_swiss_round
+from judging.tests.pairings import deliver_pairings, pairings_of
 from judging.tournaments import swiss_pairs
 
 
@@ -23,7 +30,7 @@ def test_no_rematch_while_another_pairing_exists():
     assert pairs == [(1, 3), (2, 4)]
 
 
-def test_backtracking_finds_the_pairing_greed_misses():
+def test_the_pairing_greed_misses_is_found():
     # Greedy 1-2 would leave 3 and 4, who have met; 1-3, 2-4 is the answer.
     met = {frozenset((3, 4))}
     pairs, _ = swiss_pairs([1, 2, 3, 4], met)
@@ -69,6 +76,9 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     for round_no in (1, 2, 3):
         assert swiss.matches.filter(round=round_no).count() == 6
         _finish_round(swiss, lambda es: max(es, key=lambda e: strength[e.pk]))
+        assert not swiss.matches.filter(round=round_no + 1).exists()  # not in the result's transaction
+        assert pairings_of(queued, swiss.pk) == (1 if round_no < 3 else 0)  # the last round queues none
+        deliver_pairings(queued)
     swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED
     assert swiss.matches.count() == 18  # three rounds, no fourth
@@ -98,6 +108,9 @@ def test_a_swiss_stage_without_enough_players_left_ends_after_its_last_match(que
     finish_on_paper(match)
     lifecycle.match_ended(match, Ended.FINISHED)  # as the worker calls it, in the transaction that records the match
     swiss.refresh_from_db()
+    assert swiss.status == Stage.Status.RUNNING  # its next round is the pairing task's to try
+    assert deliver_pairings(queued) == 0
+    swiss.refresh_from_db()
     assert swiss.status == Stage.Status.FINISHED and swiss.matches.count() == 1
 
 
@@ -118,3 +131,96 @@ def test_a_rerun_swiss_stage_plays_its_games_again_and_keeps_its_byes(queued):
     assert bye.status == "finished" and bye.seats.get().status == BYE
     with pytest.raises(lifecycle.Refused, match="a bye"):
         lifecycle.rerun_match(bye)
+
+
+def _swiss_of(names, rounds=3, games=1, game="chomp"):
+    params = {"rows": 3, "cols": 3} if game == "chomp" else {}
+    contest = make_contest(game=game, game_params=params)
+    swiss = make_stage(contest, kind="swiss", params={"rounds": rounds, "games_per_pairing": games})
+    for name in names:
+        make_submission(make_entry(contest, name=name), is_active=True, status="ready")
+    return swiss
+
+
+def _first_wins(entries):
+    return entries[0]
+
+
+@pytest.mark.django_db
+def test_a_round_is_paired_by_a_task_and_a_second_delivery_pairs_nothing(queued):
+    swiss = _swiss_of("ABCD")
+    lifecycle.run_stage(swiss)
+    _finish_round(swiss, _first_wins)
+    assert pairings_of(queued, swiss.pk) == 1 and swiss.matches.count() == 2
+    assert deliver_pairings(queued) == 2 and swiss.matches.filter(round=2).count() == 2
+    assert pair_swiss_round(swiss.pk) is None and swiss.matches.count() == 4  # delivered again: nothing
+    assert tournaments.pair_next_round(swiss.pk) == []
+    swiss.refresh_from_db()
+    assert swiss.status == Stage.Status.RUNNING
+
+
+@pytest.mark.django_db
+def test_the_pairing_task_is_sent_only_once_the_result_commits(django_capture_on_commit_callbacks, monkeypatch):
+    sent = []
+    monkeypatch.setattr(pair_swiss_round, "apply_async", lambda args=None, **kw: sent.append(args))
+    swiss = _swiss_of("AB")
+    (match,) = lifecycle.run_stage(swiss)
+    finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
+    with django_capture_on_commit_callbacks(execute=True):
+        with writing():
+            lifecycle.match_ended(match, Ended.FINISHED)
+        assert sent == []  # nothing while the result's transaction is open
+    assert sent == [(swiss.pk,)]
+
+
+@pytest.mark.django_db
+def test_a_pairing_task_for_a_stage_gone_or_cancelled_pairs_nothing(queued, caplog):
+    swiss = _swiss_of("ABCD")
+    lifecycle.run_stage(swiss)
+    _finish_round(swiss, _first_wins)
+    lifecycle.cancel_stage(swiss)
+    assert deliver_pairings(queued) == 0
+    pair_swiss_round(10**9)
+    assert "stage 1000000000 is gone" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_last_round_finishes_the_stage_without_a_task(queued):
+    swiss = _swiss_of("ABC", rounds=1)
+    lifecycle.run_stage(swiss)
+    _finish_round(swiss, _first_wins)
+    swiss.refresh_from_db()
+    assert swiss.status == Stage.Status.FINISHED and pairings_of(queued, swiss.pk) == 0
+
+
+@pytest.mark.django_db
+def test_the_watchdog_pairs_a_round_whose_task_was_lost(queued, monkeypatch):
+    swiss = _swiss_of("ABCD")
+    lifecycle.run_stage(swiss)
+    _finish_round(swiss, _first_wins)
+    queued.clear()  # the message is lost
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.pair_unpaired_rounds() == 0  # a minute's grace: its task may be on its way
+    swiss.matches.update(finished_at=timezone.now() - watchdog.UNPAIRED_GRACE - timedelta(seconds=1))
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 3)
+    assert watchdog.pair_unpaired_rounds() == 0  # the default queue holds messages: it may be among them
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.pair_unpaired_rounds() == 1 and pairings_of(queued, swiss.pk) == 1
+    assert deliver_pairings(queued) == 2
+    assert watchdog.pair_unpaired_rounds() == 0  # paired: its games are open
+
+
+@pytest.mark.django_db
+def test_with_one_game_a_pairing_the_first_moves_even_out(queued):
+    # Before issue 35 the better placed always moved first: the leader of 4 rounds did 4 times.
+    swiss = _swiss_of("ABCDEF", rounds=4)
+    lifecycle.run_stage(swiss)
+    for _ in range(4):
+        _finish_round(swiss, lambda entries: min(entries, key=lambda e: e.name))  # A beats all, B all but A ...
+        deliver_pairings(queued)
+    balance = Counter()
+    for seat in MatchSeat.objects.filter(match__stage=swiss).exclude(status=BYE):
+        balance[seat.entry.name] += 1 if seat.index == 0 else -1
+    assert swiss.matches.count() == 12 and max(abs(v) for v in balance.values()) <= 2, balance
+    pairings = [frozenset(m.seats.values_list("entry_id", flat=True)) for m in swiss.matches.all()]
+    assert len(set(pairings)) == 12  # no rematch

@@ -2,6 +2,7 @@
 a round robin is played, and the standings come out as worked out by hand."""
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from contests.models import Entry, Stage, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
-from judging import standings, tournaments
+from judging import lifecycle, standings, tournaments
 from judging.models import Match
 from judging.tests.conftest import PLAYERS, PROGRAMS
 
@@ -98,3 +99,27 @@ def test_a_build_error_is_the_authors_with_the_compilers_log(worker):
     assert sub.status == "build_failed" and not sub.is_active
     assert "error: expected" in sub.build_log and "main.c:1:26" in sub.build_log
     assert sub.toolchain.startswith("gcc")
+
+
+def test_a_swiss_stage_pairs_its_later_rounds_on_the_worker(worker):
+    """Round 1 is paired when the stage runs; rounds 2 and 3 by the pairing task the round's
+    last result sends when it commits, through the broker, on the worker's default queue."""
+    contest = make_contest(game="chomp", game_params={"rows": 2, "cols": 3})
+    stage = make_stage(contest, kind="swiss", params={"rounds": 3, "games_per_pairing": 2})
+    enter(contest, "Perfect", PLAYERS / "chomp/players/perfect.py")
+    enter(contest, "Row", PROGRAMS / "chomp_row.py")
+    enter(contest, "Poison", PROGRAMS / "chomp_poison.sh")
+    wait_for(lambda: Submission.objects.filter(is_active=True, status="ready").count() == 3, worker=worker)
+
+    assert len(lifecycle.run_stage(stage)) == 3  # a pairing's two games and a bye
+    wait_for(lambda: Stage.objects.get(pk=stage.pk).status == Stage.Status.FINISHED, timeout=180, worker=worker)
+    assert Counter(stage.matches.values_list("round", flat=True)) == {1: 3, 2: 3, 3: 3}
+    assert Counter(stage.matches.filter(seats__status="bye").values_list("seats__entry__name", flat=True)) == {
+        "Perfect": 1,
+        "Row": 1,
+        "Poison": 1,
+    }
+    games = stage.matches.exclude(seats__status="bye")
+    assert games.filter(status="finished").count() == 6
+    pairings = Counter(frozenset(m.seats.values_list("entry_id", flat=True)) for m in games)
+    assert sorted(pairings.values()) == [2, 2, 2]  # each pair once (two games), no rematch
