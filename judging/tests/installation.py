@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -139,7 +140,7 @@ class Site:
 
     # -- Django, in child processes ---------------------------------------------------------
 
-    def django(self, code: str) -> Any:
+    def django(self, code: str, timeout: float = 300) -> Any:
         """Run ``code`` with Django set up on this site; what it printed last, as JSON."""
         prelude = "import django, json\ndjango.setup()\n"
         out = subprocess.run(
@@ -148,7 +149,7 @@ class Site:
             env=self.env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=timeout,
         )
         assert out.returncode == 0, out.stderr[-3000:]
         return json.loads(out.stdout.strip().splitlines()[-1])
@@ -217,13 +218,14 @@ class Site:
 
 
 @contextlib.contextmanager
-def running_site(net: Network | None = None) -> Any:
+def running_site(net: Network | None = None, base: str | None = None) -> Any:
     """A fresh installation: migrated, with its own services, stopped and removed after; over
-    the hosts of ``net`` (``db``, ``broker`` and the workers') if given."""
+    the hosts of ``net`` (``db``, ``broker`` and the workers') if given; its folder under
+    ``base`` (the system's temporary folder by default)."""
     pg = pg_bin()
     if pg is None or shutil.which("redis-server") is None:  # .ci/run and make test install both
         raise RuntimeError("the fault tests need Debian's postgresql and redis-server packages")
-    folder = Path(f"/tmp/arbiter-site-{uuid.uuid4().hex[:8]}")
+    folder = Path(base or tempfile.gettempdir()) / f"arbiter-site-{uuid.uuid4().hex[:8]}"
     folder.mkdir(mode=0o755)
     for sub in ("pg", "sock"):
         (folder / sub).mkdir()

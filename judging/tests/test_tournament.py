@@ -123,3 +123,57 @@ def test_a_swiss_stage_pairs_its_later_rounds_on_the_worker(worker):
     assert games.filter(status="finished").count() == 6
     pairings = Counter(frozenset(m.seats.values_list("entry_id", flat=True)) for m in games)
     assert sorted(pairings.values()) == [2, 2, 2]  # each pair once (two games), no rematch
+
+
+def test_a_codecup_final_in_small_swiss_then_the_top_in_a_double_round_robin(worker):
+    """CodeCup 2024's final at a size the suite can play (bench/bench_codecup.py plays it at
+    70 programs): 8 programs in three languages and four strengths, a Swiss of 4 rounds with
+    each pairing played twice, then the best 4 of the Swiss in a double round robin. Every
+    round seats everybody once, no pairing repeats, the final's four are the Swiss table's top
+    four, and every figure of both tables is the games counted again."""
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 4}, max_entries_per_user=10)
+    swiss = make_stage(contest, kind="swiss", name="Swiss rounds", params={"rounds": 4, "games_per_pairing": 2})
+    final = make_stage(contest, kind="round_robin", name="Final", order=2, params={"games_per_pairing": 2, "top": 4})
+    perfect = (PLAYERS / "chomp/players/perfect.py").read_text()
+    for n, chance in enumerate((1.0, 1.0, 0.7, 0.35)):
+        entry = make_entry(contest, make_user(), name=f"Perfect {chance:.0%} {n}")
+        submit(entry, filename="perfect.py", data=perfect.replace("CHANCE = 1.0", f"CHANCE = {chance}").encode())
+    enter(contest, "Random (C)", PLAYERS / "chomp/players/random_player.c")
+    enter(contest, "Row", PROGRAMS / "chomp_row.py")
+    enter(contest, "Poison", PROGRAMS / "chomp_poison.sh")
+    enter(contest, "Last (C)", PROGRAMS / "chomp_last.c")
+    wait_for(lambda: Submission.objects.filter(is_active=True, status="ready").count() == 8, worker=worker)
+
+    assert len(lifecycle.run_stage(swiss)) == 8  # four pairings, two games each
+    wait_for(lambda: Stage.objects.get(pk=swiss.pk).status == Stage.Status.FINISHED, timeout=300, worker=worker)
+    games = swiss.matches.filter(status=Match.Status.FINISHED)
+    assert games.count() == 32 and Counter(games.values_list("round", flat=True)) == {r: 8 for r in range(1, 5)}
+    for r in range(1, 5):  # each round seats every program in two games, against one opponent
+        seats = Counter(games.filter(round=r).values_list("seats__entry_id", flat=True))
+        assert sorted(seats.values()) == [2] * 8, r
+    pairings = Counter(frozenset(m.seats.values_list("entry_id", flat=True)) for m in games)
+    assert sorted(pairings.values()) == [2] * 16  # sixteen pairings, each played twice: no rematch
+    table = standings.compute(contest, Stage.objects.get(pk=swiss.pk))
+    assert_counted_again(table, games)
+
+    top = [row.entry.pk for row in table.rows[:4]]
+    assert len(lifecycle.run_stage(final)) == 12  # the best four, each pair twice
+    wait_for(lambda: Stage.objects.get(pk=final.pk).status == Stage.Status.FINISHED, timeout=300, worker=worker)
+    played = final.matches.filter(status=Match.Status.FINISHED)
+    assert set(played.values_list("seats__entry_id", flat=True)) == set(top)
+    assert_counted_again(standings.compute(contest, Stage.objects.get(pk=final.pk)), played)
+
+
+def assert_counted_again(table, games) -> None:
+    """Each row's games, wins, cookies and chomps are its seats in ``games`` added up (a bye
+    counts as a won game: the points of a win, no cookie, no chomp)."""
+    from judging.models import MatchSeat
+
+    seats = MatchSeat.objects.filter(match__in=games)
+    assert {row.entry.pk for row in table.rows} == set(seats.values_list("entry_id", flat=True))
+    for row in table.rows:
+        mine = list(seats.filter(entry=row.entry))
+        assert row.games == len(mine), row.entry.name
+        assert row.values["wins"] == sum(s.status in ("win", "bye") for s in mine), row.entry.name
+        assert row.values["score"] == sum(s.score for s in mine if s.status == "win"), row.entry.name
+        assert row.values["chomps"] == sum(s.moves for s in mine), row.entry.name
