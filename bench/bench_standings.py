@@ -16,8 +16,9 @@ as the models make them); or, with ``--ladder``, the continuous stage ``bench_sc
 are rebuilt from the seats and matches when they do not match them, and the stage's ratings and
 rank intervals fitted once (``confidence.rate``), so that every read shows them.
 
-Measured in ``--rounds`` rounds of ``--runs`` timings each, every measure taken in turn within a
-round (so that each sees the same load): the baselines (the same aggregate over the seats in raw
+Measured in ``--rounds`` rounds, each timing every measure ``--runs`` times in turn (so that
+each sees every round's load), a measure's block starting after a garbage collection (so that
+it pays for its own full collections, counted, not another's): the baselines (the same aggregate over the seats in raw
 SQL, and the kept totals' own grouped query in raw SQL), ``standings.compute`` (the whole table,
 every row an object), ``standings.page`` (the first page), the API (its first page of 100, and
 one of 500 rows), the page (as a visitor, and as a contestant whose entry is on a later page),
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import gc
 import os
 import random
 import shutil
@@ -226,23 +228,38 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def interleaved(measures: list[tuple[str, object]], runs: int, rounds: int) -> tuple[dict, list[str]]:
-    """Each measure timed ``runs`` times a round, in turn with the others; its times in each
-    round, and each round's load (before → after)."""
+def interleaved(measures: list[tuple[str, object]], runs: int, rounds: int) -> tuple[dict, list[str], dict]:
+    """Each measure timed ``runs`` times a round, the measures in turn, round after round (so
+    that each sees the load of every round); each measure's times in each round, each round's
+    load (before → after), and each measure's full garbage collections. A measure's block
+    starts after a collection: the collections a block pays for are those its own requests
+    made due, not another measure's (a full one is 50–100 ms on a loaded machine)."""
     for _, fn in measures:  # warm up: connections, caches, templates
         fn()
         fn()
     found = {name: [[] for _ in range(rounds)] for name, _ in measures}
+    full = dict.fromkeys(found, 0)
+    current = [""]
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2 and current[0]:
+            full[current[0]] += 1
+
+    gc.callbacks.append(count)
     loads = []
     for r in range(rounds):
         before = load()
-        for _ in range(runs):
-            for name, fn in measures:
+        for name, fn in measures:
+            gc.collect()
+            current[0] = name
+            for _ in range(runs):
                 start = time.perf_counter()
                 fn()
                 found[name][r].append(time.perf_counter() - start)
+            current[0] = ""
         loads.append(f"{before} → {load()}")
-    return found, loads
+    gc.callbacks.remove(count)
+    return found, loads, full
 
 
 def _spread(values: list[float]) -> str:
@@ -250,20 +267,23 @@ def _spread(values: list[float]) -> str:
     return f"{low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f}"
 
 
-def report(found: dict, loads: list[str], base: str) -> None:
-    """A row a measure: its median and p95 in each round, their ranges, and the ratio of its
-    median to the baseline's (``base``), round by round."""
+def report(found: dict, loads: list[str], full: dict, base: str) -> None:
+    """A row a measure: its median and p95 in each round, their ranges, the ratio of its median
+    to the baseline's (``base``), round by round, and its full garbage collections."""
     rounds = len(loads)
     heads = " | ".join(f"round {r + 1}: median / p95" for r in range(rounds))
-    print(f"| ms | {heads} | median, all rounds | p95, all rounds | × baseline |")
-    print("|---|" + "---:|" * (rounds + 3))
+    print(f"| ms | {heads} | median, all rounds | p95, all rounds | × baseline | full GCs |")
+    print("|---|" + "---:|" * (rounds + 4))
     base_medians = [statistics.median(times) for times in found[base]]
     for name, by_round in found.items():
         medians = [statistics.median(times) for times in by_round]
         p95s = [p95(times) for times in by_round]
         cells = " | ".join(f"{m * 1000:.1f} / {q * 1000:.1f}" for m, q in zip(medians, p95s, strict=True))
         ratio = [m / b for m, b in zip(medians, base_medians, strict=True)]
-        print(f"| {name} | {cells} | {_spread(medians)} | {_spread(p95s)} | {min(ratio):.2f}–{max(ratio):.2f} |")
+        print(
+            f"| {name} | {cells} | {_spread(medians)} | {_spread(p95s)} | {min(ratio):.2f}–{max(ratio):.2f} "
+            f"| {full[name]} |"
+        )
     print("\nLoad average (1 minute, before → after) in each round: " + "; ".join(loads) + ".")
 
 
@@ -391,7 +411,9 @@ def main() -> None:
                     cur.execute("EXPLAIN ANALYZE " + q["sql"])
                     print("\n```\n" + q["sql"][:300] + "\n" + "\n".join(r[0] for r in cur.fetchall()) + "\n```")
 
-    found, loads = interleaved(measures, args.runs, args.rounds)
+    listed = table.count
+    del table  # the bench's own objects out of the collector's way
+    found, loads, full = interleaved(measures, args.runs, args.rounds)
     fit = []
     for _ in range(3):  # the fit itself, once a round's load has passed
         start = time.perf_counter()
@@ -404,13 +426,13 @@ def main() -> None:
 
     kind = "a ladder (bench_scale's: two versions an entry)" if args.ladder else "a round robin"
     print(
-        f"{table.count:,} entries listed, {args.matches:,} finished two-seat games of {kind} "
+        f"{listed:,} entries listed, {args.matches:,} finished two-seat games of {kind} "
         f"({MatchSeat.objects.filter(match__stage=stage).count():,} seats), "
         f"{Match.objects.exclude(contest=contest).count():,} games of other contests; PostgreSQL "
         f"{connection.pg_version // 10000}, {os.cpu_count()} cores; made or found in {built:.0f} s; "
         f"{args.rounds} rounds of {args.runs} timings of each, in turn.\n"
     )
-    report(found, loads, base=measures[0][0])
+    report(found, loads, full, base=measures[0][0])
     print(
         f"\nThe standings page took {len(queries)} queries, the API {len(api_queries)}. The stage's ratings "
         "fitted and stored (`confidence.rate`, the task after results; three times, after the rounds): "
