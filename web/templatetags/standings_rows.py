@@ -29,13 +29,15 @@ class Numbers:
         self.plain = localize(-1234567) == "-1234567" and localize(1234567.5) == "1234567.5"
 
     def number(self, value: int | float) -> str:
-        if self.plain and (isinstance(value, int) or "e" not in (text := repr(value))):
-            return str(value) if isinstance(value, int) else text
-        return localize(value)
+        if self.plain and type(value) is int:
+            return str(value)
+        if self.plain and type(value) is float and "e" not in (text := repr(value)):
+            return text
+        return localize(value)  # a float far from 1, a Decimal, or the site's own format
 
     def cell(self, value: int | float) -> str:
         """``floatformat(value, "-2")``: a whole number without decimals, any other with two."""
-        if self.plain and float(value).is_integer() and abs(value) < 1e15:
+        if self.plain and type(value) in (int, float) and float(value).is_integer() and abs(value) < 1e15:
             return str(int(value))
         return floatformat(value, "-2")
 

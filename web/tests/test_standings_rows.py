@@ -3,6 +3,7 @@ template loop made: checked against that loop, kept here as the reference, on a 
 (ratings, tied groups, a provisional version) and a round robin (points and intervals)."""
 
 import re
+from decimal import Decimal
 
 import pytest
 from django.template import Context, Template
@@ -51,8 +52,10 @@ def test_the_rows_are_the_markup_the_template_made(kind):
 
 
 @pytest.mark.parametrize(
-    "value", [0, 1, -3, 12345678, 0.0, -0.0, 2.5, 1523.4, 0.125, 2.675, 1e-05, 3e20, 12.0, -7.25, 1e15, 123456.789]
-)
+    "value",
+    [0, 1, -3, 12345678, 0.0, -0.0, 2.5, 1523.4, 0.125, 2.675, 1e-05, 3e20, 12.0, -7.25, 1e15, 123456.789,
+     Decimal("5"), Decimal("2.675"), True],
+)  # fmt: skip
 def test_a_number_is_written_as_djangos_filters_write_it(value):
     numbers = Numbers()
     assert numbers.plain
