@@ -239,22 +239,49 @@ def cmd_status(client: Client, args) -> int:
     return 0
 
 
+STANDINGS_LIMIT = 500  # rows a request, the most the API gives
+
+
+def _standings(client: Client, args) -> dict:
+    """The table as the command shows it: one page (``--page``), or every page, their rows
+    put together (as many requests as pages of ``--limit`` rows)."""
+    path = f"/contests/{args.contest}/standings/"
+    limit = args.limit or STANDINGS_LIMIT
+    if args.page:
+        return client.get(path, stage=args.stage, page=args.page, limit=args.limit)
+    table = client.get(path, stage=args.stage, limit=limit)
+    shown = {row["entry"] for row in table["rows"]}
+    for number in range(2, table.get("pages", 1) + 1):
+        more = client.get(path, stage=table["stage"], page=number, limit=limit)
+        table["rows"] += [row for row in more["rows"] if row["entry"] not in shown]  # a row moved up meanwhile
+        shown |= {row["entry"] for row in more["rows"]}
+    table.update(page=1, pages=1, next=None)
+    return table
+
+
 def cmd_standings(client: Client, args) -> int:
     _contest(client, args.contest)
-    table = client.get(f"/contests/{args.contest}/standings/", stage=args.stage)
+    table = _standings(client, args)
     sure = table.get("ratings") or {}
     rated = sure.get("rated")
     level = f"{sure.get('level', 0.95):.0%}"
     head = f"{'#':>3} {level + ' rank':>9} {'entry':24} " + (f"{'rating':>7} " if rated else "") + f"{'games':>5} "
     head += " ".join(f"{c['label'][:14]:>14}" for c in table["columns"])
     lines = [f"{table['matches_played']} of {table['matches_total']} matches played", head]
-    for row in table["rows"]:
+
+    def line(row: dict) -> str:
         values = " ".join(f"{row['values'][c['key']]:>14g}" for c in table["columns"])
         low, high = row.get("rank_low"), row.get("rank_high")
         interval = "" if low is None else str(low) if low == high else f"{low}-{high}"
         interval += " ~" if row.get("tied") else ""
         rating = f"{row['rating']:>7.0f} " if rated and row.get("rating") is not None else " " * 8 if rated else ""
-        lines.append(f"{row['rank']:>3} {interval:>9} {row['name'][:24]:24} {rating}{row['games']:>5} {values}")
+        return f"{row['rank']:>3} {interval:>9} {row['name'][:24]:24} {rating}{row['games']:>5} {values}"
+
+    lines += [line(row) for row in table["rows"]]
+    if table.get("pages", 1) > 1:
+        shown = {row["entry"] for row in table["rows"]}
+        lines += [line(row) + "  (yours)" for row in table.get("yours", []) if row["entry"] not in shown]
+        lines.append(f"page {table['page']} of {table['pages']} ({table['count']} rows); --page N for another")
     if sure:
         lines.append(
             f"rank: each row's {level} interval from {sure['games']} games; ~ statistically tied"
@@ -414,6 +441,8 @@ def parser() -> argparse.ArgumentParser:
     c = command("standings", "a contest's standings")
     c.add_argument("contest")
     c.add_argument("--stage", type=int)
+    c.add_argument("--page", type=int, help="only this page of the table (default: every row)")
+    c.add_argument("--limit", type=int, help=f"rows a page (at most {STANDINGS_LIMIT}; default 100 with --page)")
     c = command("matches", "a contest's matches, newest first")
     c.add_argument("contest")
     c.add_argument("--mine", action="store_true", help="only games of your entries")

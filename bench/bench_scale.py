@@ -29,8 +29,8 @@ What it measures, each with its baseline:
 - the watchdog's round (``judging.watchdog``: lost attempts, the spool, missing tokens, builds,
   the faults' digest scan), with the broker's answer replaced by "plenty" so that it sends
   nothing, the digests written and rolled back. Baseline: ``SELECT count(*)`` of the attempts;
-- the standings of the stage (``judging.standings.compute`` from the kept totals and from the
-  seats, the API, the page), the count of its games played (kept, and counted over the
+- the standings of the stage with its stored ratings (``judging.standings.compute`` from the
+  kept totals and from the seats, the API's and the page's first 100 rows), the count of its games played (kept, and counted over the
   matches as before), the match list (API and page), an entry's page. Baseline: the same
   aggregate over the seats in one raw SQL query, and the match list's former queries.
 
@@ -646,9 +646,11 @@ def reads(args, contest, stage) -> None:
     from django.db import connection
     from django.test import Client
 
-    from judging import standings
-    from judging.models import Match
+    from judging import confidence, standings
+    from judging.models import Match, RatingFit
 
+    if not RatingFit.objects.filter(stage=stage, frozen=False).exists():
+        confidence.rate(stage.pk)  # the standings as they are read: with the stage's stored ratings
     client = Client()
 
     def raw_sql():
@@ -679,10 +681,10 @@ def reads(args, contest, stage) -> None:
         ("`standings.compute` from the seats (the reference)", lambda: standings.compute(contest, stage, kept=False)),
         ("games played and scheduled (`_progress`), kept", lambda: standings._progress(contest, stage)),
         ("the same counted over the matches (before)", lambda: standings._progress(contest, stage, kept=False)),
-        ("standings API", api),
+        ("standings API (first page of 100)", api),
     ]
     if not args.no_page:
-        found.append(("standings page", page))
+        found.append(("standings page (first page of 100)", page))
     found += [
         ("match list API (first page of 50)", get("/api/matches/", contest=contest.slug)),
         ("match list page (first page of 100)", get(f"/contests/{contest.slug}/matches/")),

@@ -4,8 +4,10 @@ A contest's are those of its tournament stages: system tests and test games do n
 Every column is a ``games.base.Total`` (a sum of a seat's field, or a count of seats), so the
 totals are kept as results are counted (``judging.tallies``: one row per stage, entry,
 version and result) and a table adds up those rows, O(entries) whatever the number of games:
-one grouped query over them, one fetch of the entries it names and the kept count of the
-matches (``judging.counts``).
+one grouped query over them, one read of the entries it names (as values: an entry becomes an
+object only on the rows shown), the kept count of the matches (``judging.counts``) and the
+stored ratings. A page of the table (``page``) or an entry's place in it (``standing``) ranks
+every row that way and makes objects of the rows it shows alone.
 Which rows count is decided here, when reading: a cancelled stage, a disqualified entry, an
 old version in a continuous stage. ``kept=False`` adds up the seats themselves instead: the
 reference the tests and ``manage.py rebuild_standings`` check the kept rows against.
@@ -15,6 +17,7 @@ Returns data; templates and the API render it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
@@ -22,13 +25,13 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from contests.models import Contest, Entry, Stage
 from games import registry
 from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
-from judging import confidence, counts, formats
+from judging import confidence, counts, formats, scheduling
 from judging.confidence import Shown
 from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSeat, PairTally, RatingFit, Tally
 
 __all__ = [
-    "BYE", "FROZEN", "LIVE", "Change", "Comparison", "Record", "Row", "Standings", "compare", "compute", "current_stage",
-    "with_result",
+    "BYE", "FROZEN", "LIVE", "MAX_PAGE_ROWS", "PAGE_ROWS", "Change", "Comparison", "Page", "Record", "Row", "Standing",
+    "Standings", "compare", "compute", "current_stage", "page", "standing", "with_result",
 ]  # fmt: skip
 
 
@@ -54,6 +57,11 @@ class Standings:
     total: int  # games scheduled (cancelled ones not counted)
     fit: RatingFit | None = None  # the ratings and intervals shown, as last computed
     rated: bool = False  # ranked by rating (a continuous stage), not by points
+    count: int = -1  # the rows of the whole table, of which ``rows`` may be some (a page); -1: len(rows)
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.rows)
 
 
 @dataclass
@@ -174,9 +182,12 @@ def _sql(total: Total, kept: bool) -> Sum | Count:
     return _count(kept, only or None)
 
 
+Totals = tuple[int, int, dict[str, float]]  # an entry's seats, games and each column's value
+
+
 def _tallies(
     contest: Contest, stage: Stage | None, columns: tuple[Column, ...], record: Record = LIVE, kept: bool = True
-) -> dict[int, _Tally]:
+) -> dict[int, Totals]:
     """Each entry's totals over the counted seats, in one grouped query. Only the seats of
     matches with a result count: a match being re-run keeps its earlier one until the new
     one lands."""
@@ -192,7 +203,7 @@ def _tallies(
         seats.order_by().values("entry_id").annotate(n_seats=_count(kept), n_games=_count(kept, ~Q(status=BYE)), **sums)
     )
     return {
-        g["entry_id"]: _Tally(g["n_seats"], g["n_games"] or 0, {key: g[alias] or 0 for alias, key in aliases.items()})
+        g["entry_id"]: (g["n_seats"], g["n_games"] or 0, {key: g[alias] or 0 for alias, key in aliases.items()})
         for g in grouped
         if g["n_seats"]
     }
@@ -213,32 +224,57 @@ def _progress(contest: Contest, stage: Stage | None, kept: bool = True) -> tuple
     return matches["finished"], matches["total"]
 
 
-def _entries(ids: set[int]) -> dict[int, Entry]:
-    """The active entries among ``ids``: a disqualified or withdrawn entry leaves the
-    standings; its opponents keep what they won against it."""
-    return {e.pk: e for e in Entry.objects.filter(pk__in=ids, status=Entry.Status.ACTIVE)} if ids else {}
+@functools.cache
+def _entry_fields() -> tuple[str, ...]:
+    """The fields of an entry a table reads (all but the answers to the entry form), in the
+    model's order, as ``Entry.from_db`` takes them."""
+    return tuple(f.attname for f in Entry._meta.concrete_fields if f.name != "form_data")
 
 
-def _listed_at_once(stage: Stage | None) -> dict[int, Entry]:
-    """In a continuous stage, every entry that plays in it, listed before its first game."""
+def _contenders(stage: Stage | None) -> QuerySet | list[int] | None:
+    """In a continuous stage, the entries that play in it (``tournaments.contenders``), listed
+    before their first game, as ids (a subquery, unless the stage chooses them by the
+    standings of the stages before); None in any other stage."""
     if not _continuous(stage):
-        return {}
-    # Late: the contenders of a stage may depend on the standings of the stages before it
-    # (tournaments imports this module to rank them).
-    from judging.tournaments import contenders
+        return None
+    if stage.params.get("best_of_each_contestant") or stage.params.get("top"):
+        # Late: the contenders then depend on the standings of the stages before this one
+        # (tournaments imports this module to rank them).
+        from judging.tournaments import contenders
 
-    return {entry.pk: entry for entry, _ in contenders(stage)}
+        return [entry.pk for entry, _ in contenders(stage)]
+    # contenders() without its objects: a ladder's table lists every contender at every read
+    ready = scheduling.ready_submissions(stage.contest_id)
+    if isinstance(stage.params.get("entries"), list):  # only the entries the judges named
+        ready = ready.filter(entry_id__in=stage.params["entries"])
+    return ready.values("entry_id")
+
+
+def _listed(chosen: Q) -> dict[int, tuple]:
+    """The active entries among those ``chosen`` (a disqualified or withdrawn entry leaves the
+    standings; its opponents keep what they won against it), each as its fields' values
+    (``_entry_fields``), in one query."""
+    fields = _entry_fields()
+    at = fields.index("id")
+    rows = Entry.objects.filter(chosen, status=Entry.Status.ACTIVE).order_by().values_list(*fields)
+    return {row[at]: row for row in rows}
+
+
+def _entry(fields: tuple) -> Entry:
+    """An entry from its fields read by ``_listed``: the model object a query would have made
+    (its entry form, not read, is read if asked for)."""
+    return Entry.from_db(Entry.objects.db, _entry_fields(), fields)
 
 
 def _measures(
-    contest: Contest, stage: Stage | None, tallies: dict[int, _Tally], record: Record = LIVE, kept: bool = True
+    contest: Contest, stage: Stage | None, tallies: dict[int, Totals], record: Record = LIVE, kept: bool = True
 ) -> dict[int, dict[str, float]]:
     """What a Formula weighs, for each entry: its execution time (the seats' wall time, added
     up with the other totals), and the programming time and size of the newest submission it
     played with in the table (one query, over the versions the kept rows name)."""
     found: dict[int, dict[str, float]] = {
-        pk: {"programming_s": 0.0, "execution_s": t.values.get("execution_s", 0.0), "program_bytes": 0.0}
-        for pk, t in tallies.items()
+        pk: {"programming_s": 0.0, "execution_s": values.get("execution_s", 0.0), "program_bytes": 0.0}
+        for pk, (_, _, values) in tallies.items()
     }
     seats = record.rows(contest, stage, current_only=False, kept=kept)
     played = (
@@ -258,8 +294,8 @@ def _apply_formulas(
     columns,
     contest,
     stage,
-    tallies: dict[int, _Tally],
-    entries: dict[int, Entry],
+    tallies: dict[int, Totals],
+    entries: dict[int, tuple],
     record: Record = LIVE,
     kept: bool = True,
 ) -> None:
@@ -269,29 +305,90 @@ def _apply_formulas(
         return
     measures = _measures(contest, stage, {pk: t for pk, t in tallies.items() if pk in entries}, record, kept)
     smallest = {m: min((v[m] for v in measures.values() if v[m] > 0), default=0.0) for m in MEASURES}
-    for pk, tally in tallies.items():
+    for pk, (_, _, values) in tallies.items():
         for c in formulas:
-            tally.values[c.key] = round(c.total(measures[pk], smallest), 6) if pk in measures else 0.0
+            values[c.key] = round(c.total(measures[pk], smallest), 6) if pk in measures else 0.0
 
 
-def _empty(columns: tuple[Column, ...]) -> _Tally:
-    return _Tally(0, 0, dict.fromkeys((c.key for c in columns), 0))
+def _empty(columns: tuple[Column, ...]) -> dict[str, float]:
+    return dict.fromkeys((c.key for c in columns), 0)
 
 
-def _rank(columns: tuple[Column, ...], tallies: dict[int, _Tally], entries: dict[int, Entry]) -> list[Row]:
-    rows = []
-    for pk, entry in entries.items():
-        tally = tallies.get(pk) or _empty(columns)
-        row = Row(rank=0, entry=entry, games=tally.games, values=dict(tally.values))
-        row.cells = row.ordered(columns)
-        rows.append(row)
-    rows.sort(key=lambda r: (_sort_key(r.values, columns), r.entry.name.lower()))
+def _rank(
+    columns: tuple[Column, ...], tallies: dict[int, Totals], names: dict[int, str]
+) -> tuple[list[int], dict[int, int]]:
+    """The entries in the table's order (by the ranking columns, then by name) and each one's
+    rank (equal on every column: a shared rank). Ids, tuples and dicts of numbers, which the
+    garbage collector stops following: an object a row, alive through a request, made a full
+    collection every few requests (60–90 ms each on a loaded machine)."""
+    empty = _sort_key(_empty(columns), columns)
+    keys = {pk: _sort_key(tallies[pk][2], columns) if pk in tallies else empty for pk in names}
+    order = sorted(names, key=lambda pk: (keys[pk], names[pk].lower()))
+    rank: dict[int, int] = {}
     previous = None
-    for position, row in enumerate(rows, start=1):
-        key = _sort_key(row.values, columns)
-        row.rank = rows[position - 2].rank if key == previous else position  # equal on every column: shared rank
-        previous = key
-    return rows
+    for position, pk in enumerate(order, start=1):
+        rank[pk] = rank[previous] if previous is not None and keys[pk] == keys[previous] else position
+        previous = pk
+    return order, rank
+
+
+def _names(listed: dict[int, tuple]) -> dict[int, str]:
+    at = _entry_fields().index("name")
+    return {pk: fields[at] for pk, fields in listed.items()}
+
+
+@dataclass
+class _Ranked:
+    """A whole table ranked, its rows not yet shown: what ``compute``, ``page`` and
+    ``standing`` make rows of."""
+
+    table: Standings  # with no rows
+    order: list[int]  # the entries, in the table's order
+    rank: dict[int, int]
+    tallies: dict[int, Totals]
+    listed: dict[int, tuple]  # each entry's fields read
+    exact: bool = False  # each rank exact (``confidence.exact``)
+    stored: confidence.Stored | None = None  # the stored ratings and intervals
+
+    def rows(self, entries: list[int]) -> list[Row]:
+        """The rows of these entries, made objects."""
+        columns = self.table.columns
+        rows = []
+        for pk in entries:
+            games, values = self.tallies[pk][1:] if pk in self.tallies else (0, _empty(columns))
+            values = dict(values)
+            row = Row(self.rank[pk], _entry(self.listed[pk]), games, values, [values[c.key] for c in columns])
+            row.sure = self._sure(pk, row.rank)
+            rows.append(row)
+        return rows
+
+    def _sure(self, pk: int, rank: int) -> Shown | None:
+        if self.exact:
+            return Shown(rank_low=rank, rank_high=rank, exact=True)
+        return self.stored.get(pk) if self.stored is not None else None
+
+    def shown(self, entries: list[int]) -> Standings:
+        """The table with the rows of ``entries`` (the whole table's count and ranks)."""
+        t = self.table
+        return Standings(t.columns, self.rows(entries), t.finished, t.total, t.fit, t.rated, len(self.order))
+
+
+def _ranked(
+    contest: Contest, stage: Stage | None, record: Record = LIVE, kept: bool = True, rated: bool = True
+) -> _Ranked:
+    columns = registry.get(contest.game).standings
+    tallies = _tallies(contest, stage, columns, record, kept)
+    # the entries with a result in the table (the database picks them: 1,000 ids sent back
+    # to it took longer than the totals), and in a continuous stage every contender at once
+    chosen = Q(pk__in=record.rows(contest, stage, kept=kept).values("entry_id"))
+    at_once = _contenders(stage)
+    listed = _listed(chosen | Q(pk__in=at_once) if at_once is not None else chosen)
+    _apply_formulas(columns, contest, stage, tallies, listed, record, kept)
+    table = Standings(columns, [], *_progress(contest, stage, kept))
+    ranked = _Ranked(table, *_rank(columns, tallies, _names(listed)), tallies, listed)
+    if rated:
+        _with_confidence(ranked, contest, stage, record)
+    return ranked
 
 
 def compute(
@@ -300,36 +397,119 @@ def compute(
     """The standings of a stage (the contest's current one if None), from the live record or
     (``FROZEN``) from the snapshot its contest's freeze took; from the kept totals, or
     (``kept`` False, the reference) from the seats. With the stored ratings and intervals
-    (``judging.confidence``; a rated stage ranked by them) unless ``rated`` is False."""
-    columns = registry.get(contest.game).standings
-    tallies = _tallies(contest, stage, columns, record, kept)
-    at_once = _listed_at_once(stage)
-    entries = at_once | _entries(set(tallies) - at_once.keys())  # those listed at once are active: not read twice
-    _apply_formulas(columns, contest, stage, tallies, entries, record, kept)
-    rows = _rank(columns, tallies, entries)
-    table = Standings(columns, rows, *_progress(contest, stage, kept))
-    if rated:
-        _with_confidence(table, contest, stage, record)
-    return table
+    (``judging.confidence``; a rated stage ranked by them) unless ``rated`` is False. Every
+    row, each with its entry as an object: a page shows some (``page``)."""
+    ranked = _ranked(contest, stage, record, kept, rated)
+    return ranked.shown(ranked.order)
 
 
-def _with_confidence(table: Standings, contest: Contest, stage: Stage | None, record: Record) -> None:
-    """Each row's stored rating, interval and tied group; a rated stage's rows in the order of
-    their ratings, those not rated yet (a version newer than the fit) last, by points."""
+def _with_confidence(ranked: _Ranked, contest: Contest, stage: Stage | None, record: Record) -> None:
+    """Each row's stored rating, interval and tied group (made when a row is shown); a rated
+    stage's rows in the order of their ratings, those not rated yet (a version newer than the
+    fit) last, by points."""
     if confidence.exact(contest, stage):
-        for row in table.rows:
-            row.sure = Shown(rank_low=row.rank, rank_high=row.rank, exact=True)
+        ranked.exact = True
         return
-    table.fit, sure = confidence.shown(stage, record.frozen, {row.entry.pk for row in table.rows})
-    for row in table.rows:
-        row.sure = sure.get(row.entry.pk)
+    table, order = ranked.table, ranked.order
+    ranked.stored = stored = confidence.shown(stage, record.frozen, set(order))
+    table.fit = stored.fit if stored is not None else None
     table.rated = confidence.rated(stage)
     if not table.rated:
         return
-    by_points = {id(row): n for n, row in enumerate(table.rows)}
-    table.rows.sort(key=lambda r: (r.sure is None, -(r.sure.rating if r.sure else 0), by_points[id(r)]))
-    for place, row in enumerate(table.rows, start=1):
-        row.rank = place
+    rating = {pk: stored.rating(pk) if stored is not None else None for pk in order}
+    by_points = {pk: n for n, pk in enumerate(order)}
+    order.sort(key=lambda pk: (rating[pk] is None, -(rating[pk] or 0), by_points[pk]))
+    ranked.rank = {pk: n for n, pk in enumerate(order, start=1)}
+
+
+# --- A page of a table, an entry's place in it -----------------------------------------------
+
+PAGE_ROWS = 100  # a page's rows, unless asked for another number
+MAX_PAGE_ROWS = 500
+
+
+@dataclass
+class Page:
+    """One page of a table: ``table.rows`` are its rows (ranked in the whole table; ``table.count``
+    the whole table's), with the viewer's own rows wherever they are."""
+
+    table: Standings
+    number: int  # 1 to pages
+    pages: int
+    size: int  # rows a page
+    lines: list[Row | None]  # the rows shown, in order: the page's and the viewer's; None: rows left out
+    yours: list[Row]  # the viewer's rows, on this page or not, in the table's order
+
+    @property
+    def first(self) -> int:
+        """The position in the whole table of the page's first row (1 for the top)."""
+        return min((self.number - 1) * self.size + 1, self.table.count)
+
+    @property
+    def last(self) -> int:
+        return min(self.number * self.size, self.table.count)
+
+    @property
+    def own(self) -> set[int]:
+        return {row.entry.pk for row in self.yours}
+
+
+def page(
+    contest: Contest,
+    stage: Stage | None = None,
+    record: Record = LIVE,
+    number: int = 1,
+    size: int | None = None,
+    own: set[int] | frozenset[int] = frozenset(),
+) -> Page:
+    """Page ``number`` (kept between the first and the last) of the table, ``size`` rows a page
+    (``PAGE_ROWS`` unless given), and the rows of the entries ``own`` wherever they are: the
+    whole table ranked, only the rows shown made objects."""
+    size = size or PAGE_ROWS
+    ranked = _ranked(contest, stage, record)
+    order = ranked.order
+    count = len(order)
+    pages = max(1, -(-count // size))
+    number = min(max(number, 1), pages)
+    start, stop = (number - 1) * size, min(number * size, count)
+    mine = [i for i, pk in enumerate(order) if pk in own]
+    at = [i for i in mine if i < start] + list(range(start, stop)) + [i for i in mine if i >= stop]
+    rows = ranked.rows([order[i] for i in at])
+    lines: list[Row | None] = []
+    for n, (i, row) in enumerate(zip(at, rows, strict=True)):
+        if i != (at[n - 1] + 1 if n else 0):
+            lines.append(None)
+        lines.append(row)
+    if at and at[-1] < count - 1:
+        lines.append(None)
+    table = ranked.shown([])
+    table.rows = [row for i, row in zip(at, rows, strict=True) if start <= i < stop]
+    return Page(table, number, pages, size, lines, [row for row in rows if row.entry.pk in own])
+
+
+@dataclass
+class Standing:
+    """An entry's row in a table, for its page: its place of how many, and (a two-seat game)
+    each opponent it met, in the table's order (``head_to_head``)."""
+
+    row: Row
+    of: int
+    table: Standings  # the table's columns, ratings and counts; no rows
+    opponents: list[dict] | None
+
+
+def standing(contest: Contest, stage: Stage | None, entry: Entry, record: Record = LIVE) -> Standing | None:
+    """``entry``'s place in the table (None: not listed), with the rows of the opponents it met:
+    the whole table ranked, only those rows made objects."""
+    ranked = _ranked(contest, stage, record)
+    if entry.pk not in ranked.rank:
+        return None
+    opponents = None
+    if _two_seats(contest):
+        cells = _pairs(contest, stage, record, entry=entry)
+        met = [pk for pk in ranked.order if pk != entry.pk and (entry.pk, pk) in cells]
+        opponents = _met(entry, ranked.rows(met), cells)
+    return Standing(ranked.rows([entry.pk])[0], len(ranked.order), ranked.table, opponents)
 
 
 CROSSTABLE_MAX = 40  # entries; a larger table is no longer read as a grid
@@ -391,11 +571,15 @@ def head_to_head(
     if not _two_seats(contest):
         return None
     cells = _pairs(contest, stage, record, entry=entry, kept=kept)
+    return _met(entry, [row for row in rows if row.entry.pk != entry.pk and (entry.pk, row.entry.pk) in cells], cells)
+
+
+def _met(entry: Entry, rows: list[Row], cells: dict[tuple[int, int], tuple[float, int]]) -> list[dict]:
+    """Each of ``rows`` (opponents ``entry`` met) with the points each scored against the other
+    and their games (``cells``: ``_pairs``)."""
     found = []
     for row in rows:
-        mine = cells.get((entry.pk, row.entry.pk))
-        if row.entry.pk == entry.pk or mine is None:
-            continue
+        mine = cells[(entry.pk, row.entry.pk)]
         theirs = cells.get((row.entry.pk, entry.pk), (0, 0))
         found.append({"row": row, "points": mine[0], "against": theirs[0], "games": mine[1]})
     return found
@@ -495,24 +679,30 @@ def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings
     seats = list(match.seats.select_related("submission"))
     continuous = _continuous(stage)
     counted = {s.index for s in seats if not continuous or s.submission.is_active}
-    tallies = _tallies(match.contest, stage, columns)
+    tallies = {
+        pk: _Tally(seats, games, values)
+        for pk, (seats, games, values) in _tallies(match.contest, stage, columns).items()
+    }
     if match.result_attempt_id is not None:  # take the current result out
         for seat, record in _held(seats):
             if seat.index in counted:
                 tallies[seat.entry_id].add(record, columns, sign=-1)
-    at_once = _listed_at_once(stage)
-    entries = at_once | _entries((set(tallies) | {s.entry_id for s in seats}) - at_once.keys())
+    at_once = _contenders(stage)
+    at_once = set(at_once.values_list("entry_id", flat=True) if isinstance(at_once, QuerySet) else at_once or ())
+    entries = _listed(Q(pk__in=set(tallies) | {s.entry_id for s in seats} | at_once))
     progress = _progress(match.contest, stage)
     tables = []
     for attempt in attempts:
         these = {pk: _Tally(t.seats, t.games, dict(t.values)) for pk, t in tallies.items()}
         for seat, record in _recorded(attempt, seats):
             if seat.index in counted:
-                these.setdefault(seat.entry_id, _empty(columns))
+                these.setdefault(seat.entry_id, _Tally(0, 0, _empty(columns)))
                 these[seat.entry_id].add(record, columns)
         listed = {pk: e for pk, e in entries.items() if pk in at_once or (pk in these and these[pk].seats > 0)}
-        _apply_formulas(columns, match.contest, stage, these, listed)
-        tables.append(Standings(columns, _rank(columns, these, listed), *progress))
+        totals = {pk: (t.seats, t.games, t.values) for pk, t in these.items()}
+        _apply_formulas(columns, match.contest, stage, totals, listed)
+        ranked = _Ranked(Standings(columns, [], *progress), *_rank(columns, totals, _names(listed)), totals, listed)
+        tables.append(ranked.shown(ranked.order))
     return tables
 
 

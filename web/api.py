@@ -18,6 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from contests import roles, services
 from contests.models import Contest, Entry, Stage, Submission
@@ -41,7 +42,7 @@ from web.api_support import HEAVY_THROTTLES, JSONParser, body_object, error_body
 from web.contest_form import ContestForm, settings_of
 from web.converters import parse_id
 from web.uploads import limit_uploads, upload_refusal
-from web.views import KnownCountPaginator, bundle_response, replay_shown
+from web.views import KnownCountPaginator, bundle_response, own_entries, replay_shown
 
 
 def paged(serializer_class) -> serializers.Serializer:
@@ -232,7 +233,14 @@ def _contest_data(contest: Contest) -> dict:
             "stage",
             int,
             description="A stage id; by default the contest's current stage (the latest under way or over).",
-        )
+        ),
+        OpenApiParameter("page", int, description="Which page of rows, from 1 (the top)."),
+        OpenApiParameter(
+            "limit",
+            int,
+            description=f"Rows a page: {standings_service.PAGE_ROWS} by default, "
+            f"from 1 to {standings_service.MAX_PAGE_ROWS}.",
+        ),
     ],
     responses=s.StandingsSerializer,
     summary="Standings with every tie-break column",
@@ -253,7 +261,17 @@ def standings(request, slug: str):
     if not contest.is_hosted:
         return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
     record = publication.record_for(contest, request.user)
-    table = standings_service.compute(contest, stage, record)
+    number = _whole_number(request, "page", 1, None)
+    limit = _whole_number(request, "limit", standings_service.PAGE_ROWS, standings_service.MAX_PAGE_ROWS)
+    found = standings_service.page(contest, stage, record, number, limit, own=own_entries(request, contest))
+    table = found.table
+    if found.number != number:
+        pages = f"{found.pages} page{'s' if found.pages > 1 else ''}"
+        raise Http404(f"There is no page {number}: the table's {table.count} rows make {pages} of {limit}.")
+
+    def link(n: int) -> str | None:
+        return replace_query_param(request.build_absolute_uri(), "page", n) if 1 <= n <= found.pages else None
+
     return Response(
         {
             "contest": contest.slug,
@@ -267,9 +285,28 @@ def standings(request, slug: str):
                 {"key": c.key, "label": c.label, "higher_is_better": c.higher_is_better} for c in table.columns
             ],
             "ratings": _ratings(table),
+            "count": table.count,
+            "page": found.number,
+            "pages": found.pages,
+            "limit": limit,
+            "next": link(found.number + 1),
+            "previous": link(found.number - 1),
             "rows": s.StandingRowSerializer(table.rows, many=True).data,
+            "yours": s.StandingRowSerializer(found.yours, many=True).data,
         }
     )
+
+
+def _whole_number(request, name: str, default: int, most: int | None) -> int:
+    """A query parameter that is a whole number from 1 (to ``most``), else a 400 that says so."""
+    given = request.query_params.get(name)
+    if given is None:
+        return default
+    value = parse_id(given)
+    if value is None or value < 1 or (most is not None and value > most):
+        said = f"from 1 to {most}" if most is not None else "from 1"
+        raise serializers.ValidationError({name: [f"A whole number {said}."]})
+    return value
 
 
 def _ratings(table: standings_service.Standings) -> dict | None:

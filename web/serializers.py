@@ -402,7 +402,17 @@ class StandingsSerializer(serializers.Serializer):
     matches_total = serializers.IntegerField()
     columns = StandingColumnSerializer(many=True)
     ratings = RatingsSerializer(allow_null=True, help_text="How the rank intervals were computed; null before any.")
-    rows = StandingRowSerializer(many=True)
+    count = serializers.IntegerField(help_text="The rows of the whole table.")
+    page = serializers.IntegerField(help_text="Which page ``rows`` are, from 1 (the top).")
+    pages = serializers.IntegerField()
+    limit = serializers.IntegerField(help_text="Rows a page.")
+    next = serializers.URLField(allow_null=True, help_text="The page below this one; null on the last.")
+    previous = serializers.URLField(allow_null=True)
+    rows = StandingRowSerializer(many=True, help_text="This page's rows, each ranked in the whole table.")
+    yours = StandingRowSerializer(
+        many=True,
+        help_text="The rows of your own entries, on this page or not (none if you have none or are anonymous).",
+    )
 
 
 class ReasonSerializer(serializers.Serializer):

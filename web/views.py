@@ -329,13 +329,12 @@ def entry_detail(request, slug: str, entry_id: int):
     results = []
     record = publication.record_for(contest, request.user)
     for stage in contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING):
-        table = standings_service.compute(contest, stage, record) if contest.is_hosted else None
-        row = next((r for r in (table.rows if table else []) if r.entry.pk == entry.pk), None)
-        if row is not None:
+        found = standings_service.standing(contest, stage, entry, record) if contest.is_hosted else None
+        if found is not None:
+            table, row = found.table, found.row
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
-            opponents = standings_service.head_to_head(contest, stage, entry, table.rows, record)
             results.append(
-                {"stage": stage, "row": row, "cells": cells, "of": len(table.rows), "opponents": opponents,
+                {"stage": stage, "row": row, "cells": cells, "of": found.of, "opponents": found.opponents,
                  "rated": table.rated, "level": round(100 * (table.fit.level if table.fit else confidence.LEVEL))}
             )  # fmt: skip
     games = (
@@ -372,6 +371,14 @@ def test_game(request, pk: int):
     return redirect("contests:match", pk=match.pk)
 
 
+def own_entries(request, contest: Contest) -> set[int]:
+    """The signed-in visitor's entries of the contest (ids), whose rows the standings show on
+    every page."""
+    if not request.user.is_authenticated:
+        return set()
+    return set(contest.entries.filter(user=request.user).values_list("pk", flat=True))
+
+
 @require_GET
 def standings(request, slug: str):
     """A stage's standings: the one asked for, else the contest's current one."""
@@ -387,8 +394,14 @@ def standings(request, slug: str):
         record = publication.record_for(contest, request.user)
         context["frozen"] = record.frozen
         context["hidden"] = publication.hidden_results(contest, stage) if record.frozen else 0
-        context["table"] = table = standings_service.compute(contest, stage, record)
-        context["crosstable"] = standings_service.crosstable(contest, stage, context["table"].rows, record)
+        number = parse_id(request.GET.get("page", "")) or 1  # kept within the pages by the service
+        context["page"] = found = standings_service.page(
+            contest, stage, record, number, own=own_entries(request, contest)
+        )
+        context["table"] = table = found.table
+        context["query"] = f"stage={stage.pk}" if request.GET.get("stage") else ""  # kept by the page links
+        whole = found.pages == 1  # a crosstable is of a whole table (of a page's size at most)
+        context["crosstable"] = standings_service.crosstable(contest, stage, table.rows, record) if whole else None
         context["exact"] = confidence.exact(contest, stage)
         context["level"] = round(100 * (table.fit.level if table.fit else confidence.level(stage) if stage else 0.95))
     return render(request, "contests/standings.html", context)
@@ -407,7 +420,7 @@ def standings_history(request, slug: str):
     else:
         stage = standings_service.current_stage(contest)
     record = publication.record_for(contest, request.user)
-    rows = standings_service.compute(contest, stage, record).rows
+    rows = standings_service.page(contest, stage, record, size=10).table.rows  # the chart's ten
     if stage is not None and confidence.rated(stage):
         top = {row.entry.pk: row.entry.name for row in rows[:10]}
         until = contest.standings_frozen_at if record.frozen else None

@@ -193,9 +193,9 @@ def test_a_table_takes_the_same_queries_however_many_entries(count, kind, django
     stage = make_stage(contest, kind=kind)
     _ring(contest, stage, count)
     confidence.rate(stage.pk)
-    # the kept totals, the entries (in a ladder: its contenders, which are all of them), the
-    # matches, the stored ratings
-    with django_assert_num_queries(4):
+    # the kept totals, the entries (in a ladder: with its contenders), the matches, the stored
+    # fit and its ratings
+    with django_assert_num_queries(5):
         table = standings.compute(contest, stage)
     assert len(table.rows) == count and all(r.sure is not None for r in table.rows)
     with django_assert_num_queries(3):  # the contest's table
@@ -388,3 +388,106 @@ def test_the_history_gives_each_best_entrys_points_after_each_slice_of_the_games
         'data-history="/contests/hist/standings/history.json?stage='
         in client.get(f"/contests/hist/standings/?stage={stage.pk}").content.decode()
     )
+
+
+# --- A page of the table, an entry's place in it ----------------------------------------------
+
+
+def _as_shown(rows):
+    return [(r.rank, r.entry.pk, r.games, r.values, r.cells, r.sure) for r in rows]
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "ladder"])
+def test_each_page_is_its_slice_of_the_whole_table_ranked_as_a_whole(kind, django_assert_num_queries):
+    contest = make_contest()
+    stage = make_stage(contest, kind=kind, status=Stage.Status.RUNNING)
+    _ring(contest, stage, 23)
+    confidence.rate(stage.pk)
+    whole = standings.compute(contest, stage)
+    assert whole.count == 23 and (whole.rated, whole.fit is not None) == (kind == "ladder", True)
+    pages = [standings.page(contest, stage, number=n, size=5) for n in range(1, 6)]
+    assert [(p.number, p.pages, p.first, p.last) for p in pages] == [
+        (n, 5, 5 * n - 4, min(5 * n, 23)) for n in range(1, 6)
+    ]
+    assert [_as_shown(p.table.rows) for p in pages] == [_as_shown(whole.rows[i : i + 5]) for i in range(0, 23, 5)]
+    assert all(p.table.count == 23 and p.table.fit == whole.fit and p.table.rated == whole.rated for p in pages)
+    assert standings.page(contest, stage, number=9, size=5).number == 5  # kept within the pages
+    assert standings.page(contest, stage, number=0, size=5).number == 1
+    with django_assert_num_queries(5):  # as the whole table: the totals, the entries, the matches, the fit
+        standings.page(contest, stage, number=2, size=5, own={whole.rows[-1].entry.pk})
+
+
+def test_a_page_shows_the_viewers_rows_wherever_they_are_with_a_gap_where_rows_are_left_out():
+    contest = make_contest()
+    stage = make_stage(contest, status=Stage.Status.RUNNING)
+    _ring(contest, stage, 12)
+    whole = [r.entry.pk for r in standings.compute(contest, stage).rows]
+    first, last = whole[0], whole[-1]
+
+    found = standings.page(contest, stage, number=2, size=5, own={first, last})
+    assert [r.entry.pk for r in found.table.rows] == whole[5:10]  # the page's rows alone
+    assert [r and r.entry.pk for r in found.lines] == [first, None, *whole[5:10], None, last]
+    assert [r.entry.pk for r in found.yours] == [first, last] and found.own == {first, last}
+    assert [r.rank for r in found.yours] == [1, standings.compute(contest, stage).rows[-1].rank]
+
+    found = standings.page(contest, stage, number=1, size=5, own={whole[3]})  # on the page: in place, once
+    assert [r and r.entry.pk for r in found.lines] == [*whole[:5], None]
+    assert [r.entry.pk for r in found.yours] == [whole[3]]
+    found = standings.page(contest, stage, number=3, size=5)  # the last page, nothing below
+    assert [r and r.entry.pk for r in found.lines] == [None, *whole[10:]]
+    empty = standings.page(make_contest(), None)
+    assert (empty.number, empty.pages, empty.lines, empty.table.count) == (1, 1, [], 0)
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "ladder"])
+def test_an_entrys_standing_is_its_row_of_the_whole_table_and_the_opponents_it_met(kind):
+    from contests.models import Entry
+
+    contest = make_contest()
+    stage = make_stage(contest, kind=kind, status=Stage.Status.RUNNING)
+    subs = _ring(contest, stage, 9)
+    confidence.rate(stage.pk)
+    whole = standings.compute(contest, stage)
+    for row in whole.rows:
+        found = standings.standing(contest, stage, row.entry)
+        assert _as_shown([found.row]) == _as_shown([row]) and found.of == 9
+        assert (found.table.fit, found.table.rated) == (whole.fit, whole.rated)
+        met = standings.head_to_head(contest, stage, row.entry, whole.rows)
+        assert [(o["row"].rank, o["row"].entry.pk, o["points"], o["against"], o["games"]) for o in found.opponents] == [
+            (o["row"].rank, o["row"].entry.pk, o["points"], o["against"], o["games"]) for o in met
+        ]
+    Entry.objects.filter(pk=subs[0].entry_id).update(status=Entry.Status.DISQUALIFIED)
+    assert standings.standing(contest, stage, subs[0].entry) is None  # not in the table any more
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_a_ladder_lists_every_contender_as_the_tournament_chooses_them(named):
+    from contests.models import Entry
+    from judging.tournaments import contenders
+
+    contest = make_contest()
+    ready = [make_submission(make_entry(contest, name=f"R{i}"), is_active=True, status="ready") for i in range(4)]
+    make_submission(make_entry(contest, name="Building"), is_active=True, status="building")
+    make_submission(make_entry(contest, name="Old"), is_active=False, status="ready")
+    gone = make_submission(make_entry(contest, name="Gone"), is_active=True, status="ready")
+    Entry.objects.filter(pk=gone.entry_id).update(status=Entry.Status.WITHDRAWN)
+    make_submission(make_entry(make_contest(), name="Elsewhere"), is_active=True, status="ready")
+    params = {"entries": [ready[0].entry_id, ready[2].entry_id, gone.entry_id]} if named else {}
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING, params=params)
+    chosen = {entry.pk for entry, _ in contenders(stage)}
+    assert chosen == ({ready[0].entry_id, ready[2].entry_id} if named else {s.entry_id for s in ready})
+    assert set(standings._contenders(stage).values_list("entry_id", flat=True)) == chosen
+    assert {r.entry.pk for r in standings.compute(contest, stage).rows} == chosen  # listed before any game
+
+
+def test_a_fit_under_way_for_the_first_time_shows_no_ratings_yet():
+    from django.utils import timezone
+
+    from judging.models import RatingFit
+
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING)
+    _ring(contest, stage, 4)
+    RatingFit.objects.create(contest=contest, stage=stage, level=0.95, k=2, computed_at=timezone.now())  # no rows yet
+    table = standings.compute(contest, stage)
+    assert table.fit is None and all(r.sure is None for r in table.rows)

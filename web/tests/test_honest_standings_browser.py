@@ -112,3 +112,30 @@ def test_a_contestant_plays_a_versus_batch_and_sees_it_stop(ladder, newer, page,
     assert cells[3].endswith("= 100%") and "Decided early" in cells[5] and "excludes 50%" in cells[5]
     assert row.locator(".interval-bar span").get_attribute("style").startswith("margin-left: 5")
     assert page.locator("text=versus batch").count() >= 8  # its games, named on the version's page
+
+
+def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, page, live_server, monkeypatch):
+    from judging import standings
+
+    monkeypatch.setattr(standings, "PAGE_ROWS", 2)  # four rows: two pages
+    contest, _, _, _ = ladder
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "pw-alice-1")
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/contests/{contest.slug}/standings/")
+    rows = page.locator("table.standings tbody tr")
+    names = [rows.nth(i).locator("td").nth(2).inner_text() if "gap" not in (rows.nth(i).get_attribute("class") or "")
+             else "…" for i in range(rows.count())]  # fmt: skip
+    # its own row below the page's two, after a gap unless it is the next place
+    assert names[:2] == ["Strong", "Medium"] and names[2:] in (["Weak B", "…"], ["…", "Weak B"])
+    mine = page.locator("table.standings tbody tr.mine")
+    assert mine.count() == 1 and mine.locator("td").nth(2).inner_text() == "Weak B"
+    marked = mine.locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
+    plain = rows.nth(0).locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
+    assert marked != plain  # highlighted
+    assert "places 1–2 of 4 (page 1 of 2)" in page.locator("nav.pages").inner_text()
+    page.click("nav.pages a[rel=next]")
+    assert "page 2 of 2" in page.locator("nav.pages").inner_text()
+    assert page.locator("table.standings tbody tr.gap").count() == 1  # above the page's rows
+    assert page.locator("table.standings tbody tr.mine").count() == 1  # on its page, in place, once
