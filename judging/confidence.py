@@ -340,13 +340,10 @@ def _centred(found: ratings.Fit, played: np.ndarray) -> tuple[np.ndarray, np.nda
     weights = played > 0
     if not weights.any():
         return found.strength.copy(), found.sigma
-    if found.covariance is None:  # a very large field: the mean is known well; each one's own spread
+    if found.approximate:  # a very large field: the mean is known well; each one's own spread
         return found.strength - found.strength[weights].mean(), found.sigma
     w = weights / weights.sum()
-    mean = found.strength @ w
-    spread = found.covariance @ w
-    variance = np.diag(found.covariance) - 2 * spread + w @ spread
-    return found.strength - mean, np.sqrt(np.maximum(variance, 0.0))
+    return found.strength - found.strength @ w, np.sqrt(np.maximum(found.variance_about(w), 0.0))
 
 
 def _store(stage: Stage, frozen: bool, games: int, at: float, seconds: float, shares: list[float]) -> RatingFit:
