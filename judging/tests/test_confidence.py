@@ -102,6 +102,34 @@ def test_a_game_both_seats_lost_counts_as_a_draw():
     assert ann.mu == pytest.approx(bea.mu, abs=1e-9) and ann.games == bea.games == 4
 
 
+def test_the_pairs_are_summed_as_the_database_summed_them():
+    """The kept pairs are read as rows and summed by numpy (issue 35): the same table as the
+    first version's GROUP BY, by entry and by version, with a game both seats lost and an
+    entry's second version among them."""
+    from django.db import connection
+
+    contest, stage, subs = _demo(games=3)
+    _play(contest, stage, subs["Weak A"], subs["Strong"], None)
+    Submission.objects.filter(pk=subs["Strong"].pk).update(is_active=False)
+    newer = _ready(subs["Strong"].entry)
+    _play(contest, stage, newer, subs["Medium"], True)
+    _play(contest, stage, subs["Medium"], newer, None)
+    for x, y, by_version in (("entry_id", "opponent_id", False), ("submission_id", "opponent_submission_id", True)):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT CASE WHEN {x} < {y} THEN {x} ELSE {y} END, CASE WHEN {x} < {y} THEN {y} ELSE {x} END,"
+                f" CAST(SUM(games) AS DOUBLE PRECISION) / 2, CAST(SUM(CASE WHEN {x} < {y} THEN 2 * wins + draws"
+                f" ELSE 2 * (games - wins) - draws END) AS DOUBLE PRECISION) / 4"
+                f" FROM judging_pairtally WHERE stage_id = %s AND frozen = %s GROUP BY 1, 2 ORDER BY 1, 2",
+                [stage.pk, False],
+            )
+            first_version = cursor.fetchall()
+        nodes, (a, b, games, points) = confidence._pairs(stage, False, by_version)
+        ids = sorted(nodes, key=nodes.get)
+        assert ids == sorted(ids) and len(first_version) == (7 if by_version else 6)
+        assert [(ids[i], ids[j], g, p) for i, j, g, p in zip(a, b, games, points, strict=True)] == first_version
+
+
 def test_the_fit_is_the_same_whatever_the_order_the_games_finished_in():
     def fitted(seed):
         contest = make_contest()
