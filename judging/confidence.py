@@ -23,7 +23,8 @@ default), so that a version with few games is not placed above one that has prov
 any other stage ranks by its points and shows the interval of each row's strength beside.
 
 Computed in a task (``judging.rate_stage``) once a result changes the stage's totals, at most
-one queued per stage (``queue``): the page shows when it was computed and from how many games.
+one queued per stage (``queue``) and never two at work: a task that finds a fit of its stage at
+work queues one more and leaves: the page shows when it was computed and from how many games.
 A race (every entry at once) is read as its pairs, each weighted 2/k (``_race_pairs``); a
 one-seat stage's ranks are exact (one verified run each).
 """
@@ -52,6 +53,7 @@ __all__ = [
     "ELO",
     "METHOD",
     "Fitted",
+    "Running",
     "Shown",
     "described",
     "exact",
@@ -276,6 +278,10 @@ class Fitted:
     shares: list[float]
 
 
+class Running(Exception):
+    """Another fit of the stage is at work: this one did nothing (``fitted(..., wait=False)``)."""
+
+
 def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
     """Fit the stage's ratings and intervals from its kept pairs (the snapshot's, ``frozen``)
     and store them in place of the last; None (and nothing stored) if its game is not played
@@ -284,21 +290,22 @@ def rate(stage_id: int, frozen: bool = False) -> RatingFit | None:
     return found.fit if found else None
 
 
-def fitted(stage_id: int, frozen: bool = False) -> Fitted | None:
-    """``rate``, with what the scheduler reads of the fit."""
+def fitted(stage_id: int, frozen: bool = False, wait: bool = True) -> Fitted | None:
+    """``rate``, with what the scheduler reads of the fit. Two fits of one stage never work at
+    once: the second waits for the first to store its rows and then reads the pairs, or, not
+    ``wait``-ing (the task), does nothing and raises ``Running``."""
     stage = Stage.objects.select_related("contest").get(pk=stage_id)
     if _seats(stage.contest) is None or exact(stage.contest, stage) or not formats.of(stage.kind).counts_in_standings:
         return None
     blank = {"contest_id": stage.contest_id, "level": level(stage), "k": k(stage), "computed_at": timezone.now()}
-    RatingFit.objects.get_or_create(stage=stage, frozen=frozen, defaults=blank)  # the row two fits take turns on
-    return _fit(stage, frozen)
+    RatingFit.objects.get_or_create(stage=stage, frozen=frozen, defaults=blank)  # the row a fit holds while it works
+    return _fit(stage, frozen, wait)
 
 
 @writing()
-def _fit(stage: Stage, frozen: bool) -> Fitted:
-    # Two fits of one stage (a retried task beside a new one) take turns: each reads the
-    # pairs after the other stored its rows.
-    lock("rating", RatingFit.objects.filter(stage=stage, frozen=frozen))
+def _fit(stage: Stage, frozen: bool, wait: bool) -> Fitted:
+    if not lock("rating", RatingFit.objects.filter(stage=stage, frozen=frozen), skip_held=not wait):
+        raise Running(f"a fit of stage {stage.pk}{' (frozen)' if frozen else ''} is at work")
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
     read = _pairs if _two_seats(stage.contest) else _race_pairs

@@ -376,6 +376,57 @@ def test_two_fits_of_one_stage_at_once_take_turns(transactional_db):
     assert Rating.objects.filter(fit__stage=stage).count() == 4
 
 
+@pytest.mark.postgres
+def test_a_fit_queued_while_one_works_leaves_the_work_to_it_and_queues_the_next(transactional_db, monkeypatch):
+    """Two tasks of one stage at once (issue 35): the second finds the first at work, fits
+    nothing (the arithmetic is not done twice, nor waited for) and queues one more fit, for
+    the results the first may have read too early; the first stores its fit."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from judging import ratings
+    from judging.tasks import rate_stage
+
+    sent = []
+    monkeypatch.setattr(
+        "judging.tasks.rate_stage.apply_async", lambda args, countdown, **kwargs: sent.append((args, countdown))
+    )
+    contest, stage, _ = _demo(games=10)
+    sent.clear()  # what the demo's results queued
+    working, release = threading.Event(), threading.Event()
+    fitting = []
+    fit = ratings.fit
+
+    def slow_fit(*args, **kwargs):
+        fitting.append(threading.get_ident())
+        working.set()
+        assert release.wait(60)
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(ratings, "fit", slow_fit)
+
+    def task():
+        try:
+            rate_stage.apply(args=(stage.pk, False)).get()  # run here, as a worker runs it
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(task)
+        assert working.wait(60)
+        started = time.monotonic()
+        task()  # the second, while the first holds the stage's fit
+        assert time.monotonic() - started < 10 and len(fitting) == 1
+        assert sent == [((stage.pk, False), confidence.DEBOUNCE_S)]
+        release.set()
+        first.result(timeout=60)
+    assert len(fitting) == 1
+    assert RatingFit.objects.get(stage=stage).games == 60
+    assert Rating.objects.filter(fit__stage=stage).count() == 4
+
+
 def test_a_started_stage_keeps_what_it_declared():
     from web.admin import StageForm
 
