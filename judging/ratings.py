@@ -41,7 +41,7 @@ class Pair:
 
 
 DENSE_MAX = 2000  # entries; above, the curvature is not inverted (an n x n matrix, n³ to invert)
-NEAR = 3e-3  # a Newton step this small does not overshoot: no look at the posterior before taking it
+NEAR = 5e-3  # a Newton step this small does not overshoot, and the next is about a fifth of its square
 REFRESH = 1e-5  # the covariance is the inverse curvature at strengths this close to the fit's (2e-5 of a weight)
 
 
@@ -85,14 +85,16 @@ def fit(
     """The strengths of ``entries`` entries from their pairs' results (``Pair`` rows, or the
     four columns as arrays), with their covariance (above ``DENSE_MAX`` entries, each one's
     variance with the others held fixed: the Newton steps are solved by conjugate gradients on
-    the sparse curvature, never inverted). ``start``: strengths to start from (the last fit's),
-    which only saves steps: the fit is the same from anywhere.
+    the sparse curvature, never inverted). ``start``: strengths to start from (the last fit's;
+    NaN where unknown), which only saves steps: the fit is the same from anywhere.
 
     Newton's method: each step solved with the curvature while they are large; once one is below
-    ``NEAR`` (the next about its square), the covariance's Cholesky factor is made where it ends
-    (``_inverse_factor``: no inverse, no n³ more than a solve), and takes the last steps without
-    being made again unless they move the strengths more than ``REFRESH``. The first version
-    solved every step and inverted the curvature at the end (two n³ more)."""
+    ``NEAR`` (the next about its square), the covariance's Cholesky factor is made where it
+    ends (``_inverse_factor``: no inverse, no n³ more than a solve) and takes the next steps
+    (each a product, shrinking as fast as the factor is near the top's), made again where they
+    stop halving, and once more at the top if they moved the strengths more than ``REFRESH``
+    since. The first version solved every step and inverted the curvature at the end (two n³
+    more)."""
     a, b, games, points = _arrays(pairs)
     precision = 1.0 / tau**2
     dense = entries <= DENSE_MAX
@@ -118,22 +120,28 @@ def fit(
         return _conjugate_gradients(times, gradient, own)
 
     strength = np.zeros(entries) if start is None else np.array(start, dtype=float)
+    unknown = np.isnan(strength)
+    strength[unknown] = 0.0
+    if start is not None and unknown.any():  # each from its own games, the others held: a step or two
+        _guess(strength, unknown, a, b, games, points, precision)
     now = None  # the log posterior at ``strength``, when a step needed it
-    factor, at = None, strength  # the covariance's factor, and the strengths it was made at
+    factor, at, taken = None, strength, 0  # the covariance's factor, where it was made, the steps it took
     last = math.inf  # the last step's largest move
+    slow = False
     for _ in range(100):
         expected, weight = weights(strength)
         gradient = _sums(entries, a, b, points - expected) - precision * strength
         if not dense:
             step = sparse_solve(weight, gradient)
-        elif factor is not None and _moved(strength, at) <= REFRESH:
-            step = factor @ (factor.T @ gradient)
-        elif last >= NEAR:  # far from the top: a solve, a third cheaper than a factor
+        elif factor is None and last >= NEAR:  # far from the top: a solve, a third cheaper than a factor
             step = np.linalg.solve(_curvature(entries, a, b, weight, precision), gradient)
         else:
-            factor, at = _inverse_factor(_curvature(entries, a, b, weight, precision)), strength
+            if factor is None or slow:
+                factor, at, taken = _inverse_factor(_curvature(entries, a, b, weight, precision)), strength, 0
             step = factor @ (factor.T @ gradient)
-        size = last = float(np.max(np.abs(step), initial=0.0))
+            taken += 1
+        size = float(np.max(np.abs(step), initial=0.0))
+        slow = taken > 1 and size > last / 2  # made elsewhere, the factor no longer halves the steps
         if size >= NEAR:  # concave: a Newton step rarely overshoots, and then half of it does not
             now = log_posterior(strength) if now is None else now
             while True:
@@ -144,7 +152,7 @@ def fit(
             now = ahead
         else:
             now = None
-        strength = strength + step
+        strength, last = strength + step, size
         if size < tolerance:
             break
     _, weight = weights(strength)
@@ -154,6 +162,28 @@ def fit(
     if factor is None or _moved(strength, at) > REFRESH:
         factor = _inverse_factor(_curvature(entries, a, b, weight, precision))
     return Fit(strength, factor, np.einsum("ij,ij->i", factor, factor), table)
+
+
+def _guess(
+    strength: np.ndarray,
+    unknown: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    games: np.ndarray,
+    points: np.ndarray,
+    precision: float,
+) -> None:
+    """Set the ``unknown`` strengths (0 so far) from their own games, the others held: two
+    Newton steps of each alone (at most a logit each), on the pairs they are in."""
+    touched = unknown[a] | unknown[b]
+    a, b, games, points = a[touched], b[touched], games[touched], points[touched]
+    entries = len(strength)
+    for _ in range(2):
+        expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
+        weight = expected * (1.0 - expected / np.maximum(games, 1e-300))
+        slope = _sums(entries, a, b, points - expected) - precision * strength
+        own = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
+        strength[unknown] += np.clip(slope[unknown] / own[unknown], -1.0, 1.0)
 
 
 def _moved(strength: np.ndarray, since: np.ndarray) -> float:

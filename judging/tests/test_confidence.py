@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from contests.models import Entry, Stage, Submission
@@ -106,7 +107,6 @@ def test_the_pairs_are_summed_as_the_database_summed_them():
     """The kept pairs are read as rows and summed by numpy (issue 35): the same table as the
     first version's GROUP BY, by entry and by version, with a game both seats lost and an
     entry's second version among them."""
-    from django.db import connection
 
     contest, stage, subs = _demo(games=3)
     _play(contest, stage, subs["Weak A"], subs["Strong"], None)
@@ -377,14 +377,13 @@ def test_two_fits_of_one_stage_at_once_take_turns(transactional_db):
 
 
 @pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks are PostgreSQL's: SQLite has one writer")
 def test_a_fit_queued_while_one_works_leaves_the_work_to_it_and_queues_the_next(transactional_db, monkeypatch):
     """Two tasks of one stage at once (issue 35): the second finds the first at work, fits
     nothing (the arithmetic is not done twice, nor waited for) and queues one more fit, for
     the results the first may have read too early; the first stores its fit."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     from judging import ratings
     from judging.tasks import rate_stage
@@ -442,3 +441,20 @@ def test_a_started_stage_keeps_what_it_declared():
     assert not form.is_valid() and "places, stop_after_games: declared before the stage started" in str(form.errors)
     renamed = StageForm({**data, "status": "running", "name": "Weekly", "params": '{"places": "1"}'}, instance=stage)
     assert renamed.is_valid(), renamed.errors
+
+
+def test_integer_columns_are_read_whole_and_a_null_or_a_narrower_column_is_refused():
+    """The pairs' reading (PostgreSQL's binary COPY, issue 35) gives every row's integers,
+    negative and past 32 bits alike, and refuses what it cannot read as eight bytes."""
+
+    query = "SELECT CAST(%s AS BIGINT) - 3, CAST(%s AS BIGINT) * 3000000000"
+    if connection.vendor == "postgresql":
+        query += " FROM generate_series(1, 3)"
+    one, other = confidence._integers(query, [1, 2], 2)
+    assert one.tolist() == [-2] * len(one) and other.tolist() == [6_000_000_000] * len(one) and len(one) >= 1
+    if connection.vendor == "postgresql":
+        assert len(one) == 3
+        with pytest.raises(ValueError, match="NULL"):
+            confidence._integers("SELECT CAST(1 AS BIGINT), CAST(NULL AS BIGINT)", [], 2)
+        with pytest.raises(ValueError, match="NULL"):
+            confidence._integers("SELECT 1, 2", [], 2)  # four bytes each
