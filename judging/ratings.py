@@ -1,5 +1,5 @@
-"""Ratings with their uncertainty, from a stage's counted results (issue 27's core; not yet
-read by the standings).
+"""Ratings with their uncertainty, from a stage's counted results (issue 27's core, made fast
+at 1,000 entries in issue 35; ``judging.confidence`` stores them for the standings).
 
 The model is Bradley–Terry: entry ``a`` beats ``b`` with probability 1 / (1 + e^-(s_a - s_b)),
 ``s`` a strength in logits (1 is 174 Elo points), a draw counting half a win. Each strength has
