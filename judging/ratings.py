@@ -258,7 +258,7 @@ def _curvature(entries: int, a: np.ndarray, b: np.ndarray, weight: np.ndarray, p
     """Minus the log posterior's second derivatives: the pairs' weighted graph Laplacian and
     the prior's precision on the diagonal."""
     between = np.bincount(a * entries + b, weight, entries * entries).reshape(entries, entries)
-    h = between + between.T
+    h = (between + between.T).astype(float)  # no pair: bincount's zeros are integers
     np.negative(h, out=h)
     h[np.diag_indices(entries)] = np.bincount(a, weights=weight, minlength=entries)
     h[np.diag_indices(entries)] += np.bincount(b, weights=weight, minlength=entries) + precision

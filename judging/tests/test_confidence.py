@@ -92,6 +92,17 @@ def test_a_points_stage_keeps_its_points_order_and_shows_intervals():
     assert all(r.sure.rank_low <= r.sure.rank_high for r in table.rows)
 
 
+def test_a_stage_without_a_game_yet_has_every_row_provisional_anywhere():
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING)
+    for name in ("Ann", "Bea", "Cid"):
+        _ready(make_entry(contest, name=name))
+    fit = confidence.rate(stage.pk)
+    assert fit.games == 0
+    rows = standings.compute(contest, stage).rows
+    assert all(r.sure.provisional and (r.sure.rank_low, r.sure.rank_high) == (1, 3) for r in rows)
+
+
 def test_a_game_both_seats_lost_counts_as_a_draw():
     contest = make_contest()
     stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)

@@ -81,6 +81,14 @@ def test_an_unbeaten_entry_stays_finite_and_one_with_no_game_sits_at_the_mean():
     assert found.strength[2] == 0.0 and math.isclose(found.sigma[2], ratings.TAU)
 
 
+def test_a_field_without_a_game_sits_at_the_mean_with_the_priors_spread():
+    # issue 35's curvature was made of integers when no pair had a game: the fit failed
+    found = ratings.fit(3, [])
+    assert (found.strength == 0).all() and np.allclose(found.sigma, ratings.TAU)
+    low, high = ratings.rank_intervals(ratings.draws(found))
+    assert (low == 1).all() and (high == 3).all()
+
+
 def test_intervals_shrink_as_games_are_added_between_the_same_entries():
     rng = np.random.default_rng(7)
     strengths = [1.0, 0.5, 0.0, -0.5]
