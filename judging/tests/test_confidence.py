@@ -469,3 +469,15 @@ def test_integer_columns_are_read_whole_and_a_null_or_a_narrower_column_is_refus
             confidence._integers("SELECT CAST(1 AS BIGINT), CAST(NULL AS BIGINT)", [], 2)
         with pytest.raises(ValueError, match="NULL"):
             confidence._integers("SELECT 1, 2", [], 2)  # four bytes each
+
+
+def test_ids_are_indexed_as_numpy_unique_indexes_them_near_or_far_apart():
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    for spread in (1_000, 10**15):  # a table of the range, then a sort
+        one, other = rng.integers(0, spread, 500), rng.integers(0, spread, 300)
+        distinct, (i, j) = confidence._index(one, other)
+        want, places = np.unique(np.concatenate([one, other]), return_inverse=True)
+        assert distinct.tolist() == want.tolist() and [*i, *j] == places.tolist()
+        assert (distinct[i] == one).all() and (distinct[j] == other).all()
