@@ -1,5 +1,5 @@
-"""Ratings with their uncertainty, from a stage's counted results (issue 27's core; not yet
-read by the standings).
+"""Ratings with their uncertainty, from a stage's counted results (issue 27's core, made fast
+at 1,000 entries in issue 35; ``judging.confidence`` stores them for the standings).
 
 The model is Bradley–Terry: entry ``a`` beats ``b`` with probability 1 / (1 + e^-(s_a - s_b)),
 ``s`` a strength in logits (1 is 174 Elo points), a draw counting half a win. Each strength has
@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -40,13 +41,15 @@ class Pair:
 
 
 DENSE_MAX = 2000  # entries; above, the curvature is not inverted (an n x n matrix, n³ to invert)
+NEAR = 5e-3  # a Newton step this small does not overshoot, and the next is about a fifth of its square
+REFRESH = 1e-5  # the covariance is the inverse curvature at strengths this close to the fit's (2e-5 of a weight)
 
 
 @dataclass(frozen=True)
 class Fit:
     strength: np.ndarray  # logits, the population's mean 0
-    covariance: np.ndarray | None  # None above DENSE_MAX entries: each strength's own variance only
-    variance: np.ndarray
+    factor: np.ndarray | None  # lower triangular, factor @ factor.T the covariance; None above DENSE_MAX entries
+    variance: np.ndarray  # each strength's (above DENSE_MAX, with the others held fixed)
     table: tuple[np.ndarray, ...] = ()  # the pairs fitted (a, b, games, points) and the prior's precision
 
     @property
@@ -55,17 +58,43 @@ class Fit:
 
     @property
     def approximate(self) -> bool:
-        return self.covariance is None
+        return self.factor is None
+
+    @cached_property
+    def covariance(self) -> np.ndarray | None:
+        return None if self.factor is None else self.factor @ self.factor.T
+
+    def variance_about(self, w: np.ndarray) -> np.ndarray:
+        """Each strength's variance about the field's mean weighted by ``w`` (summing to 1)."""
+        if self.factor is None:  # a very large field: the mean is known well
+            return self.variance
+        moved_by = self.factor @ (self.factor.T @ w)
+        return self.variance - 2 * moved_by + w @ moved_by
 
 
 Table = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # a, b, games, a's points: a Pair a row
 
 
-def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance: float = 1e-9) -> Fit:
+def fit(
+    entries: int,
+    pairs: Sequence[Pair] | Table,
+    tau: float = TAU,
+    tolerance: float = 1e-9,
+    start: np.ndarray | None = None,
+) -> Fit:
     """The strengths of ``entries`` entries from their pairs' results (``Pair`` rows, or the
     four columns as arrays), with their covariance (above ``DENSE_MAX`` entries, each one's
     variance with the others held fixed: the Newton steps are solved by conjugate gradients on
-    the sparse curvature, never inverted)."""
+    the sparse curvature, never inverted). ``start``: strengths to start from (the last fit's;
+    NaN where unknown), which only saves steps: the fit is the same from anywhere.
+
+    Newton's method: each step solved with the curvature while they are large; once one is below
+    ``NEAR`` (the next about its square), the covariance's Cholesky factor is made where it
+    ends (``_inverse_factor``: no inverse, no n³ more than a solve) and takes the next steps
+    (each a product, shrinking as fast as the factor is near the top's), made again where they
+    stop halving, and once more at the top if they moved the strengths more than ``REFRESH``
+    since. The first version solved every step and inverted the curvature at the end (two n³
+    more)."""
     a, b, games, points = _arrays(pairs)
     precision = 1.0 / tau**2
     dense = entries <= DENSE_MAX
@@ -82,9 +111,7 @@ def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance
     def diagonal(weight: np.ndarray) -> np.ndarray:
         return np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
 
-    def solve(weight: np.ndarray, gradient: np.ndarray) -> np.ndarray:
-        if dense:
-            return np.linalg.solve(_curvature(entries, a, b, weight, precision), gradient)
+    def sparse_solve(weight: np.ndarray, gradient: np.ndarray) -> np.ndarray:
         own = diagonal(weight)
 
         def times(v: np.ndarray) -> np.ndarray:
@@ -92,25 +119,100 @@ def fit(entries: int, pairs: Sequence[Pair] | Table, tau: float = TAU, tolerance
 
         return _conjugate_gradients(times, gradient, own)
 
-    strength = np.zeros(entries)
-    now = log_posterior(strength)
+    strength = np.zeros(entries) if start is None else np.array(start, dtype=float)
+    unknown = np.isnan(strength)
+    strength[unknown] = 0.0
+    if start is not None and unknown.any():  # each from its own games, the others held: a step or two
+        _guess(strength, unknown, a, b, games, points, precision)
+    now = None  # the log posterior at ``strength``, when a step needed it
+    factor, at, taken = None, strength, 0  # the covariance's factor, where it was made, the steps it took
+    last = math.inf  # the last step's largest move
+    slow = False
     for _ in range(100):
         expected, weight = weights(strength)
-        step = solve(weight, _sums(entries, a, b, points - expected) - precision * strength)
-        while True:  # concave: a Newton step rarely overshoots, and then half of it does not
-            ahead = log_posterior(strength + step)
-            if ahead >= now - 1e-12 or np.max(np.abs(step), initial=0.0) < tolerance:
-                break
-            step /= 2
-        strength, now = strength + step, ahead
-        if np.max(np.abs(step), initial=0.0) < tolerance:
+        gradient = _sums(entries, a, b, points - expected) - precision * strength
+        if not dense:
+            step = sparse_solve(weight, gradient)
+        elif factor is None and last >= NEAR:  # far from the top: a solve, a third cheaper than a factor
+            step = np.linalg.solve(_curvature(entries, a, b, weight, precision), gradient)
+        else:
+            if factor is None or slow:
+                factor, at, taken = _inverse_factor(_curvature(entries, a, b, weight, precision)), strength, 0
+            step = factor @ (factor.T @ gradient)
+            taken += 1
+        size = float(np.max(np.abs(step), initial=0.0))
+        slow = taken > 1 and size > last / 2  # made elsewhere, the factor no longer halves the steps
+        if size >= NEAR:  # concave: a Newton step rarely overshoots, and then half of it does not
+            now = log_posterior(strength) if now is None else now
+            while True:
+                ahead = log_posterior(strength + step)
+                if ahead >= now - 1e-12 or size < tolerance:
+                    break
+                step, size = step / 2, size / 2
+            now = ahead
+        else:
+            now = None
+        strength, last = strength + step, size
+        if size < tolerance:
             break
     _, weight = weights(strength)
     table = (a, b, games, points, np.array(precision))
     if not dense:
         return Fit(strength, None, 1.0 / diagonal(weight), table)
-    covariance = np.linalg.inv(_curvature(entries, a, b, weight, precision))
-    return Fit(strength, covariance, np.diag(covariance).copy(), table)
+    if factor is None or _moved(strength, at) > REFRESH:
+        factor = _inverse_factor(_curvature(entries, a, b, weight, precision))
+    return Fit(strength, factor, np.einsum("ij,ij->i", factor, factor), table)
+
+
+def _guess(
+    strength: np.ndarray,
+    unknown: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    games: np.ndarray,
+    points: np.ndarray,
+    precision: float,
+) -> None:
+    """Set the ``unknown`` strengths (0 so far) from their own games, the others held: two
+    Newton steps of each alone (at most a logit each), on the pairs they are in."""
+    touched = unknown[a] | unknown[b]
+    a, b, games, points = a[touched], b[touched], games[touched], points[touched]
+    entries = len(strength)
+    for _ in range(2):
+        expected = games / (1.0 + np.exp(-(strength[a] - strength[b])))
+        weight = expected * (1.0 - expected / np.maximum(games, 1e-300))
+        slope = _sums(entries, a, b, points - expected) - precision * strength
+        own = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + precision
+        strength[unknown] += np.clip(slope[unknown] / own[unknown], -1.0, 1.0)
+
+
+def _moved(strength: np.ndarray, since: np.ndarray) -> float:
+    return float(np.max(np.abs(strength - since), initial=0.0))
+
+
+def _inverse_factor(curvature: np.ndarray) -> np.ndarray:
+    """The lower triangular F with F Fᵀ the inverse of ``curvature``: the Cholesky factor of the
+    covariance, made without the covariance. With J the reversal of the order and R the
+    Cholesky factor of J H J, H⁻¹ = (J R⁻ᵀ J)(J R⁻ᵀ J)ᵀ, and J R⁻ᵀ J is lower triangular with
+    a positive diagonal: the factor, which is unique."""
+    r = np.linalg.cholesky(curvature[::-1, ::-1])
+    return np.ascontiguousarray(_lower_inverse(r).T[::-1, ::-1])
+
+
+def _lower_inverse(t: np.ndarray) -> np.ndarray:
+    """The inverse of a lower triangular matrix, by halves ([[A, 0], [B, D]]⁻¹ is
+    [[A⁻¹, 0], [-D⁻¹ B A⁻¹, D⁻¹]]): matrix products, about n³/2 (numpy has no triangular
+    inverse; its general one is 2 n³)."""
+    n = len(t)
+    if n <= 64:
+        return np.tril(np.linalg.inv(t))
+    half = n // 2
+    top, bottom = _lower_inverse(t[:half, :half]), _lower_inverse(t[half:, half:])
+    out = np.zeros_like(t)
+    out[:half, :half] = top
+    out[half:, half:] = bottom
+    out[half:, :half] = -bottom @ (t[half:, :half] @ top)
+    return out
 
 
 def _arrays(pairs: Sequence[Pair] | Table) -> Table:
@@ -155,35 +257,41 @@ def _sums(entries: int, a: np.ndarray, b: np.ndarray, values: np.ndarray) -> np.
 def _curvature(entries: int, a: np.ndarray, b: np.ndarray, weight: np.ndarray, precision: float) -> np.ndarray:
     """Minus the log posterior's second derivatives: the pairs' weighted graph Laplacian and
     the prior's precision on the diagonal."""
-    h = np.zeros((entries, entries))
-    np.add.at(h, (a, b), -weight)
-    np.add.at(h, (b, a), -weight)
+    between = np.bincount(a * entries + b, weight, entries * entries).reshape(entries, entries)
+    h = (between + between.T).astype(float)  # no pair: bincount's zeros are integers
+    np.negative(h, out=h)
     h[np.diag_indices(entries)] = np.bincount(a, weights=weight, minlength=entries)
     h[np.diag_indices(entries)] += np.bincount(b, weights=weight, minlength=entries) + precision
     return h
 
 
-def draws(found: Fit, count: int = DRAWS, seed: int = 0) -> np.ndarray:
-    """``count`` draws of every strength at once, seeded (the same results give the same
-    intervals on every page): from N(strength, covariance), each strength's draws then moved
-    to the shape of its own posterior (``_reshaped``)."""
-    noise = np.random.default_rng(seed).standard_normal((count, len(found.strength)))
-    if found.covariance is None:  # each strength on its own
-        samples = found.strength + noise * found.sigma
+def draws(found: Fit, count: int = DRAWS, seed: int = 0, columns: Sequence[int] | None = None) -> np.ndarray:
+    """``count`` draws of the strengths of ``columns`` (every node's if None) at once, a column
+    each, seeded (the same results give the same intervals on every page): from N(strength,
+    covariance), each strength's draws then moved to the shape of its own posterior
+    (``_reshaped``). A column is the same whichever others are asked: the noise is drawn for
+    every node, only the columns asked are made of it."""
+    entries = len(found.strength)
+    chosen = np.arange(entries) if columns is None else np.asarray(columns, dtype=np.int64)
+    noise = np.random.default_rng(seed).standard_normal((count, entries))
+    if found.factor is None:  # each strength on its own
+        samples = found.strength[chosen] + noise[:, chosen] * found.sigma[chosen]
     else:
-        samples = found.strength + noise @ np.linalg.cholesky(found.covariance).T
-    return _reshaped(found, samples) if found.table else samples
+        samples = found.strength[chosen] + noise @ found.factor[chosen].T
+    return _reshaped(found, samples, chosen, noise) if found.table else samples
 
 
 GRID = np.linspace(-8.0, 8.0, 161)  # a strength's posterior is read at these sigmas from the fit
 PROBE = np.array([-3.0, -1.5, 0.0, 1.5, 3.0])  # first, to tell the normal ones
 SKEWED = 0.5  # log units off the normal at a probe: read on the whole grid
 CHUNK = 20_000  # pairs read at once over the grid (memory: CHUNK x 161 floats, a few times)
+THIRD = 1 / (6 * math.sqrt(3))  # the largest |p (1 - p) (1 - 2p)|: a game's third derivative
 
 
-def _reshaped(found: Fit, samples: np.ndarray) -> np.ndarray:
-    """The draws with each strength's normal shape replaced by its posterior's own (the others
-    held at the fit), keeping the draws' correlations (a Gaussian copula).
+def _reshaped(found: Fit, samples: np.ndarray, chosen: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """The draws (of the ``chosen`` nodes, made of ``noise``) with each strength's normal shape
+    replaced by its posterior's own (the others held at the fit), keeping the draws'
+    correlations (a Gaussian copula).
 
     The normal approximation is poor where the games are one-sided: an entry that won every
     game has a posterior that falls off steeply below it and hardly at all above, and a normal
@@ -194,21 +302,23 @@ def _reshaped(found: Fit, samples: np.ndarray) -> np.ndarray:
     and stretched to its spread about the field's mean."""
     a, b, games, points, precision = found.table
     entries = len(found.strength)
-    played = (np.bincount(a, games, entries) + np.bincount(b, games, entries)) > 0
+    played_games = np.bincount(a, games, entries) + np.bincount(b, games, entries)
+    played = played_games > 0
     if not played.any():
         return samples
     w = played / played.sum()
-    if found.covariance is None:
-        spread = found.sigma
-    else:
-        moved_by = found.covariance @ w
-        spread = np.sqrt(np.maximum(np.diag(found.covariance) - 2 * moved_by + w @ moved_by, 1e-300))
-    own = _own_sigma(found)
-    # Most posteriors are normal to half a log unit within three sigmas: only the others
-    # are read on the whole grid and moved.
-    probe = _log_density(found, own, np.arange(entries), PROBE)
+    spread = np.sqrt(np.maximum(found.variance_about(w), 1e-300))
+    own, slope = _own_sigma(found)
+    # Most posteriors are normal to half a log unit within three sigmas: only the others are
+    # read on the whole grid and moved. Off the normal at t sigmas is at most |slope| t + t³/6
+    # the largest third derivative (Taylor), which a strength's games bound: the ones whose
+    # bound is well below half a unit (most with some dozens of games) need no probe.
+    t = np.abs(PROBE).max()
+    bound = own * np.abs(slope) * t + t**3 / 6 * THIRD * own**3 * played_games
+    probed = chosen[bound[chosen] > SKEWED / 2]
+    probe = _log_density(found, own, probed, PROBE)
     off = np.abs(probe - probe[:, [PROBE.tolist().index(0.0)]] + PROBE**2 / 2).max(axis=1)
-    skewed = np.flatnonzero(off > SKEWED)
+    skewed = probed[off > SKEWED]
     if not len(skewed):
         return samples
     log_density = _log_density(found, own, skewed, GRID)
@@ -216,18 +326,23 @@ def _reshaped(found: Fit, samples: np.ndarray) -> np.ndarray:
     steps = (density[:, 1:] + density[:, :-1]) / 2
     cumulative = np.concatenate([np.zeros((len(skewed), 1)), np.cumsum(steps, axis=1)], axis=1)
     cumulative /= cumulative[:, -1:]
-    level = samples @ w  # each draw's mean of the field
+    # each draw's mean of the field, of every node's draw (the columns not made included)
+    level = found.strength @ w + noise @ (found.sigma * w if found.factor is None else found.factor.T @ w)
     centre = found.strength - found.strength @ w
+    column = {int(i): n for n, i in enumerate(chosen)}
     moved = samples.copy()
     for row, i in enumerate(skewed):
-        quantile = _normal_cdf((samples[:, i] - level - centre[i]) / spread[i])
-        moved[:, i] = level + centre[i] + spread[i] * np.interp(quantile, cumulative[row], GRID)
+        n = column[int(i)]
+        quantile = _normal_cdf((samples[:, n] - level - centre[i]) / spread[i])
+        moved[:, n] = level + centre[i] + spread[i] * np.interp(quantile, cumulative[row], GRID)
     return moved
 
 
 def _log_density(found: Fit, own: np.ndarray, chosen: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """The log posterior of each ``chosen`` strength at ``grid`` of its own sigmas from the fit,
     the others held at the fit (up to a constant): a row each."""
+    if not len(chosen):
+        return np.zeros((0, len(grid)))
     a, b, games, points, precision = found.table
     row_of = np.full(len(found.strength), -1)
     row_of[chosen] = np.arange(len(chosen))
@@ -259,40 +374,52 @@ def _normal_cdf(z: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.sign(z) * erf)
 
 
-def _own_sigma(found: Fit) -> np.ndarray:
-    """Each strength's spread with the others held at the fit: the curvature's own term."""
+def _own_sigma(found: Fit) -> tuple[np.ndarray, np.ndarray]:
+    """Each strength's spread with the others held at the fit (the curvature's own term), and
+    the log posterior's slope there (0 but for the fit's tolerance)."""
     a, b, games, points, precision = found.table
     entries = len(found.strength)
     expected = games / (1.0 + np.exp(-(found.strength[a] - found.strength[b])))
     weight = expected * (1.0 - expected / np.maximum(games, 1e-300))
     diagonal = np.bincount(a, weight, entries) + np.bincount(b, weight, entries) + float(precision)
-    return 1.0 / np.sqrt(diagonal)
+    slope = _sums(entries, a, b, points - expected) - float(precision) * found.strength
+    return 1.0 / np.sqrt(diagonal), slope
 
 
-def ranks(samples: np.ndarray) -> np.ndarray:
+def strongest_first(samples: np.ndarray) -> np.ndarray:
+    """Each draw's columns, the strongest first (what ranks and settled boundaries read: pass it
+    to both to sort once). Ties have probability 0 in continuous draws."""
+    return np.argsort(-samples, axis=1)
+
+
+def ranks(samples: np.ndarray, drawn: np.ndarray | None = None) -> np.ndarray:
     """Each draw's ranks (1 the strongest), row by row."""
-    order = np.argsort(-samples, axis=1, kind="stable")
+    order = strongest_first(samples) if drawn is None else drawn
     placed = np.empty_like(order)
     np.put_along_axis(placed, order, np.arange(1, samples.shape[1] + 1)[None, :], axis=1)
     return placed
 
 
-def rank_intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """Each entry's interval of ranks holding it in ``level`` of the draws (its own row's)."""
-    placed = ranks(samples)
+def rank_intervals(
+    samples: np.ndarray, level: float = LEVEL, drawn: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's interval of ranks holding it in ``level`` of the draws (its own row's):
+    the order statistics ``np.quantile``'s inverted CDF picks, found by partitioning."""
+    placed = ranks(samples, drawn)
     tail = (1.0 - level) / 2
-    low = np.quantile(placed, tail, axis=0, method="inverted_cdf")
-    high = np.quantile(placed, 1.0 - tail, axis=0, method="inverted_cdf")
-    return low.astype(int), high.astype(int)
+    count = len(placed)
+    low, high = (int(np.quantile(np.arange(count), q, method="inverted_cdf")) for q in (tail, 1.0 - tail))
+    parted = np.partition(placed, [low, high], axis=0)
+    return parted[low].astype(int), parted[high].astype(int)
 
 
-def settled(samples: np.ndarray, order: Sequence[int]) -> np.ndarray:
+def settled(samples: np.ndarray, order: Sequence[int], drawn: np.ndarray | None = None) -> np.ndarray:
     """For the table shown in ``order`` (entries, first place first): at each boundary below
     place r (r = 1 .. n-1), the share of draws whose top r are exactly the first r shown."""
     entries = samples.shape[1]
     shown = np.empty(entries, dtype=np.int64)
     shown[np.asarray(order)] = np.arange(entries)
-    drawn = np.argsort(-samples, axis=1, kind="stable")
+    drawn = strongest_first(samples) if drawn is None else drawn
     lowest = np.maximum.accumulate(shown[drawn], axis=1)  # the lowest place shown among a draw's top r
     return (lowest == np.arange(entries)[None, :])[:, :-1].mean(axis=0)
 

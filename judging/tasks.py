@@ -113,16 +113,21 @@ def pair_swiss_round(self, stage_id: int) -> None:
 
 @shared_task(name="judging.rate_stage", bind=True, max_retries=None)
 def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
-    """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.confidence``)."""
+    """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.confidence``);
+    if a fit of the stage is at work, queue this one again instead of waiting for it."""
     from contests.models import Stage
     from judging import confidence
 
     confidence.started(stage_id, frozen)
     try:
-        found = confidence.fitted(stage_id, frozen)
+        found = confidence.fitted(stage_id, frozen, wait=False)
         did = confidence.steer(found) if found else ""
         if did:
             log.info("stage %s: %s", stage_id, did)
+    except confidence.Running:
+        # The fit at work may have read the pairs before this task's results: one more after it
+        # (or the one already queued), never two at once (a second one's work would be wasted).
+        confidence.queue(stage_id, frozen)
     except Stage.DoesNotExist:
         log.info("stage %s is gone: no ratings to fit", stage_id)
     except DB_ERRORS as e:

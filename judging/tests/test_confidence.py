@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from contests.models import Entry, Stage, Submission
@@ -91,6 +92,17 @@ def test_a_points_stage_keeps_its_points_order_and_shows_intervals():
     assert all(r.sure.rank_low <= r.sure.rank_high for r in table.rows)
 
 
+def test_a_stage_without_a_game_yet_has_every_row_provisional_anywhere():
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING)
+    for name in ("Ann", "Bea", "Cid"):
+        _ready(make_entry(contest, name=name))
+    fit = confidence.rate(stage.pk)
+    assert fit.games == 0
+    rows = standings.compute(contest, stage).rows
+    assert all(r.sure.provisional and (r.sure.rank_low, r.sure.rank_high) == (1, 3) for r in rows)
+
+
 def test_a_game_both_seats_lost_counts_as_a_draw():
     contest = make_contest()
     stage = make_stage(contest, kind="round_robin", status=Stage.Status.RUNNING)
@@ -100,6 +112,33 @@ def test_a_game_both_seats_lost_counts_as_a_draw():
     confidence.rate(stage.pk)
     ann, bea = (Rating.objects.get(entry=s.entry) for s in (a, b))
     assert ann.mu == pytest.approx(bea.mu, abs=1e-9) and ann.games == bea.games == 4
+
+
+def test_the_pairs_are_summed_as_the_database_summed_them():
+    """The kept pairs are read as rows and summed by numpy (issue 35): the same table as the
+    first version's GROUP BY, by entry and by version, with a game both seats lost and an
+    entry's second version among them."""
+
+    contest, stage, subs = _demo(games=3)
+    _play(contest, stage, subs["Weak A"], subs["Strong"], None)
+    Submission.objects.filter(pk=subs["Strong"].pk).update(is_active=False)
+    newer = _ready(subs["Strong"].entry)
+    _play(contest, stage, newer, subs["Medium"], True)
+    _play(contest, stage, subs["Medium"], newer, None)
+    for x, y, by_version in (("entry_id", "opponent_id", False), ("submission_id", "opponent_submission_id", True)):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT CASE WHEN {x} < {y} THEN {x} ELSE {y} END, CASE WHEN {x} < {y} THEN {y} ELSE {x} END,"
+                f" CAST(SUM(games) AS DOUBLE PRECISION) / 2, CAST(SUM(CASE WHEN {x} < {y} THEN 2 * wins + draws"
+                f" ELSE 2 * (games - wins) - draws END) AS DOUBLE PRECISION) / 4"
+                f" FROM judging_pairtally WHERE stage_id = %s AND frozen = %s GROUP BY 1, 2 ORDER BY 1, 2",
+                [stage.pk, False],
+            )
+            first_version = cursor.fetchall()
+        nodes, (a, b, games, points) = confidence._pairs(stage, False, by_version)
+        ids = sorted(nodes, key=nodes.get)
+        assert ids == sorted(ids) and len(first_version) == (7 if by_version else 6)
+        assert [(ids[i], ids[j], g, p) for i, j, g, p in zip(a, b, games, points, strict=True)] == first_version
 
 
 def test_the_fit_is_the_same_whatever_the_order_the_games_finished_in():
@@ -348,6 +387,56 @@ def test_two_fits_of_one_stage_at_once_take_turns(transactional_db):
     assert Rating.objects.filter(fit__stage=stage).count() == 4
 
 
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks are PostgreSQL's: SQLite has one writer")
+def test_a_fit_queued_while_one_works_leaves_the_work_to_it_and_queues_the_next(transactional_db, monkeypatch):
+    """Two tasks of one stage at once (issue 35): the second finds the first at work, fits
+    nothing (the arithmetic is not done twice, nor waited for) and queues one more fit, for
+    the results the first may have read too early; the first stores its fit."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from judging import ratings
+    from judging.tasks import rate_stage
+
+    sent = []
+    monkeypatch.setattr(
+        "judging.tasks.rate_stage.apply_async", lambda args, countdown, **kwargs: sent.append((args, countdown))
+    )
+    contest, stage, _ = _demo(games=10)
+    sent.clear()  # what the demo's results queued
+    working, release = threading.Event(), threading.Event()
+    fitting = []
+    fit = ratings.fit
+
+    def slow_fit(*args, **kwargs):
+        fitting.append(threading.get_ident())
+        working.set()
+        assert release.wait(60)
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(ratings, "fit", slow_fit)
+
+    def task():
+        try:
+            rate_stage.apply(args=(stage.pk, False)).get()  # run here, as a worker runs it
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(task)
+        assert working.wait(60)
+        started = time.monotonic()
+        task()  # the second, while the first holds the stage's fit
+        assert time.monotonic() - started < 10 and len(fitting) == 1
+        assert sent == [((stage.pk, False), confidence.DEBOUNCE_S)]
+        release.set()
+        first.result(timeout=60)
+    assert len(fitting) == 1
+    assert RatingFit.objects.get(stage=stage).games == 60
+    assert Rating.objects.filter(fit__stage=stage).count() == 4
+
+
 def test_a_started_stage_keeps_what_it_declared():
     from web.admin import StageForm
 
@@ -363,3 +452,32 @@ def test_a_started_stage_keeps_what_it_declared():
     assert not form.is_valid() and "places, stop_after_games: declared before the stage started" in str(form.errors)
     renamed = StageForm({**data, "status": "running", "name": "Weekly", "params": '{"places": "1"}'}, instance=stage)
     assert renamed.is_valid(), renamed.errors
+
+
+def test_integer_columns_are_read_whole_and_a_null_or_a_narrower_column_is_refused():
+    """The pairs' reading (PostgreSQL's binary COPY, issue 35) gives every row's integers,
+    negative and past 32 bits alike, and refuses what it cannot read as eight bytes."""
+
+    query = "SELECT CAST(%s AS BIGINT) - 3, CAST(%s AS BIGINT) * 3000000000"
+    if connection.vendor == "postgresql":
+        query += " FROM generate_series(1, 3)"
+    one, other = confidence._integers(query, [1, 2], 2)
+    assert one.tolist() == [-2] * len(one) and other.tolist() == [6_000_000_000] * len(one) and len(one) >= 1
+    if connection.vendor == "postgresql":
+        assert len(one) == 3
+        with pytest.raises(ValueError, match="NULL"):
+            confidence._integers("SELECT CAST(1 AS BIGINT), CAST(NULL AS BIGINT)", [], 2)
+        with pytest.raises(ValueError, match="NULL"):
+            confidence._integers("SELECT 1, 2", [], 2)  # four bytes each
+
+
+def test_ids_are_indexed_as_numpy_unique_indexes_them_near_or_far_apart():
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    for spread in (1_000, 10**15):  # a table of the range, then a sort
+        one, other = rng.integers(0, spread, 500), rng.integers(0, spread, 300)
+        distinct, (i, j) = confidence._index(one, other)
+        want, places = np.unique(np.concatenate([one, other]), return_inverse=True)
+        assert distinct.tolist() == want.tolist() and [*i, *j] == places.tolist()
+        assert (distinct[i] == one).all() and (distinct[j] == other).all()

@@ -7,6 +7,7 @@ import math
 from collections import defaultdict
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,14 @@ def test_an_unbeaten_entry_stays_finite_and_one_with_no_game_sits_at_the_mean():
     found = ratings.fit(3, [Pair(0, 1, 10, 10)])
     assert math.isfinite(found.strength[0]) and found.strength[0] > 2
     assert found.strength[2] == 0.0 and math.isclose(found.sigma[2], ratings.TAU)
+
+
+def test_a_field_without_a_game_sits_at_the_mean_with_the_priors_spread():
+    # issue 35's curvature was made of integers when no pair had a game: the fit failed
+    found = ratings.fit(3, [])
+    assert (found.strength == 0).all() and np.allclose(found.sigma, ratings.TAU)
+    low, high = ratings.rank_intervals(ratings.draws(found))
+    assert (low == 1).all() and (high == 3).all()
 
 
 def test_intervals_shrink_as_games_are_added_between_the_same_entries():
@@ -170,3 +179,44 @@ def test_a_posterior_that_is_normal_keeps_its_draws():
         found.strength + np.random.default_rng(9).standard_normal((1000, 6)) @ np.linalg.cholesky(found.covariance).T
     )
     assert np.allclose(ratings.draws(found, seed=9), plain, atol=0.05 * found.sigma.max())
+
+
+@settings(max_examples=30, deadline=None)
+@given(games=games_strategy, seed=st.integers(0, 2**32 - 1))
+def test_a_fit_is_the_same_wherever_it_starts(games, seed):
+    """The last fit's strengths only save steps (issue 35): any start gives the same fit, with
+    the nodes it did not have (NaN) guessed first."""
+    rng = np.random.default_rng(seed)
+    start = np.where(rng.random(5) < 0.3, np.nan, rng.normal(0, 3, 5))
+    cold, warm = ratings.fit(5, pairs_of(games)), ratings.fit(5, pairs_of(games), start=start)
+    assert np.allclose(cold.strength, warm.strength, atol=1e-8)
+    assert np.allclose(cold.covariance, warm.covariance, rtol=1e-4, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(games=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.sampled_from([0.0, 1.0]))
+                      .filter(lambda g: g[0] != g[1]), min_size=1, max_size=60),
+       columns=st.lists(st.integers(0, 7), min_size=1, max_size=8, unique=True))  # fmt: skip
+def test_the_rows_shown_are_drawn_as_among_all_and_only_normal_ones_go_unprobed(games, columns):
+    """Drawing only the rows shown gives their columns of all the draws; and the bound that
+    spares most strengths the probe of their posterior's shape skips none that needed it."""
+    found = ratings.fit(8, pairs_of(games))
+    every = ratings.draws(found, count=200, seed=3)
+    assert np.allclose(ratings.draws(found, count=200, seed=3, columns=columns), every[:, columns], atol=1e-12)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ratings, "THIRD", 1e300)  # every strength with a game probed
+        assert np.allclose(ratings.draws(found, count=200, seed=3), every, atol=1e-12)
+
+
+def test_a_dense_fit_takes_its_covariance_from_the_curvature():
+    """Made by halves from the reversed curvature's Cholesky factor (issue 35), the covariance's
+    factor is the one numpy gives of the inverse curvature at the fit."""
+    rng = np.random.default_rng(11)
+    found = ratings.fit(100, pairs_of(play(list(rng.normal(0, 1, 100)), 2, rng)))
+    a, b, games, _, precision = found.table
+    expected = games / (1 + np.exp(-(found.strength[a] - found.strength[b])))
+    curvature = ratings._curvature(100, a, b, expected * (1 - expected / games), float(precision))
+    covariance = np.linalg.inv(curvature)
+    assert np.allclose(found.covariance, covariance, rtol=1e-4, atol=0)
+    assert np.allclose(found.factor, np.linalg.cholesky(covariance), rtol=1e-4, atol=1e-12)
+    assert np.allclose(found.variance, np.diag(covariance), rtol=1e-4, atol=0)
