@@ -52,6 +52,7 @@ class Reply:
     wall_s: float  # the platform's stalls left out
     note: str = ""
     stalled_s: float = 0.0  # the platform's stalls during the move
+    held_s: float = 0.0  # the time the host kept it from a CPU during the move (left out of wall_s)
 
 
 class Session:
@@ -75,6 +76,9 @@ class Session:
         self.moves = 0
         self._turn_cpu0 = 0
         self._cpu_at_end = 0  # the cgroup's CPU when its last turn ended
+        # The cgroup's CPU pressure then, if it cannot have grown since (the program waited
+        # from its answer on): the next turn starts from it without reading it again.
+        self._held_at_end: int | None = None
         self._closed: RunResult | None = None
         self._stderr_seen = 0
         if error is not None:
@@ -89,32 +93,35 @@ class Session:
         self.in_turn = True
         if self.frozen:
             self._turn_cpu0 = self.cgroup.cpu_ns()
-            self.monitor.clock.restart()
+            self.monitor.clock.restart(self._held_at_end)
             self.cgroup.thaw()
             self.frozen = False
             return
         # Left waiting after its last answer: whatever it used since is this turn's.
         self._turn_cpu0 = self._cpu_at_end
         off_turn_ns = self.cgroup.cpu_ns() - self._cpu_at_end
-        self.monitor.clock.restart()
+        # it ran meanwhile (and may have been held): the pressure is read afresh
+        self.monitor.clock.restart(None if off_turn_ns else self._held_at_end)
         if off_turn_ns > OFF_TURN_CPU_S * 1e9:  # it ran when it was not its turn
             self.off_turn_s += off_turn_ns / 1e9
             self.monitor.clock.t0 -= off_turn_ns / 1e9  # on its wall clock too, as if thought now
             self.freeze_always = True
 
-    def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float]:
+    def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float, float]:
         """End the turn, freezing the program unless it waits (see the module's docstring):
-        (CPU, wall, stalled) of the turn, its wall time ending at ``now`` (a look at the stall
-        clock, when the reply was seen)."""
+        (CPU, wall, stalled, held) of the turn, its wall time ending at ``now`` (a look at the
+        stall clock, when the reply was seen)."""
         self.moves += 1
         if not self.in_turn:  # a line already waiting from the last turn: this reply cost nothing
-            return 0.0, 0.0, 0.0
+            return 0.0, 0.0, 0.0, 0.0
         self.in_turn = False
         if now is None:
             now = self.monitor.look()
         clock = self.monitor.clock
+        self._held_at_end = self.monitor.catch_up()
         wall = clock.elapsed(now)
-        if not (settle and self._settle()) or self.freeze_always:
+        waits = settle and self._settle()
+        if not waits or self.freeze_always:
             self.cgroup.freeze()
             self.frozen = True
             self.monitor.drain()  # all it wrote up to now belongs to this move
@@ -122,7 +129,7 @@ class Session:
         self._cpu_at_end = self.cgroup.cpu_ns()
         cpu = (self._cpu_at_end - self._turn_cpu0) / 1e9
         self.cpu_total += cpu
-        return cpu, wall, clock.stalled
+        return cpu, wall, clock.stalled, clock.held
 
     def _settle(self) -> bool:
         """Let the program finish what it does after its answer (typically a line to stderr)
@@ -131,6 +138,7 @@ class Session:
         spare = self.jail.spare_tids  # bwrap and the runner: never busy for the program
         if not self.cgroup.busy(spare):
             return True
+        self._held_at_end = None  # it runs on after its answer: the next turn reads the pressure afresh
         until = time.monotonic() + SETTLE_S
         cpu_until = self.cgroup.cpu_ns() + SETTLE_CPU_S * 1e9
         while not self.monitor.ended and self.cgroup.busy(spare):
@@ -198,23 +206,23 @@ class Session:
             if left <= 0:
                 return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move", now)
             wait = until_cpu_limit(left)
-            if now >= clock.deadline(wall_s):
+            if monitor.past_deadline(now, wall_s):
                 return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s", now)
 
     def _reply(self, line: bytes, now: float | None = None) -> Reply:
-        cpu, wall, stalled = self._end_turn(now, settle=True)
-        return Reply(line.decode("utf-8", errors="replace"), Verdict.OK, cpu, wall, stalled_s=stalled)
+        cpu, wall, stalled, held = self._end_turn(now, settle=True)
+        return Reply(line.decode("utf-8", errors="replace"), Verdict.OK, cpu, wall, stalled_s=stalled, held_s=held)
 
     def _stop(self, verdict: Verdict, note: str, now: float) -> Reply:
-        cpu, wall, stalled = self._end_turn(now)
+        cpu, wall, stalled, held = self._end_turn(now)
         self.monitor.stop(verdict, note)
-        return Reply(None, verdict, cpu, wall, note, stalled)
+        return Reply(None, verdict, cpu, wall, note, stalled, held)
 
     def _ended_reply(self, now: float | None = None) -> Reply:
-        cpu, wall, stalled = self._end_turn(now) if self.in_turn else (0.0, 0.0, 0.0)
+        cpu, wall, stalled, held = self._end_turn(now) if self.in_turn else (0.0, 0.0, 0.0, 0.0)
         result = self.close()
         verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
-        return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled)
+        return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled, held)
 
     def take_stderr(self) -> bytes:
         """What the program wrote to stderr since the last call (for a per-move record)."""
@@ -244,7 +252,7 @@ class Session:
             monitor.pump(min(POLL_S, until - time.monotonic()))
         killed_at_close = not monitor.ended and monitor.stopped is None
         if killed_at_close:
-            monitor.t_end = time.monotonic()
+            monitor.ended_now()
             self.jail.kill_programs()
         monitor.cpu_end = self.cpu_total
         # CPU limits of a session are per move, judged in read_line, not on the total.

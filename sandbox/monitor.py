@@ -8,6 +8,7 @@ import errno
 import os
 import select
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .capture import Capture
@@ -48,21 +49,33 @@ def until_cpu_limit(left_s: float) -> float:
 
 
 class StallClock:
-    """The wall clock of one run or move, less the platform's own stalls.
+    """The wall clock of one run or move, less the platform's own stalls and less the time the
+    host kept the program from running.
 
     A loop that watches a running program looks at this clock at least every POLL_S. When two
     looks are more than STALL_S apart, the platform stopped in between (its process paused or
     starved, its host swapping): the whole gap is the platform's, not the program's. It is
     left out of the program's wall time and moves its deadline; past STALL_LIMIT_S in one move
-    the move cannot be judged at all. CPU time is the program's own and is not touched."""
+    the move cannot be judged at all.
 
-    def __init__(self) -> None:
+    The host's other work is left out too: ``held`` reads the jail cgroup's CPU pressure (the
+    "full" total of ``cpu.pressure``, microseconds in which the program's runnable threads all
+    waited for a CPU that others had), read at the move's start, at its end and before a wall
+    deadline is taken as reached. A program that computes 0.5 s on a crowded host is charged
+    the same wall time as on a quiet one; one that sleeps is not runnable, so its sleep stays
+    its own. CPU time is the program's own and is not touched."""
+
+    def __init__(self, held: Callable[[], int] | None = None) -> None:
+        self._held = held
         self.restart()
 
-    def restart(self) -> float:
-        """A new move starts now."""
+    def restart(self, held_us: int | None = None) -> float:
+        """A new move starts now (``held_us``: the pressure's total if it is known to be the
+        same as now: read when the program last ran, and it has not been runnable since)."""
         self.t0 = self.last = time.monotonic()
         self.stalled = 0.0
+        self.held = 0.0  # seconds the host held the program from a CPU, outside the stalls
+        self._mark = held_us if held_us is not None or self._held is None else self._held()
         return self.t0
 
     def tick(self) -> float:
@@ -71,15 +84,34 @@ class StallClock:
         gap, self.last = now - self.last, now
         if gap > STALL_S:
             self.stalled += gap
+            # Whatever held the program inside the gap is in the gap, already left out: only
+            # the part of the pressure since the last reading that the gap cannot hold counts.
+            self._count_held(inside_s=gap)
         return now
 
+    def catch_up(self) -> int | None:
+        """Count the time the host held the program since the last reading (at the move's end,
+        and before a deadline is taken as reached); the pressure's total, or None where the
+        kernel keeps none."""
+        return self._count_held(inside_s=0.0)
+
+    def _count_held(self, inside_s: float) -> int | None:
+        if self._held is None or self._mark is None:
+            return None
+        now_us = self._held()
+        self.held += max((now_us - self._mark) / 1e6 - inside_s, 0.0)
+        self._mark = now_us
+        return now_us
+
     def elapsed(self, now: float) -> float:
-        """The program's wall time from the start of the move until ``now``."""
-        return max(now - self.t0 - self.stalled, 0.0)
+        """The program's wall time from the start of the move until ``now`` (held time as
+        last counted)."""
+        return max(now - self.t0 - self.stalled - self.held, 0.0)
 
     def deadline(self, wall_s: float) -> float:
-        """When the program has had ``wall_s`` seconds of its own, stalls moving it on."""
-        return self.t0 + wall_s + self.stalled
+        """When the program has had ``wall_s`` seconds of its own, stalls and held time moving
+        it on (held time as last counted: ``catch_up`` before taking it as reached)."""
+        return self.t0 + wall_s + self.stalled + self.held
 
 
 class Monitor:
@@ -92,9 +124,10 @@ class Monitor:
         self.cpu0 = self.cgroup.cpu_ns()
         # The counters as the last run of this jail ended them (nothing runs in between), else read.
         self.oom0, self.pids0 = jail.counters or (self.cgroup.oom_kills(), self.cgroup.pids_limit_hits())
-        self.clock = StallClock()
+        self.clock = StallClock(self.cgroup.cpu_held_us if self.cgroup.layout.pressure else None)
         self.t0 = self.clock.t0
         self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
+        self.held_s = 0.0  # the time the host held the program from a CPU, likewise
         self.waited_s = 0.0  # wall time with no thread of the program runnable (wall_waiting_only)
         self._looked = self.t0
         self._checked = self.t0  # the last look at the CPU and the waiting
@@ -190,10 +223,32 @@ class Monitor:
 
     def look(self) -> float:
         """Look at the stall clock: the time now, a stall since the last look noted."""
-        before = self.clock.stalled
+        before, held = self.clock.stalled, self.clock.held
         now = self.clock.tick()
         self.stalled_s += self.clock.stalled - before
+        self.held_s += self.clock.held - held
         return now
+
+    def catch_up(self) -> int | None:
+        """Count the time the host held the program up to now (``StallClock.catch_up``)."""
+        held = self.clock.held
+        total = self.clock.catch_up()
+        self.held_s += self.clock.held - held
+        return total
+
+    def past_deadline(self, now: float, wall_s: float) -> bool:
+        """Whether the program has had ``wall_s`` of its own wall time at ``now``: the host's
+        holding it is counted first, so a crowded host moves the deadline instead."""
+        if now < self.clock.deadline(wall_s):
+            return False
+        self.catch_up()
+        return now >= self.clock.deadline(wall_s)
+
+    def ended_now(self) -> None:
+        """The program's time ends now (it ended, or is stopped)."""
+        if self.t_end is None:
+            self.t_end = time.monotonic()
+            self.catch_up()
 
     def tick(self) -> float:
         """In every turn of a loop that waits for the program: look at the stall clock (the
@@ -260,7 +315,7 @@ class Monitor:
             self.awaiting_spawn = False
         elif "exit_code" in message:  # the program and all it started are dead: its time ends
             self.status = message
-            self.t_end = self.t_end or time.monotonic()
+            self.ended_now()
             self.awaiting_final = bool(message.get("more"))
             if self.awaiting_final and self.own_cpu:  # the count to fall back on if the wipe never ends
                 self.cpu_at_exit = self.cpu_s()
@@ -272,7 +327,7 @@ class Monitor:
         elif "error" in message:  # the program could not be started
             self.status = {"exit_code": None, "signal": None}
             self.spawn_error = str(message["error"])
-            self.t_end = self.t_end or time.monotonic()
+            self.ended_now()
 
     @property
     def ended(self) -> bool:
@@ -300,7 +355,8 @@ class Monitor:
     def stop(self, verdict: Verdict, note: str) -> None:
         """Freeze at once (no more CPU), then kill the program and all it started."""
         self.cgroup.freeze()
-        self.t_end = time.monotonic()
+        self.t_end = None
+        self.ended_now()
         self.cpu_end = self.cpu_s()
         self.stopped = verdict
         self.note = note
@@ -325,7 +381,7 @@ class Monitor:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
         elif self.limits.wall_waiting_only and self._waited_too_long(now, cpu_limit, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"waited {wall_s:g} s without computing")
-        elif not self.limits.wall_waiting_only and now >= self.clock.deadline(wall_s):
+        elif not self.limits.wall_waiting_only and self.past_deadline(now, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"wall time limit of {wall_s:g} s exceeded")
         else:
             return False
@@ -359,8 +415,7 @@ class Monitor:
 
     def finish(self) -> RunResult:
         """After the end or a stop: collect the status and the last output, then judge."""
-        if self.t_end is None:
-            self.t_end = time.monotonic()
+        self.ended_now()
         if self.cpu_end is None and not self.own_cpu:
             self.cpu_end = self.cpu_s()
         until = time.monotonic() + DRAIN_S + 2.0
@@ -398,7 +453,7 @@ class Monitor:
         assert self.cpu_end is not None and self.t_end is not None
         if self.awaiting_spawn and self.status is None:  # the runner went before the program began
             raise SandboxError("the jail's runner ended before it started the program")
-        cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
+        cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s - self.held_s, 0.0)
         # The runner's CPU over the same span as the cgroup's count: to its last answer.
         runner_ns = self.final.get("runner_ns", self.status.get("runner_ns") if self.status else None)
         if self.own_cpu and self.stopped is None and isinstance(runner_ns, int):
@@ -446,5 +501,6 @@ class Monitor:
             stderr_truncated=self.stderr.truncated,
             note=note,
             stalled_s=self.stalled_s,
+            held_s=self.held_s,
             extra=extra,
         )
