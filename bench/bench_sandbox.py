@@ -3,9 +3,11 @@ baselines measured in the same run; no pass/fail).
 
     python bench/bench_sandbox.py [--runs 300]
 
-1. a fresh jail (start, run a trivial C program, close) vs a bare bubblewrap with the same
-   namespaces, as an unprivileged uid, running the same program;
-2. one move of a process-per-move game in a match-long jail vs a plain spawn of the program;
+1. a fresh jail (start, run a trivial C program, close) vs bubblewrap alone with the jail's
+   own options (the same namespaces, binds, copied files, tmpfs and seccomp filter, made by
+   ``Jail._bwrap_args``), as an unprivileged uid, running the same program;
+2. one move of a process-per-move game in a match-long jail vs ``os.posix_spawn`` of the
+   program with the same three pipes, read to their end, and a wait;
 3. the CPU a run of a trivial program is charged: the runner's count of the program alone
    vs the jail's cgroup (program and runner);
 4. an interactive round trip (write a line, read a line) vs a raw pipe round trip;
@@ -29,13 +31,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox import Limits, build_program, open_jail, run_program
-from sandbox.jail import bwrap_path
+from sandbox import Limits, build_program, native, open_jail, run_program, seccomp
+from sandbox.jail import Jail, _pipe_with, _system_files, bwrap_path
+from sandbox.slots import Slot
+from sandbox.workdir import WorkDir
 
 TRIVIAL = b"int main(void) { return 0; }\n"
 ECHO = (Path(__file__).resolve().parents[1] / "sandbox/tests/programs/echo_lines.c").read_bytes()
 BARE_UID = 65000  # an unprivileged uid for the baseline, as the jails' own are
-NAMESPACES = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session", "--disable-userns"]
 
 
 def times_ms(fn: Callable[[], object], runs: int) -> list[float]:
@@ -78,19 +81,47 @@ def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1]
 
 
-def bare_bwrap(program: Path) -> list[str]:
-    """bubblewrap alone with the jail's namespaces and the system folders, running ``program``."""
-    args = [bwrap_path(), *NAMESPACES, "--uid", str(BARE_UID), "--gid", str(BARE_UID), "--ro-bind", "/usr", "/usr"]
-    for top in ("bin", "lib", "lib64"):
-        if Path("/", top).is_symlink():
-            args += ["--symlink", os.readlink(f"/{top}"), f"/{top}"]
-    return [*args, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(program), "/prog", "/prog"]
+def same_options(folder: Path, limits: Limits) -> Callable[[], tuple[list[str], list[int]]]:
+    """bubblewrap's command line with the jail's own options (``folder`` as the work folder),
+    running the program in it directly, and the descriptors it reads (made anew each call:
+    bubblewrap reads them to their end, as the jail's own are)."""
+    probe = Jail(limits)
+    probe.slot = Slot(0, BARE_UID, -1)
+    probe.work = WorkDir(folder, BARE_UID, 0)
+    runner = native.runner(probe.settings.root)
+
+    def command() -> tuple[list[str], list[int]]:
+        copies, fds = _system_files()
+        fds.append(_pipe_with(seccomp.compiled_filter()))
+        return [bwrap_path(), *probe._bwrap_args(fds[-1], runner, copies), "--", "/work/prog"], fds
+
+    return command
+
+
+def spawned(program: str) -> float:
+    """The program run by ``os.posix_spawn``, its stdin, stdout and stderr pipes, the output
+    read to its end and the program waited for: what a move does, with nothing around it.
+    The program's CPU (ms)."""
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    dup = os.POSIX_SPAWN_DUP2
+    pid = os.posix_spawn(program, [program], {}, file_actions=[(dup, in_r, 0), (dup, out_w, 1), (dup, err_w, 2)])
+    for fd in (in_r, in_w, out_w, err_w):
+        os.close(fd)
+    for fd in (out_r, err_r):
+        while os.read(fd, 65536):
+            pass
+        os.close(fd)
+    usage = os.wait4(pid, 0)[2]
+    return (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=300)
     runs = parser.parse_args().runs
+    load_before = os.getloadavg()
     limits = Limits(cpu_s=1, memory_mb=64)
     trivial = build_program(TRIVIAL, "trivial.c").program
     echo = build_program(ECHO, "echo.c").program
@@ -99,10 +130,18 @@ def main() -> None:
     host_echo = str(echo.files / "prog")
     shown = tempfile.mkdtemp(prefix="arbiter-bench-")  # where the baseline's uid can read the program
     os.chmod(shown, 0o755)
-    bare_cmd = bare_bwrap(Path(shutil.copy2(host_prog, shown)))
+    shutil.copy2(host_prog, shown)
+    bare_command = same_options(Path(shown), limits)
 
     def bare_run() -> None:
-        subprocess.run(bare_cmd, user=BARE_UID, group=BARE_UID, extra_groups=[], capture_output=True, check=True)
+        command, fds = bare_command()
+        try:
+            subprocess.run(
+                command, user=BARE_UID, group=BARE_UID, extra_groups=[], capture_output=True, check=True, pass_fds=fds
+            )
+        finally:
+            for fd in fds:
+                os.close(fd)
 
     def fresh_run() -> None:
         run_program(trivial, limits=limits)
@@ -110,7 +149,7 @@ def main() -> None:
     bare, fresh = interleaved_ms(bare_run, fresh_run, runs)
     cpu_bare, cpu_fresh = machine_cpu_ms(bare_run, runs // 2), machine_cpu_ms(fresh_run, runs // 2)
     shutil.rmtree(shown)
-    with open_jail(trivial, limits) as jail, tempfile.TemporaryDirectory() as tmp:
+    with open_jail(trivial, limits) as jail:
         argv = trivial.argv(limits)
         jail.run(argv)
         charged: list[tuple[float, float]] = []
@@ -120,13 +159,8 @@ def main() -> None:
             result = jail.run(argv)
             charged.append((result.cpu_s * 1000, (jail.cgroup.cpu_ns() - before) / 1e6))
 
-        plain, moves = interleaved_ms(
-            lambda: subprocess.run(
-                [str(host_prog)], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp, check=True
-            ),
-            move,
-            runs,
-        )
+        outside: list[float] = []
+        plain, moves = interleaved_ms(lambda: outside.append(spawned(str(host_prog))), move, runs)
 
     proc = subprocess.Popen([host_echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
@@ -152,24 +186,28 @@ def main() -> None:
         session.close()
 
     med = statistics.median
-    print(f"Sandbox overheads, {runs} runs each ({runs * 5} round trips), on {os.uname().nodename}\n")
+    print(
+        f"Sandbox overheads, {runs} runs each ({runs * 5} round trips), on {os.uname().nodename}; "
+        f"load average {load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after\n"
+    )
     print("| what | baseline | median | ratio | p90 | ratio at p90 |")
     print("|---|---|---:|---:|---:|---:|")
     rows = [
         (
             "a fresh jail: start, a trivial C program, close (goal ≤ 1.5×, p90 ≤ 2×)",
-            "bare bwrap, same namespaces",
+            "bwrap alone, the jail's options",
             bare,
             fresh,
         ),
-        ("a move in a match-long jail (goal ≤ 1.15×)", "plain spawn", plain, moves),
-        ("an interactive round trip", "raw pipe", raw, jailed),
+        ("a move in a match-long jail (goal ≤ 1.15×)", "os.posix_spawn", plain, moves),
+        ("an interactive round trip (goal ≤ +10 µs)", "raw pipe", raw, jailed),
     ]
     for what, name, base, ours in rows:
         print(
             f"| {what} | {name} {med(base):.3f} ms | {med(ours):.3f} ms | {med(ours) / med(base):.2f}× "
             f"| {p90(ours):.3f} ms | {p90(ours) / p90(base):.2f}× |"
         )
+    print(f"\nRound trip over the raw pipe at the median: +{(med(jailed) - med(raw)) * 1000:.1f} µs.")
     print(
         f"\nCPU of the whole machine per fresh jail: {cpu_fresh:.2f} ms against {cpu_bare:.2f} ms per bare "
         f"bwrap ({cpu_fresh / cpu_bare:.2f}×; {runs // 2} of each in a block, /proc/stat: counts whatever else runs)."
@@ -177,7 +215,8 @@ def main() -> None:
     own, cgroup = med(c[0] for c in charged), med(c[1] for c in charged)
     print(
         f"\nCPU charged to a move of the trivial program (median): {own:.3f} ms recorded "
-        f"(the cgroup's count less the runner's own: the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner)."
+        f"(the cgroup's count less the runner's own: the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner); "
+        f"the same program by os.posix_spawn outside any jail: {med(outside):.3f} ms (its rusage)."
     )
 
 

@@ -76,9 +76,6 @@ class Session:
         self.moves = 0
         self._turn_cpu0 = 0
         self._cpu_at_end = 0  # the cgroup's CPU when its last turn ended
-        # The cgroup's CPU pressure then, if it cannot have grown since (the program waited
-        # from its answer on): the next turn starts from it without reading it again.
-        self._held_at_end: int | None = None
         self._closed: RunResult | None = None
         self._stderr_seen = 0
         if error is not None:
@@ -93,15 +90,14 @@ class Session:
         self.in_turn = True
         if self.frozen:
             self._turn_cpu0 = self.cgroup.cpu_ns()
-            self.monitor.clock.restart(self._held_at_end)
+            self.monitor.clock.restart()
             self.cgroup.thaw()
             self.frozen = False
             return
         # Left waiting after its last answer: whatever it used since is this turn's.
         self._turn_cpu0 = self._cpu_at_end
         off_turn_ns = self.cgroup.cpu_ns() - self._cpu_at_end
-        # it ran meanwhile (and may have been held): the pressure is read afresh
-        self.monitor.clock.restart(None if off_turn_ns else self._held_at_end)
+        self.monitor.clock.restart()
         if off_turn_ns > OFF_TURN_CPU_S * 1e9:  # it ran when it was not its turn
             self.off_turn_s += off_turn_ns / 1e9
             self.monitor.clock.t0 -= off_turn_ns / 1e9  # on its wall clock too, as if thought now
@@ -118,7 +114,7 @@ class Session:
         if now is None:
             now = self.monitor.look()
         clock = self.monitor.clock
-        self._held_at_end = self.monitor.catch_up()
+        self.monitor.catch_up()
         wall = clock.elapsed(now)
         waits = settle and self._settle()
         if not waits or self.freeze_always:
@@ -138,7 +134,6 @@ class Session:
         spare = self.jail.spare_tids  # bwrap and the runner: never busy for the program
         if not self.cgroup.busy(spare):
             return True
-        self._held_at_end = None  # it runs on after its answer: the next turn reads the pressure afresh
         until = time.monotonic() + SETTLE_S
         cpu_until = self.cgroup.cpu_ns() + SETTLE_CPU_S * 1e9
         while not self.monitor.ended and self.cgroup.busy(spare):

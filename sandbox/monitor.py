@@ -30,6 +30,7 @@ DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
 WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the jail is made afresh
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
+HELD_FROM_S = 0.001  # the host's holding a program off a CPU is counted from this far into a move
 # With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
 # beyond its wall limit, in multiples of its CPU limit: one given under a tenth of a core.
 WAIT_BACKSTOP = 10
@@ -60,22 +61,24 @@ class StallClock:
 
     The host's other work is left out too: ``held`` reads the jail cgroup's CPU pressure (the
     "full" total of ``cpu.pressure``, microseconds in which the program's runnable threads all
-    waited for a CPU that others had), read at the move's start, at its end and before a wall
-    deadline is taken as reached. A program that computes 0.5 s on a crowded host is charged
-    the same wall time as on a quiet one; one that sleeps is not runnable, so its sleep stays
-    its own. CPU time is the program's own and is not touched."""
+    waited for a CPU that others had), first at a look HELD_FROM_S into the move, then at its
+    end and before a wall deadline is taken as reached. A program that computes 0.5 s on a
+    crowded host is charged the same wall time as on a quiet one; one that sleeps is not
+    runnable, so its sleep stays its own. A move shorter than HELD_FROM_S is not looked at
+    (two reads would be a third of a line's round trip): the host's holding it, less than
+    that, stays on its clock, as does whatever held a longer one before the first reading.
+    CPU time is the program's own and is not touched."""
 
     def __init__(self, held: Callable[[], int] | None = None) -> None:
         self._held = held
         self.restart()
 
-    def restart(self, held_us: int | None = None) -> float:
-        """A new move starts now (``held_us``: the pressure's total if it is known to be the
-        same as now: read when the program last ran, and it has not been runnable since)."""
+    def restart(self) -> float:
+        """A new move starts now."""
         self.t0 = self.last = time.monotonic()
         self.stalled = 0.0
         self.held = 0.0  # seconds the host held the program from a CPU, outside the stalls
-        self._mark = held_us if held_us is not None or self._held is None else self._held()
+        self._mark: int | None = None  # the pressure's total at the last reading
         return self.t0
 
     def tick(self) -> float:
@@ -87,21 +90,23 @@ class StallClock:
             # Whatever held the program inside the gap is in the gap, already left out: only
             # the part of the pressure since the last reading that the gap cannot hold counts.
             self._count_held(inside_s=gap)
+        elif self._mark is None and now - self.t0 >= HELD_FROM_S:
+            self._count_held(inside_s=0.0)  # the first reading
         return now
 
-    def catch_up(self) -> int | None:
+    def catch_up(self) -> None:
         """Count the time the host held the program since the last reading (at the move's end,
-        and before a deadline is taken as reached); the pressure's total, or None where the
-        kernel keeps none."""
-        return self._count_held(inside_s=0.0)
+        and before a deadline is taken as reached; nothing before the first reading)."""
+        if self._mark is not None:
+            self._count_held(inside_s=0.0)
 
-    def _count_held(self, inside_s: float) -> int | None:
-        if self._held is None or self._mark is None:
-            return None
+    def _count_held(self, inside_s: float) -> None:
+        if self._held is None:
+            return
         now_us = self._held()
-        self.held += max((now_us - self._mark) / 1e6 - inside_s, 0.0)
+        if self._mark is not None:
+            self.held += max((now_us - self._mark) / 1e6 - inside_s, 0.0)
         self._mark = now_us
-        return now_us
 
     def elapsed(self, now: float) -> float:
         """The program's wall time from the start of the move until ``now`` (held time as
@@ -229,12 +234,11 @@ class Monitor:
         self.held_s += self.clock.held - held
         return now
 
-    def catch_up(self) -> int | None:
+    def catch_up(self) -> None:
         """Count the time the host held the program up to now (``StallClock.catch_up``)."""
         held = self.clock.held
-        total = self.clock.catch_up()
+        self.clock.catch_up()
         self.held_s += self.clock.held - held
-        return total
 
     def past_deadline(self, now: float, wall_s: float) -> bool:
         """Whether the program has had ``wall_s`` of its own wall time at ``now``: the host's
