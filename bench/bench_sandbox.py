@@ -3,15 +3,17 @@ baselines measured in the same run; no pass/fail).
 
     python bench/bench_sandbox.py [--runs 300]
 
-1. a fresh jail (start, run a trivial C program, close) vs bubblewrap alone with the jail's
-   own options (the same namespaces, binds, copied files, tmpfs and seccomp filter, made by
-   ``Jail._bwrap_args``), as an unprivileged uid, running the same program;
+1. a fresh jail (start, run a trivial C program, close), started on the spot and taken from
+   a pool (sandbox/pool.py: made ahead by a thread while the others are timed), vs
+   bubblewrap alone with the jail's own options (the same namespaces, binds, copied files,
+   tmpfs and seccomp filter, made by ``Jail._bwrap_args``), as an unprivileged uid, running
+   the same program;
 2. one move of a process-per-move game in a match-long jail vs ``os.posix_spawn`` of the
    program with the same three pipes, read to their end, and a wait;
 3. the CPU a run of a trivial program is charged: the runner's count of the program alone
    vs the jail's cgroup (program and runner);
 4. an interactive round trip (write a line, read a line) vs a raw pipe round trip;
-5. the CPU a fresh jail and a bare bubblewrap cost the whole machine (both cores, the kernel's
+5. the CPU a fresh jail (either way) and a bare bubblewrap cost the whole machine (both cores, the kernel's
    own workers too, which tear namespaces down after the caller has its answer): /proc/stat
    over a block of each, so only meaningful when nothing else runs.
 """
@@ -19,6 +21,7 @@ baselines measured in the same run; no pass/fail).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
 import statistics
@@ -32,7 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox import Limits, build_program, native, open_jail, run_program, seccomp
+from sandbox.conf import get_settings
 from sandbox.jail import Jail, _pipe_with, _system_files, bwrap_path
+from sandbox.pool import close_pools, pool_for
 from sandbox.slots import Slot
 from sandbox.workdir import WorkDir
 
@@ -50,14 +55,13 @@ def times_ms(fn: Callable[[], object], runs: int) -> list[float]:
     return found
 
 
-def interleaved_ms(a: Callable[[], object], b: Callable[[], object], runs: int) -> tuple[list[float], list[float]]:
-    """Both timed in turn, run after run, so that the machine's moods fall on both alike."""
-    first: list[float] = []
-    second: list[float] = []
+def interleaved_ms(*ways: Callable[[], object], runs: int) -> list[list[float]]:
+    """Each timed in turn, run after run, so that the machine's moods fall on all alike."""
+    found: list[list[float]] = [[] for _ in ways]
     for _ in range(runs):
-        first += times_ms(a, 1)
-        second += times_ms(b, 1)
-    return first, second
+        for way, times in zip(ways, found, strict=True):
+            times += times_ms(way, 1)
+    return found
 
 
 def machine_cpu_ms(fn: Callable[[], object], runs: int) -> float:
@@ -146,8 +150,18 @@ def main() -> None:
     def fresh_run() -> None:
         run_program(trivial, limits=limits)
 
-    bare, fresh = interleaved_ms(bare_run, fresh_run, runs)
+    pooled = dataclasses.replace(get_settings(), pool=True)
+
+    def pooled_run() -> None:
+        run_program(trivial, limits=limits, settings=pooled)
+
+    bare, fresh, from_pool = interleaved_ms(bare_run, fresh_run, pooled_run, runs=runs)
     cpu_bare, cpu_fresh = machine_cpu_ms(bare_run, runs // 2), machine_cpu_ms(fresh_run, runs // 2)
+    cpu_pooled = machine_cpu_ms(pooled_run, runs // 2)
+    pool = pool_for(pooled)
+    assert pool is not None
+    served = pool.taken / (3 * runs // 2)
+    close_pools()
     shutil.rmtree(shown)
     with open_jail(trivial, limits) as jail:
         argv = trivial.argv(limits)
@@ -160,7 +174,7 @@ def main() -> None:
             charged.append((result.cpu_s * 1000, (jail.cgroup.cpu_ns() - before) / 1e6))
 
         outside: list[float] = []
-        plain, moves = interleaved_ms(lambda: outside.append(spawned(str(host_prog))), move, runs)
+        plain, moves = interleaved_ms(lambda: outside.append(spawned(str(host_prog))), move, runs=runs)
 
     proc = subprocess.Popen([host_echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
@@ -199,6 +213,7 @@ def main() -> None:
             bare,
             fresh,
         ),
+        ("the same, the jail made ahead by a pool", "bwrap alone, the jail's options", bare, from_pool),
         ("a move in a match-long jail (goal ≤ 1.15×)", "os.posix_spawn", plain, moves),
         ("an interactive round trip (goal ≤ +10 µs)", "raw pipe", raw, jailed),
     ]
@@ -209,8 +224,9 @@ def main() -> None:
         )
     print(f"\nRound trip over the raw pipe at the median: +{(med(jailed) - med(raw)) * 1000:.1f} µs.")
     print(
-        f"\nCPU of the whole machine per fresh jail: {cpu_fresh:.2f} ms against {cpu_bare:.2f} ms per bare "
-        f"bwrap ({cpu_fresh / cpu_bare:.2f}×; {runs // 2} of each in a block, /proc/stat: counts whatever else runs)."
+        f"\nCPU of the whole machine per fresh jail: {cpu_fresh:.2f} ms started on the spot, {cpu_pooled:.2f} ms "
+        f"from the pool, against {cpu_bare:.2f} ms per bare bwrap ({cpu_fresh / cpu_bare:.2f}×, {cpu_pooled / cpu_bare:.2f}×; "
+        f"{runs // 2} of each in a block, /proc/stat: counts whatever else runs). The pool served {served:.0%} of its runs."
     )
     own, cgroup = med(c[0] for c in charged), med(c[1] for c in charged)
     print(

@@ -156,21 +156,34 @@ class Monitor:
         self.stopped: Verdict | None = None
         self.note = ""
         self.poller = select.poll()
+        self._control_watched = False
         self.reading: dict[int, Capture] = {}
         self.stdin_fd = -1
         self._stdin_data = memoryview(b"")
 
     # -- plumbing ---------------------------------------------------------------------------
 
-    def attach(self, in_w: int, out_r: int, err_r: int) -> None:
+    def attach(self, in_w: int, out_r: int, err_r: int, control_after_output: bool = False) -> None:
+        """Watch the program's pipes, and the runner's messages: at once, or (a run to its end)
+        only once the program's stdout and stderr have both ended. The runner's last word on
+        a run always comes after that (the program and all it started are dead by then), and
+        its word that the program started then waits in the socket instead of waking this
+        process in the middle of a short run."""
         for fd in (in_w, out_r, err_r):
             os.set_blocking(fd, False)
         self.stdin_fd = in_w
         self.reading = {out_r: self.stdout, err_r: self.stderr}
         for fd in (out_r, err_r):
             self.poller.register(fd, select.POLLIN)
-        assert self.jail._control is not None
-        self.poller.register(self.jail._control.fileno(), select.POLLIN)
+        self._control_watched = False
+        if not control_after_output:
+            self.watch_control()
+
+    def watch_control(self) -> None:
+        """Wake for the runner's messages from now on."""
+        if not self._control_watched and self.jail._control is not None and not self.jail.runner_lost:
+            self.poller.register(self.jail._control.fileno(), select.POLLIN)
+            self._control_watched = True
 
     def feed_stdin(self, data: bytes, close_after: bool) -> None:
         self._stdin_data = memoryview(data)
@@ -217,6 +230,8 @@ class Monitor:
         self.poller.unregister(fd)
         os.close(fd)
         del self.reading[fd]
+        if not self.reading:
+            self.watch_control()
         return False
 
     def drain(self) -> None:
@@ -273,6 +288,7 @@ class Monitor:
         """Give up on this run, which will not be judged: kill the program, close its pipes.
         The jail stays usable (its owner usually closes it on the way out)."""
         self.jail.counters = None  # whatever the run did to them, the next one reads them again
+        self.watch_control()
         self.cgroup.freeze()
         self.stopped = self.stopped or Verdict.RUNTIME_ERROR
         self.note = self.note or "abandoned by the platform"
@@ -403,7 +419,7 @@ class Monitor:
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
         self.own_cpu = True  # the runner's count of the program's CPU is the one recorded
         self.awaiting_spawn = True  # until the runner says it started the program
-        self.attach(in_w, out_r, err_r)
+        self.attach(in_w, out_r, err_r, control_after_output=True)
         self.feed_stdin(stdin, close_after=True)
         now = self.tick()
         while not self.ended:
@@ -420,6 +436,7 @@ class Monitor:
     def finish(self) -> RunResult:
         """After the end or a stop: collect the status and the last output, then judge."""
         self.ended_now()
+        self.watch_control()
         if self.cpu_end is None and not self.own_cpu:
             self.cpu_end = self.cpu_s()
         until = time.monotonic() + DRAIN_S + 2.0
