@@ -174,7 +174,19 @@ def main() -> None:
             charged.append((result.cpu_s * 1000, (jail.cgroup.cpu_ns() - before) / 1e6))
 
         outside: list[float] = []
-        plain, moves = interleaved_ms(lambda: outside.append(spawned(str(host_prog))), move, runs=runs)
+        host_cpu = {"spawn": 0.0, "move": 0.0}  # this process's own CPU (s), each way
+
+        def own_cpu(name: str, way: Callable[[], object]) -> Callable[[], None]:
+            def timed() -> None:
+                before = time.process_time()
+                way()
+                host_cpu[name] += time.process_time() - before
+
+            return timed
+
+        plain, moves = interleaved_ms(
+            own_cpu("spawn", lambda: outside.append(spawned(str(host_prog)))), own_cpu("move", move), runs=runs
+        )
 
     proc = subprocess.Popen([host_echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
@@ -233,6 +245,10 @@ def main() -> None:
         f"\nCPU charged to a move of the trivial program (median): {own:.3f} ms recorded "
         f"(the cgroup's count less the runner's own: the program alone) against {cgroup:.3f} ms in the jail's cgroup (program and runner); "
         f"the same program by os.posix_spawn outside any jail: {med(outside):.3f} ms (its rusage)."
+    )
+    print(
+        f"\nThis process's own CPU (user and system) per move: {host_cpu['move'] / runs * 1e6:.0f} µs, "
+        f"per os.posix_spawn: {host_cpu['spawn'] / runs * 1e6:.0f} µs (means)."
     )
 
 
