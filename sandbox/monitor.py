@@ -190,6 +190,7 @@ class Monitor:
         self._close_stdin_after = close_after
         if data:
             self.poller.register(self.stdin_fd, select.POLLOUT)
+            self._write_stdin()  # what fits in the pipe now needs no wake-up (the usual input)
         elif close_after:
             self.close_stdin()
 
