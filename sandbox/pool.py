@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -182,3 +183,5 @@ def close_pools() -> None:
 
 
 atexit.register(close_pools)
+# A forked child has no keeper thread, and the ready jails are its parent's: it starts afresh.
+os.register_at_fork(after_in_child=_pools.clear)
