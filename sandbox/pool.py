@@ -128,7 +128,7 @@ class Pool:
             todo = [s for s, at in self._asked.items() if s not in self._ready and now - at <= IDLE_S]
         for shape in todo:
             try:
-                slot = reserve(self.settings, 1, timeout=0).slots[0]
+                slot = reserve(self.settings, 1, timeout=0, want_spares=False).slots[0]
             except SandboxError:
                 return  # no free slot: none is taken from a match
             jail = Jail(shape.limits, binds=shape.binds, settings=self.settings, slot=slot)

@@ -159,7 +159,7 @@ class _NotNow(Exception):
     """Not every slot (or uid) wanted is free now."""
 
 
-def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
+def _take(settings: SandboxSettings, count: int, want_spares: bool = True) -> list[Slot] | None:
     folder = own_folder(settings.root / "slots", 0o700)
     alloc = os.open(folder / "allocate.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     taken: list[Slot] = []
@@ -173,7 +173,8 @@ def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
             if len(taken) == count:
                 break
         if len(taken) < count:
-            _want_spares(folder, settings, count - len(taken), {slot.number for slot in taken})
+            if want_spares:
+                _want_spares(folder, settings, count - len(taken), {slot.number for slot in taken})
             raise _NotNow
         for slot in taken:
             lease = _lease_uid(settings)
@@ -217,15 +218,17 @@ def reserve(
     *,
     timeout: float = 600.0,
     on_wait: Callable[[str], None] | None = None,
+    want_spares: bool = True,
 ) -> Reservation:
     """Take ``count`` slots at once, waiting up to ``timeout`` seconds for them; a wait of more
-    than a second is logged (and told to ``on_wait``)."""
+    than a second is logged (and told to ``on_wait``). Without ``want_spares`` (a pool making
+    a jail ahead) no ready jail is asked for its slot."""
     if count > settings.slots:
         raise SandboxError(f"{count} programs must run at once, but this host allows {settings.slots} (SANDBOX_SLOTS)")
     started = time.monotonic()
     next_log = started + WAIT_LOG_AFTER_S
     while True:
-        taken = _take(settings, count)
+        taken = _take(settings, count, want_spares)
         now = time.monotonic()
         if taken is not None:
             if now - started >= WAIT_LOG_AFTER_S:

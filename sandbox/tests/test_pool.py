@@ -17,6 +17,7 @@ from sandbox.limits import Limits
 from sandbox.pool import Pool, close_pools, pool_for
 from sandbox.programs import build_program, run_program
 from sandbox.result import Verdict
+from sandbox.slots import WANT_POLL_S, reserve
 
 from .conftest import LOADED_HOST_S, Builder
 
@@ -99,3 +100,20 @@ def test_a_ready_jail_gives_its_slot_back_to_a_reservation(programs: Builder, po
     assert answer["waited"] < LOADED_HOST_S, answer  # a keeper's look and a jail's close, on a quiet host 0.1 s
     assert pool.given_back == 1
     assert pool.made == 1  # none made while the match held every slot
+
+
+def test_a_pool_never_takes_a_ready_jails_slot_for_another(programs: Builder, pooled: SandboxSettings) -> None:
+    # Only a reservation asks a ready jail for its slot: a keeper short of a free slot makes
+    # nothing ahead, or two shapes would take each other's slot in turn, for ever.
+    program = programs.build("echo_lines.c")
+    run_program(program, limits=LIMITS, settings=pooled)
+    pool = pool_for(pooled)
+    assert pool is not None
+    ready(pool, 1)
+    with reserve(pooled, 1):  # the one free slot, held as a match holds it
+        assert pool.take(LIMITS.but(cpu_s=3), program.binds) is None  # another shape, none ready
+        time.sleep(30 * WANT_POLL_S)  # the keeper's looks
+        assert (pool.made, pool.given_back) == (1, 0)
+    jail = pool.take(LIMITS, program.binds)
+    assert jail is not None  # the first shape's is still there
+    jail.close()
