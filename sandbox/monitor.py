@@ -30,7 +30,7 @@ DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
 WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the jail is made afresh
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
-HELD_FROM_S = 0.001  # the host's holding a program off a CPU is counted from this far into a move
+HELD_FROM_S = 0.001  # an interactive move shorter than this is charged whatever held it (not read)
 # With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
 # beyond its wall limit, in multiples of its CPU limit: one given under a tenth of a core.
 WAIT_BACKSTOP = 10
@@ -61,13 +61,12 @@ class StallClock:
 
     The host's other work is left out too: ``held`` reads the jail cgroup's CPU pressure (the
     "full" total of ``cpu.pressure``, microseconds in which the program's runnable threads all
-    waited for a CPU that others had), first at a look HELD_FROM_S into the move, then at its
-    end and before a wall deadline is taken as reached. A program that computes 0.5 s on a
-    crowded host is charged the same wall time as on a quiet one; one that sleeps is not
-    runnable, so its sleep stays its own. A move shorter than HELD_FROM_S is not looked at
-    (two reads would be a third of a line's round trip): the host's holding it, less than
-    that, stays on its clock, as does whatever held a longer one before the first reading.
-    CPU time is the program's own and is not touched."""
+    waited for a CPU that others had) at the move's start, then at its end and before a wall
+    deadline is taken as reached. A program that computes 0.5 s on a crowded host is charged
+    the same wall time as on a quiet one; one that sleeps is not runnable, so its sleep stays
+    its own. An interactive move shorter than HELD_FROM_S is not read at its end (a reading
+    is a tenth of a line's round trip): the host's holding it, less than that, stays on its
+    clock. CPU time is the program's own and is not touched."""
 
     def __init__(self, held: Callable[[], int] | None = None) -> None:
         self._held = held
@@ -79,6 +78,7 @@ class StallClock:
         self.stalled = 0.0
         self.held = 0.0  # seconds the host held the program from a CPU, outside the stalls
         self._mark: int | None = None  # the pressure's total at the last reading
+        self._count_held(inside_s=0.0)  # the first reading
         return self.t0
 
     def tick(self) -> float:
@@ -90,15 +90,12 @@ class StallClock:
             # Whatever held the program inside the gap is in the gap, already left out: only
             # the part of the pressure since the last reading that the gap cannot hold counts.
             self._count_held(inside_s=gap)
-        elif self._mark is None and now - self.t0 >= HELD_FROM_S:
-            self._count_held(inside_s=0.0)  # the first reading
         return now
 
     def catch_up(self) -> None:
         """Count the time the host held the program since the last reading (at the move's end,
-        and before a deadline is taken as reached; nothing before the first reading)."""
-        if self._mark is not None:
-            self._count_held(inside_s=0.0)
+        and before a deadline is taken as reached)."""
+        self._count_held(inside_s=0.0)
 
     def _count_held(self, inside_s: float) -> None:
         if self._held is None:
