@@ -31,6 +31,7 @@ WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the 
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
 HELD_FROM_S = 0.001  # an interactive move shorter than this is charged whatever held it (not read)
+HELD_EVERY_S = 0.01  # while a move lasts, its held time is read at a look at least this often
 # With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
 # beyond its wall limit, in multiples of its CPU limit: one given under a tenth of a core.
 WAIT_BACKSTOP = 10
@@ -77,7 +78,8 @@ class StallClock:
         self.t0 = self.last = time.monotonic()
         self.stalled = 0.0
         self.held = 0.0  # seconds the host held the program from a CPU, outside the stalls
-        self._mark: int | None = None  # the pressure's total at the last reading
+        self._mark: int | None = None  # the pressure's total at the last reading...
+        self._read_at = self.t0  # ...and when
         self._count_held(inside_s=0.0)  # the first reading
         return self.t0
 
@@ -90,6 +92,10 @@ class StallClock:
             # Whatever held the program inside the gap is in the gap, already left out: only
             # the part of the pressure since the last reading that the gap cannot hold counts.
             self._count_held(inside_s=gap)
+        elif now - self._read_at >= HELD_EVERY_S:
+            # Read often, so that a stall's gap, in which what held the program is left out
+            # with the gap, can take little of the holding before it
+            self._count_held(inside_s=0.0)
         return now
 
     def catch_up(self) -> None:
@@ -101,6 +107,7 @@ class StallClock:
         if self._held is None:
             return
         now_us = self._held()
+        self._read_at = time.monotonic()
         if self._mark is not None:
             self.held += max((now_us - self._mark) / 1e6 - inside_s, 0.0)
         self._mark = now_us
