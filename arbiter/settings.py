@@ -254,6 +254,9 @@ SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(3, len(os.sched_getaffinity(0))), m
 # (of any installation) is using.
 SANDBOX_UID_BASE = env_int("SANDBOX_UID_BASE", 60000, minimum=1000, maximum=2**31)
 SANDBOX_UID_COUNT = env_int("SANDBOX_UID_COUNT", 1024, minimum=1, maximum=65536)
+# Jails made ahead of need for runs in a jail of their own (builds, single runs; not a match's):
+# each holds a slot, given back at once to a match that needs it (sandbox/pool.py).
+SANDBOX_POOL = env_bool("SANDBOX_POOL", False)
 # Development only: run untrusted code even where the jail fails part of its self-check.
 # Every page and every worker log says so while it is on.
 ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX = env_bool("ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX", False)

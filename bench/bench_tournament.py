@@ -17,6 +17,7 @@ time against the programs' CPU it measured itself.
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import resource
 import subprocess
@@ -54,6 +55,16 @@ from contests.models import Stage
 from judging import lifecycle
 print(json.dumps(len(lifecycle.run_stage(Stage.objects.get(pk={stage})))))
 """
+
+
+def machine_cpu_s() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine so far (/proc/stat: every core, the
+    kernel's own work included; iowait counts as idle)."""
+    with open("/proc/stat", encoding="ascii") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields[:8]) - idle) / tick, idle / tick
 
 
 def plain_loop(program: Path, rows: int, cols: int, games: int) -> tuple[float, float]:
@@ -124,28 +135,37 @@ def main() -> None:
                 SETUP.format(slug=slug, rows=args.rows, cols=args.cols, player=PLAYER, entries=entries)
             )["stage"]
             start = time.perf_counter()
+            busy0, idle0 = machine_cpu_s()
             games = site.django(RUN.format(stage=stage))
             query = "SELECT count(*) FROM contests_match WHERE stage_id = %s AND status = 'finished'"
             while site.sql(query, stage)[0][0] < games:
                 time.sleep(0.1)
             wall = time.perf_counter() - start
+            busy1, idle1 = machine_cpu_s()
             cpu, moves = site.sql(
                 """SELECT sum(s.cpu_seconds), sum(s.moves) FROM contests_matchseat s
                    JOIN contests_match m ON m.id = s.match_id WHERE m.stage_id = %s""",
                 stage,
             )[0]
             plain_wall, plain_cpu = plain_loop(Path("/tmp/arbiter-bench-chomp-last"), args.rows, args.cols, games)
-            rows.append((entries, games, moves, wall, cpu, plain_wall, plain_cpu))
+            rows.append((entries, games, moves, wall, cpu, plain_wall, plain_cpu, busy1 - busy0, idle1 - idle0))
         site.stop_workers()
     print(
         f"Chomp {args.rows} x {args.cols}, every game {args.rows * args.cols} moves; two workers, one match each at a time\n"
     )
     print("| entries | games | moves | stage wall | programs' CPU | ratio | plain loop: wall / CPU | ratio |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for entries, games, moves, wall, cpu, plain_wall, plain_cpu in rows:
+    for entries, games, moves, wall, cpu, plain_wall, plain_cpu, *_ in rows:
         print(
             f"| {entries} | {games} | {moves} | {wall:.1f} s | {cpu:.1f} s | {wall / cpu:.2f}× "
             f"| {plain_wall:.1f} s / {plain_cpu:.1f} s | {plain_wall / plain_cpu:.2f}× |"
+        )
+    print("\nThe whole machine's CPU during each stage (/proc/stat: whatever else runs is in it too):\n")
+    for entries, games, moves, _wall, cpu, *_, busy, idle in rows:
+        print(
+            f"- {entries} entries: {busy:.1f} s busy, {idle:.1f} s idle ({busy / (busy + idle):.0%} busy); "
+            f"beyond the programs' own {busy - cpu:.1f} s, {(busy - cpu) / moves * 1e6:.0f} µs a move, "
+            f"{(busy - cpu) / games * 1000:.0f} ms a game"
         )
 
 

@@ -41,6 +41,9 @@ class Layout:
     can_kill: bool  # cgroup.kill on the freezer's v2 hierarchy
     parent: str
     quick_moves: bool = False  # favordynmods: a move into a cgroup waits for no grace period
+    # cpu.pressure on the freezer's v2 hierarchy (PSI): how long the host kept a cgroup's
+    # runnable threads from every CPU, which a program's wall clock leaves out (monitor.py)
+    pressure: bool = False
 
     def missing(self) -> list[str]:
         return [name for name in REQUIRED if getattr(self, name) is None]
@@ -52,6 +55,7 @@ class Layout:
             out[name] = f"v{h.version} {h.mount}" if h else "missing"
         out["kill"] = "cgroup.kill" if self.can_kill else "freeze and signal"
         out["moves"] = "favordynmods" if self.quick_moves else "an RCU grace period at times"
+        out["wall clocks"] = "less cpu.pressure (full)" if self.pressure else "not corrected for a crowded host"
         return out
 
 
@@ -101,18 +105,28 @@ def discover(parent: str = "arbiter-sandbox") -> Layout:
     memory = pick("memory", "memory")
     pids = pick("pids", "pids")
     freezer: Hierarchy | None = None
-    can_kill = False
+    can_kill = pressure = False
     quick_moves = v2 is not None and _favor_dynmods(v2.mount)
     if v2 is not None and _ensure_dir(v2.mount / parent) and (v2.mount / parent / "cgroup.freeze").exists():
         freezer = v2
         can_kill = (v2.mount / parent / "cgroup.kill").exists()
+        pressure = _pressure_readable(v2.mount / parent / "cpu.pressure")
     elif "freezer" in v1:
         freezer = v1["freezer"]
     for h in {cpu, memory, pids, freezer} - {None}:
         assert h is not None
         if not _ensure_dir(h.mount / parent):
             return Layout(None, None, None, None, False, parent)
-    return Layout(cpu, memory, pids, freezer, can_kill, parent, quick_moves)
+    return Layout(cpu, memory, pids, freezer, can_kill, parent, quick_moves, pressure)
+
+
+def _pressure_readable(path: Path) -> bool:
+    """Whether the kernel keeps CPU pressure (PSI) for cgroups: the file is there and reads
+    (a kernel booted with ``psi=0`` hides it or refuses the read)."""
+    try:
+        return b"full " in path.read_bytes()
+    except OSError:
+        return False
 
 
 # A mount's own flags as /proc/self/mountinfo names them, which a remount must give again.
@@ -293,6 +307,15 @@ class Cgroup:
                     return int(line.split()[1]) * 1000
             return 0
         return int(data)
+
+    def cpu_held_us(self) -> int:
+        """Microseconds in which every runnable thread of the cgroup waited for a CPU that the
+        host gave to others: the "full" total of its ``cpu.pressure`` (PSI; the kernel keeps
+        it per CPU and weighs each CPU by the cgroup's busy time there, so a thread queued
+        behind its own program's other thread is not in it, and a program of two threads with
+        one held counts half that time). Only where ``Layout.pressure``."""
+        data = os.pread(self._kept_fd(self.layout.freezer, "cpu.pressure"), 256, 0)
+        return int(data.rpartition(b"total=")[2])  # "full" is the last line
 
     def _kept_fd(self, h: Hierarchy | None, name: str, flags: int = os.O_RDONLY) -> int:
         """A descriptor of a control file, kept open for the cgroup's life: the files a run

@@ -38,6 +38,7 @@ class SandboxSettings:
     uid_base: int = 60000
     uid_count: int = 1024
     allow_degraded: bool = False
+    pool: bool = False  # jails made ahead of need (sandbox/pool.py)
     cgroup_parent: str = ""  # derived from the root; set only to test a broken one
 
     def __post_init__(self) -> None:
@@ -89,4 +90,5 @@ def get_settings() -> SandboxSettings:
         uid_base=int(_django_setting("SANDBOX_UID_BASE", 60000)),
         uid_count=int(_django_setting("SANDBOX_UID_COUNT", 1024)),
         allow_degraded=allow,
+        pool=_truthy(_django_setting("SANDBOX_POOL", False)),
     )

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .limits import Limits
-from .monitor import POLL_S, Monitor, until_cpu_limit
+from .monitor import HELD_FROM_S, POLL_S, Monitor, until_cpu_limit
 from .result import RunResult, Verdict
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Reply:
     wall_s: float  # the platform's stalls left out
     note: str = ""
     stalled_s: float = 0.0  # the platform's stalls during the move
+    held_s: float = 0.0  # the time the host kept it from a CPU during the move (left out of wall_s)
 
 
 class Session:
@@ -102,19 +103,22 @@ class Session:
             self.monitor.clock.t0 -= off_turn_ns / 1e9  # on its wall clock too, as if thought now
             self.freeze_always = True
 
-    def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float]:
+    def _end_turn(self, now: float | None = None, settle: bool = False) -> tuple[float, float, float, float]:
         """End the turn, freezing the program unless it waits (see the module's docstring):
-        (CPU, wall, stalled) of the turn, its wall time ending at ``now`` (a look at the stall
-        clock, when the reply was seen)."""
+        (CPU, wall, stalled, held) of the turn, its wall time ending at ``now`` (a look at the
+        stall clock, when the reply was seen)."""
         self.moves += 1
         if not self.in_turn:  # a line already waiting from the last turn: this reply cost nothing
-            return 0.0, 0.0, 0.0
+            return 0.0, 0.0, 0.0, 0.0
         self.in_turn = False
         if now is None:
             now = self.monitor.look()
         clock = self.monitor.clock
+        if now - clock.t0 >= HELD_FROM_S:  # a quick answer is not worth the reading
+            self.monitor.catch_up()
         wall = clock.elapsed(now)
-        if not (settle and self._settle()) or self.freeze_always:
+        waits = settle and self._settle()
+        if not waits or self.freeze_always:
             self.cgroup.freeze()
             self.frozen = True
             self.monitor.drain()  # all it wrote up to now belongs to this move
@@ -122,7 +126,7 @@ class Session:
         self._cpu_at_end = self.cgroup.cpu_ns()
         cpu = (self._cpu_at_end - self._turn_cpu0) / 1e9
         self.cpu_total += cpu
-        return cpu, wall, clock.stalled
+        return cpu, wall, clock.stalled, clock.held
 
     def _settle(self) -> bool:
         """Let the program finish what it does after its answer (typically a line to stderr)
@@ -198,23 +202,23 @@ class Session:
             if left <= 0:
                 return self._stop(Verdict.TIME_LIMIT, f"more than {cpu_limit:g} s of CPU for a move", now)
             wait = until_cpu_limit(left)
-            if now >= clock.deadline(wall_s):
+            if monitor.past_deadline(now, wall_s):
                 return self._stop(Verdict.WALL_LIMIT, f"no reply in {wall_s:g} s", now)
 
     def _reply(self, line: bytes, now: float | None = None) -> Reply:
-        cpu, wall, stalled = self._end_turn(now, settle=True)
-        return Reply(line.decode("utf-8", errors="replace"), Verdict.OK, cpu, wall, stalled_s=stalled)
+        cpu, wall, stalled, held = self._end_turn(now, settle=True)
+        return Reply(line.decode("utf-8", errors="replace"), Verdict.OK, cpu, wall, stalled_s=stalled, held_s=held)
 
     def _stop(self, verdict: Verdict, note: str, now: float) -> Reply:
-        cpu, wall, stalled = self._end_turn(now)
+        cpu, wall, stalled, held = self._end_turn(now)
         self.monitor.stop(verdict, note)
-        return Reply(None, verdict, cpu, wall, note, stalled)
+        return Reply(None, verdict, cpu, wall, note, stalled, held)
 
     def _ended_reply(self, now: float | None = None) -> Reply:
-        cpu, wall, stalled = self._end_turn(now) if self.in_turn else (0.0, 0.0, 0.0)
+        cpu, wall, stalled, held = self._end_turn(now) if self.in_turn else (0.0, 0.0, 0.0, 0.0)
         result = self.close()
         verdict = result.verdict if result.verdict is not Verdict.OK else Verdict.RUNTIME_ERROR
-        return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled)
+        return Reply(None, verdict, cpu, wall, result.note or "the program ended", stalled, held)
 
     def take_stderr(self) -> bytes:
         """What the program wrote to stderr since the last call (for a per-move record)."""
@@ -244,7 +248,7 @@ class Session:
             monitor.pump(min(POLL_S, until - time.monotonic()))
         killed_at_close = not monitor.ended and monitor.stopped is None
         if killed_at_close:
-            monitor.t_end = time.monotonic()
+            monitor.ended_now()
             self.jail.kill_programs()
         monitor.cpu_end = self.cpu_total
         # CPU limits of a session are per move, judged in read_line, not on the total.

@@ -8,6 +8,7 @@ import errno
 import os
 import select
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .capture import Capture
@@ -29,6 +30,8 @@ DRAIN_S = 1.0  # after the end, how long to wait for output still in flight
 WIPE_S = 30.0  # how long the runner may take to empty a move's /tmp before the jail is made afresh
 STALL_S = 0.25  # two looks at a running program this far apart: the platform stalled in between
 STALL_LIMIT_S = 2.0  # stalled this long in one run or move: it cannot be judged (PlatformStall)
+HELD_FROM_S = 0.001  # an interactive move shorter than this is charged whatever held it (not read)
+HELD_EVERY_S = 0.01  # while a move lasts, its held time is read at a look at least this often
 # With Limits.wall_waiting_only, a run that never waits still ends by this much wall time
 # beyond its wall limit, in multiples of its CPU limit: one given under a tenth of a core.
 WAIT_BACKSTOP = 10
@@ -48,21 +51,36 @@ def until_cpu_limit(left_s: float) -> float:
 
 
 class StallClock:
-    """The wall clock of one run or move, less the platform's own stalls.
+    """The wall clock of one run or move, less the platform's own stalls and less the time the
+    host kept the program from running.
 
     A loop that watches a running program looks at this clock at least every POLL_S. When two
     looks are more than STALL_S apart, the platform stopped in between (its process paused or
     starved, its host swapping): the whole gap is the platform's, not the program's. It is
     left out of the program's wall time and moves its deadline; past STALL_LIMIT_S in one move
-    the move cannot be judged at all. CPU time is the program's own and is not touched."""
+    the move cannot be judged at all.
 
-    def __init__(self) -> None:
+    The host's other work is left out too: ``held`` reads the jail cgroup's CPU pressure (the
+    "full" total of ``cpu.pressure``, microseconds in which the program's runnable threads all
+    waited for a CPU that others had) at the move's start, then at its end and before a wall
+    deadline is taken as reached. A program that computes 0.5 s on a crowded host is charged
+    the same wall time as on a quiet one; one that sleeps is not runnable, so its sleep stays
+    its own. An interactive move shorter than HELD_FROM_S is not read at its end (a reading
+    is a tenth of a line's round trip): the host's holding it, less than that, stays on its
+    clock. CPU time is the program's own and is not touched."""
+
+    def __init__(self, held: Callable[[], int] | None = None) -> None:
+        self._held = held
         self.restart()
 
     def restart(self) -> float:
         """A new move starts now."""
         self.t0 = self.last = time.monotonic()
         self.stalled = 0.0
+        self.held = 0.0  # seconds the host held the program from a CPU, outside the stalls
+        self._mark: int | None = None  # the pressure's total at the last reading...
+        self._read_at = self.t0  # ...and when
+        self._count_held(inside_s=0.0)  # the first reading
         return self.t0
 
     def tick(self) -> float:
@@ -71,15 +89,38 @@ class StallClock:
         gap, self.last = now - self.last, now
         if gap > STALL_S:
             self.stalled += gap
+            # Whatever held the program inside the gap is in the gap, already left out: only
+            # the part of the pressure since the last reading that the gap cannot hold counts.
+            self._count_held(inside_s=gap)
+        elif now - self._read_at >= HELD_EVERY_S:
+            # Read often, so that a stall's gap, in which what held the program is left out
+            # with the gap, can take little of the holding before it
+            self._count_held(inside_s=0.0)
         return now
 
+    def catch_up(self) -> None:
+        """Count the time the host held the program since the last reading (at the move's end,
+        and before a deadline is taken as reached)."""
+        self._count_held(inside_s=0.0)
+
+    def _count_held(self, inside_s: float) -> None:
+        if self._held is None:
+            return
+        now_us = self._held()
+        self._read_at = time.monotonic()
+        if self._mark is not None:
+            self.held += max((now_us - self._mark) / 1e6 - inside_s, 0.0)
+        self._mark = now_us
+
     def elapsed(self, now: float) -> float:
-        """The program's wall time from the start of the move until ``now``."""
-        return max(now - self.t0 - self.stalled, 0.0)
+        """The program's wall time from the start of the move until ``now`` (held time as
+        last counted)."""
+        return max(now - self.t0 - self.stalled - self.held, 0.0)
 
     def deadline(self, wall_s: float) -> float:
-        """When the program has had ``wall_s`` seconds of its own, stalls moving it on."""
-        return self.t0 + wall_s + self.stalled
+        """When the program has had ``wall_s`` seconds of its own, stalls and held time moving
+        it on (held time as last counted: ``catch_up`` before taking it as reached)."""
+        return self.t0 + wall_s + self.stalled + self.held
 
 
 class Monitor:
@@ -92,9 +133,10 @@ class Monitor:
         self.cpu0 = self.cgroup.cpu_ns()
         # The counters as the last run of this jail ended them (nothing runs in between), else read.
         self.oom0, self.pids0 = jail.counters or (self.cgroup.oom_kills(), self.cgroup.pids_limit_hits())
-        self.clock = StallClock()
+        self.clock = StallClock(self.cgroup.cpu_held_us if self.cgroup.layout.pressure else None)
         self.t0 = self.clock.t0
         self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
+        self.held_s = 0.0  # the time the host held the program from a CPU, likewise
         self.waited_s = 0.0  # wall time with no thread of the program runnable (wall_waiting_only)
         self._looked = self.t0
         self._checked = self.t0  # the last look at the CPU and the waiting
@@ -118,27 +160,41 @@ class Monitor:
         self.stopped: Verdict | None = None
         self.note = ""
         self.poller = select.poll()
+        self._control_watched = False
         self.reading: dict[int, Capture] = {}
         self.stdin_fd = -1
         self._stdin_data = memoryview(b"")
 
     # -- plumbing ---------------------------------------------------------------------------
 
-    def attach(self, in_w: int, out_r: int, err_r: int) -> None:
+    def attach(self, in_w: int, out_r: int, err_r: int, control_after_output: bool = False) -> None:
+        """Watch the program's pipes, and the runner's messages: at once, or (a run to its end)
+        only once the program's stdout and stderr have both ended. The runner's last word on
+        a run always comes after that (the program and all it started are dead by then), and
+        its word that the program started then waits in the socket instead of waking this
+        process in the middle of a short run."""
         for fd in (in_w, out_r, err_r):
             os.set_blocking(fd, False)
         self.stdin_fd = in_w
         self.reading = {out_r: self.stdout, err_r: self.stderr}
         for fd in (out_r, err_r):
             self.poller.register(fd, select.POLLIN)
-        assert self.jail._control is not None
-        self.poller.register(self.jail._control.fileno(), select.POLLIN)
+        self._control_watched = False
+        if not control_after_output:
+            self.watch_control()
+
+    def watch_control(self) -> None:
+        """Wake for the runner's messages from now on."""
+        if not self._control_watched and self.jail._control is not None and not self.jail.runner_lost:
+            self.poller.register(self.jail._control.fileno(), select.POLLIN)
+            self._control_watched = True
 
     def feed_stdin(self, data: bytes, close_after: bool) -> None:
         self._stdin_data = memoryview(data)
         self._close_stdin_after = close_after
         if data:
             self.poller.register(self.stdin_fd, select.POLLOUT)
+            self._write_stdin()  # what fits in the pipe now needs no wake-up (the usual input)
         elif close_after:
             self.close_stdin()
 
@@ -179,6 +235,8 @@ class Monitor:
         self.poller.unregister(fd)
         os.close(fd)
         del self.reading[fd]
+        if not self.reading:
+            self.watch_control()
         return False
 
     def drain(self) -> None:
@@ -190,10 +248,31 @@ class Monitor:
 
     def look(self) -> float:
         """Look at the stall clock: the time now, a stall since the last look noted."""
-        before = self.clock.stalled
+        before, held = self.clock.stalled, self.clock.held
         now = self.clock.tick()
         self.stalled_s += self.clock.stalled - before
+        self.held_s += self.clock.held - held
         return now
+
+    def catch_up(self) -> None:
+        """Count the time the host held the program up to now (``StallClock.catch_up``)."""
+        held = self.clock.held
+        self.clock.catch_up()
+        self.held_s += self.clock.held - held
+
+    def past_deadline(self, now: float, wall_s: float) -> bool:
+        """Whether the program has had ``wall_s`` of its own wall time at ``now``: the host's
+        holding it is counted first, so a crowded host moves the deadline instead."""
+        if now < self.clock.deadline(wall_s):
+            return False
+        self.catch_up()
+        return now >= self.clock.deadline(wall_s)
+
+    def ended_now(self) -> None:
+        """The program's time ends now (it ended, or is stopped)."""
+        if self.t_end is None:
+            self.t_end = time.monotonic()
+            self.catch_up()
 
     def tick(self) -> float:
         """In every turn of a loop that waits for the program: look at the stall clock (the
@@ -214,6 +293,7 @@ class Monitor:
         """Give up on this run, which will not be judged: kill the program, close its pipes.
         The jail stays usable (its owner usually closes it on the way out)."""
         self.jail.counters = None  # whatever the run did to them, the next one reads them again
+        self.watch_control()
         self.cgroup.freeze()
         self.stopped = self.stopped or Verdict.RUNTIME_ERROR
         self.note = self.note or "abandoned by the platform"
@@ -260,7 +340,7 @@ class Monitor:
             self.awaiting_spawn = False
         elif "exit_code" in message:  # the program and all it started are dead: its time ends
             self.status = message
-            self.t_end = self.t_end or time.monotonic()
+            self.ended_now()
             self.awaiting_final = bool(message.get("more"))
             if self.awaiting_final and self.own_cpu:  # the count to fall back on if the wipe never ends
                 self.cpu_at_exit = self.cpu_s()
@@ -272,7 +352,7 @@ class Monitor:
         elif "error" in message:  # the program could not be started
             self.status = {"exit_code": None, "signal": None}
             self.spawn_error = str(message["error"])
-            self.t_end = self.t_end or time.monotonic()
+            self.ended_now()
 
     @property
     def ended(self) -> bool:
@@ -300,7 +380,8 @@ class Monitor:
     def stop(self, verdict: Verdict, note: str) -> None:
         """Freeze at once (no more CPU), then kill the program and all it started."""
         self.cgroup.freeze()
-        self.t_end = time.monotonic()
+        self.t_end = None
+        self.ended_now()
         self.cpu_end = self.cpu_s()
         self.stopped = verdict
         self.note = note
@@ -325,7 +406,7 @@ class Monitor:
             self.stop(Verdict.TIME_LIMIT, f"CPU time limit of {cpu_limit:g} s exceeded")
         elif self.limits.wall_waiting_only and self._waited_too_long(now, cpu_limit, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"waited {wall_s:g} s without computing")
-        elif not self.limits.wall_waiting_only and now >= self.clock.deadline(wall_s):
+        elif not self.limits.wall_waiting_only and self.past_deadline(now, wall_s):
             self.stop(Verdict.WALL_LIMIT, f"wall time limit of {wall_s:g} s exceeded")
         else:
             return False
@@ -343,7 +424,7 @@ class Monitor:
     def run_to_end(self, in_w: int, out_r: int, err_r: int, stdin: bytes) -> RunResult:
         self.own_cpu = True  # the runner's count of the program's CPU is the one recorded
         self.awaiting_spawn = True  # until the runner says it started the program
-        self.attach(in_w, out_r, err_r)
+        self.attach(in_w, out_r, err_r, control_after_output=True)
         self.feed_stdin(stdin, close_after=True)
         now = self.tick()
         while not self.ended:
@@ -359,8 +440,8 @@ class Monitor:
 
     def finish(self) -> RunResult:
         """After the end or a stop: collect the status and the last output, then judge."""
-        if self.t_end is None:
-            self.t_end = time.monotonic()
+        self.ended_now()
+        self.watch_control()
         if self.cpu_end is None and not self.own_cpu:
             self.cpu_end = self.cpu_s()
         until = time.monotonic() + DRAIN_S + 2.0
@@ -398,7 +479,7 @@ class Monitor:
         assert self.cpu_end is not None and self.t_end is not None
         if self.awaiting_spawn and self.status is None:  # the runner went before the program began
             raise SandboxError("the jail's runner ended before it started the program")
-        cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s, 0.0)
+        cpu, wall = self.cpu_end, max(self.t_end - self.t0 - self.stalled_s - self.held_s, 0.0)
         # The runner's CPU over the same span as the cgroup's count: to its last answer.
         runner_ns = self.final.get("runner_ns", self.status.get("runner_ns") if self.status else None)
         if self.own_cpu and self.stopped is None and isinstance(runner_ns, int):
@@ -446,5 +527,6 @@ class Monitor:
             stderr_truncated=self.stderr.truncated,
             note=note,
             stalled_s=self.stalled_s,
+            held_s=self.held_s,
             extra=extra,
         )

@@ -35,6 +35,7 @@ from .languages import (
     table,
 )
 from .limits import BUILD_LIMITS, Limits
+from .pool import pool_for
 from .result import RunResult, Verdict
 from .selfcheck import require_isolation
 from .slots import Slot
@@ -355,8 +356,13 @@ def open_jail(
     """A started jail holding `program`'s files in its work folder (close it, or use `with`);
     in ``slot`` if given (one of a match's reservation), else in a slot of its own. The files
     are read-only to the program but those in its folder ``writable`` (``Jail.install``)."""
-    jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
-    jail.start()
+    jail = None
+    if slot is None and endpoint is None and user is None:  # a shape a pool can make ahead
+        pool = pool_for(settings or get_settings())
+        jail = pool.take(limits, program.binds) if pool is not None else None
+    if jail is None:
+        jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
+        jail.start()
     try:
         jail.install(program.files, writable=writable)
     except BaseException:

@@ -31,6 +31,7 @@ class RunResult:
     stderr_truncated: bool = False
     note: str = ""  # why the verdict, for people ("CPU limit of 1.0 s exceeded")
     stalled_s: float = 0.0  # the platform's stalls during the run, left out of wall_s
+    held_s: float = 0.0  # time the host kept the program from a CPU (cpu.pressure), left out of wall_s
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -53,6 +54,7 @@ class RunResult:
         data["cpu_s"] = round(self.cpu_s, 4)
         data["wall_s"] = round(self.wall_s, 4)
         data["stalled_s"] = round(self.stalled_s, 4)
+        data["held_s"] = round(self.held_s, 4)
         data["peak_memory_mb"] = round(self.peak_memory_mb, 2)
         return data
 

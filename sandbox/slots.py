@@ -10,6 +10,12 @@ Each slot taken also leases a uid from a pool shared by every installation on th
 (``SANDBOX_UID_BASE`` .. + ``SANDBOX_UID_COUNT``), locked by uid number in a host-wide folder,
 so two installations (or a worker and a ``manage.py play``) never run programs as the same
 host uid at the same time.
+
+A slot held by a jail made ahead of need (sandbox/pool.py) is marked spare (its holder also
+locks ``N.spare``): a reservation that finds too few free slots, but enough with the spare
+ones, asks for those back (it writes ``N.want``) and tries again; the pool's keeper closes
+that jail within WANT_POLL_S and makes no more for a while. So a ready jail never keeps a
+match waiting for longer than that.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from .interrupt import check_stop
 
 log = logging.getLogger(__name__)
 
+WANT_POLL_S = 0.01  # how often a pool's keeper looks for a reservation that wants a spare slot back
 WAIT_LOG_AFTER_S = 1.0  # a wait longer than this is logged, and again every WAIT_LOG_EVERY_S
 WAIT_LOG_EVERY_S = 60.0
 POLL_S = 0.05
@@ -74,15 +81,39 @@ class Slot:
     _fd: int
     _uid_fd: int = -1
 
+    _spare_fd: int = -1
+    _spare_since: float = 0.0
+
     def release(self) -> None:
-        for fd in (self._uid_fd, self._fd):
+        for fd in (self._spare_fd, self._uid_fd, self._fd):
             if fd >= 0:
                 os.close(fd)  # closing drops the flock
-        self._fd = self._uid_fd = -1
+        self._fd = self._uid_fd = self._spare_fd = -1
 
     @property
     def held(self) -> bool:
         return self._fd >= 0
+
+    def mark_spare(self, settings: SandboxSettings) -> None:
+        """Say that this slot's holder gives it back when a reservation wants it (a ready jail's)."""
+        folder = own_folder(settings.root / "slots", 0o700)
+        fd = _try_lock(folder / f"{self.number}.spare")
+        if fd is None:
+            raise SandboxError(f"slot {self.number} is marked spare by another holder")
+        self._spare_fd, self._spare_since = fd, time.time()
+
+    def unmark_spare(self) -> None:
+        """In use from now on: no reservation can have it back."""
+        if self._spare_fd >= 0:
+            os.close(self._spare_fd)
+            self._spare_fd = -1
+
+    def wanted(self, settings: SandboxSettings) -> bool:
+        """Whether a reservation asked for this spare slot since it was marked."""
+        try:
+            return os.stat(settings.root / "slots" / f"{self.number}.want").st_mtime >= self._spare_since
+        except FileNotFoundError:
+            return False
 
 
 @dataclass
@@ -128,7 +159,7 @@ class _NotNow(Exception):
     """Not every slot (or uid) wanted is free now."""
 
 
-def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
+def _take(settings: SandboxSettings, count: int, want_spares: bool = True) -> list[Slot] | None:
     folder = own_folder(settings.root / "slots", 0o700)
     alloc = os.open(folder / "allocate.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     taken: list[Slot] = []
@@ -142,6 +173,8 @@ def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
             if len(taken) == count:
                 break
         if len(taken) < count:
+            if want_spares:
+                _want_spares(folder, settings, count - len(taken), {slot.number for slot in taken})
             raise _NotNow
         for slot in taken:
             lease = _lease_uid(settings)
@@ -161,21 +194,41 @@ def _take(settings: SandboxSettings, count: int) -> list[Slot] | None:
         os.close(alloc)
 
 
+def _want_spares(folder: Path, settings: SandboxSettings, missing: int, taken: set[int]) -> None:
+    """Ask for spare slots back when they make up what is missing (not otherwise: a slot given
+    back would only be taken again by a ready jail's keeper, for nothing)."""
+    spare = []
+    for n in range(settings.slots):
+        if n in taken:
+            continue
+        fd = _try_lock(folder / f"{n}.spare")
+        if fd is None:
+            spare.append(n)
+        else:
+            os.close(fd)
+    if len(spare) < missing:
+        return
+    for n in spare[:missing]:
+        (folder / f"{n}.want").touch()
+
+
 def reserve(
     settings: SandboxSettings,
     count: int = 1,
     *,
     timeout: float = 600.0,
     on_wait: Callable[[str], None] | None = None,
+    want_spares: bool = True,
 ) -> Reservation:
     """Take ``count`` slots at once, waiting up to ``timeout`` seconds for them; a wait of more
-    than a second is logged (and told to ``on_wait``)."""
+    than a second is logged (and told to ``on_wait``). Without ``want_spares`` (a pool making
+    a jail ahead) no ready jail is asked for its slot."""
     if count > settings.slots:
         raise SandboxError(f"{count} programs must run at once, but this host allows {settings.slots} (SANDBOX_SLOTS)")
     started = time.monotonic()
     next_log = started + WAIT_LOG_AFTER_S
     while True:
-        taken = _take(settings, count)
+        taken = _take(settings, count, want_spares)
         now = time.monotonic()
         if taken is not None:
             if now - started >= WAIT_LOG_AFTER_S:
