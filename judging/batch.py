@@ -93,6 +93,8 @@ class BatchReferee(Referee):
         }
         if result.stalled_s:
             self.extra["stalled_s"] = round(result.stalled_s, 4)
+        if result.held_s:
+            self.extra["held_s"] = round(result.held_s, 4)
         return outcome
 
     def seat_replay(self, index: int) -> dict[str, Any]:

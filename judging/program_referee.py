@@ -267,6 +267,8 @@ class ProgramReferee(Referee):
         record.update(cpu_s=round(took_cpu, 4), wall_s=round(took_wall, 4), clock_s=round(self.used[seat], 4))
         if reply is not None and reply.stalled_s:
             record["stalled_s"] = round(reply.stalled_s, 4)
+        if reply is not None and reply.held_s:  # the host kept it from a CPU: left out of wall_s
+            record["held_s"] = round(reply.held_s, 4)
         record["stderr"] = _tail(session.take_stderr())
         if reply is None or reply.line is None:
             status, reason = _session_fault(move_no, reply or _ENDED, session)

@@ -322,6 +322,8 @@ class ProcessPerMoveReferee(_TurnReferee):
             }
             if result.stalled_s:  # the platform's, left out of wall_s
                 record["stalled_s"] = round(result.stalled_s, 4)
+            if result.held_s:  # the host's other work kept it from a CPU: left out of wall_s too
+                record["held_s"] = round(result.held_s, 4)
             self.moves.append(record)
             if not result.ok:
                 status, reason = _fault(move_no, result, limits)
@@ -445,7 +447,7 @@ class LineProtocolReferee(_TurnReferee):
                     wall, cpu = budget, budget
                 else:
                     wall, cpu = clock.wall_per_move_s or budget * 2 + 5, budget
-                took_cpu = took_wall = stalled = 0.0
+                took_cpu = took_wall = stalled = held = 0.0
                 text = None
                 if session.send_line(last_text):
                     while text is None:
@@ -456,6 +458,7 @@ class LineProtocolReferee(_TurnReferee):
                         took_cpu += reply.cpu_s
                         took_wall += reply.wall_s
                         stalled += reply.stalled_s
+                        held += reply.held_s
                         if reply.line is None:
                             break
                         text = reply.line.strip() or None  # a blank line is forgiven: read on
@@ -468,6 +471,8 @@ class LineProtocolReferee(_TurnReferee):
                 record.update(cpu_s=round(took_cpu, 4), wall_s=round(took_wall, 4), clock_s=round(used[seat], 4))
                 if stalled:  # the platform's, left out of wall_s and the clock
                     record["stalled_s"] = round(stalled, 4)
+                if held:  # the host's other work kept it from a CPU: left out of wall_s and the clock
+                    record["held_s"] = round(held, 4)
                 record["stderr"] = _tail(session.take_stderr())
                 if text is None:
                     status, reason = _session_fault(move_no, _ENDED if reply is None else reply, session)
