@@ -207,6 +207,12 @@ def no_counts_from_another_test():
 
 
 @pytest.fixture(autouse=True)
+def quick_passwords(settings):
+    """Users' passwords hashed at a thousandth of the default work (accounts/tests/hashers.py)."""
+    settings.PASSWORD_HASHERS = ["accounts.tests.hashers.QuickPBKDF2PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def quick_conformance_kit(settings):
     """The kit's games with a broken program cut the clock to half a second here: the test
     games' references answer in milliseconds, and a program that never answers costs that."""
