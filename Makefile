@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run kit test quick lint format migrations-check bench system-deps test-deps clean
+.PHONY: run kit test quick lint format migrations-check bench bench-size system-deps test-deps clean
 
 $(BIN)/python:
 	./scripts/system-deps.sh
@@ -60,6 +60,11 @@ migrations-check: $(VENV)/.runtime
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/run.py
+
+# The contests' real sizes (CodeCup 2024's final, a ladder of 1,000, 500,000 games): an hour
+# or more, needs PostgreSQL and Redis (scripts/system-deps.sh test); never in CI.
+bench-size: test-deps $(VENV)/.dev
+	$(BIN)/python bench/run.py --size
 
 clean:
 	rm -rf $(VENV) var

@@ -26,8 +26,6 @@ way out, on Ctrl-C and on SIGTERM too.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -40,7 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from judging.tests.installation import BIN, free_port, running_site  # noqa: E402
+from bench import common  # noqa: E402
+from judging.tests.installation import BIN, running_site  # noqa: E402
 
 SETUP = """
 from pathlib import Path
@@ -60,12 +59,23 @@ contest = Contest.objects.create(
 stages = {{}}
 for order, (name, kind, params) in enumerate({stages!r}, start=1):
     stages[name] = Stage.objects.create(contest=contest, order=order, name=name, kind=kind, params=params).pk
+print(json.dumps({{"contest": contest.pk, "stages": stages}}))
+"""
+ENTER = """
+from pathlib import Path
+from django.contrib.auth.models import User
+from contests.models import Contest, Entry
+from contests.services import submit
+from judging import builds
+
+user = User.objects.get(username="organiser")
+contest = Contest.objects.get(pk={contest})
 programs = {programs!r}
-for n in range({entries}):
+for n in range({first}, {last}):
     name, path = programs[n % len(programs)]
     entry = Entry.objects.create(contest=contest, user=user, name=f"{{name}} {{n + 1}}")
     builds.build_submission(submit(entry, filename=Path(path).name, data=Path(path).read_bytes()).pk)
-print(json.dumps({{"contest": contest.pk, "stages": stages}}))
+print(json.dumps({last}))
 """
 RUN = """
 from contests.models import Stage
@@ -93,35 +103,16 @@ contest = Contest.objects.create(slug={slug!r}, title="Ladder (bench)", game="ch
 stage = Stage.objects.create(contest=contest, order=1, name="Ladder", kind="ladder",
                              params={{"games_per_pairing": 1, "rated": True}})
 lifecycle.run_stage(stage)
-programs = {programs!r}
-built = {{}}
-for n in range({entries}):
-    name, path = programs[n % len(programs)]
-    entry = Entry.objects.create(contest=contest, user=user, name=f"{{name}} {{n + 1}}")
-    builds.build_submission(submit(entry, filename=Path(path).name, data=Path(path).read_bytes()).pk)
-    if n % 100 == 99:
-        print(f"entered {{n + 1}}", flush=True)
 print(json.dumps({{"contest": contest.pk, "stage": stage.pk}}))
 """
 
 
-def on_signals_exit() -> None:
-    """SIGTERM (and SIGHUP) end the run as Ctrl-C does: the installation's ``finally`` removes
-    its services and folder."""
-
-    def leave(signum, frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, leave)
-
-
-def say(text: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-def load() -> str:
-    return "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+def enter(site, contest: int, programs: list[tuple[str, str]], entries: int, batch: int = 50) -> None:
+    """``entries`` programs entered and built, ``batch`` a child process, saying how far it is."""
+    for first in range(0, entries, batch):
+        last = min(entries, first + batch)
+        site.django(ENTER.format(contest=contest, programs=programs, first=first, last=last), timeout=3600)
+        common.say(f"entered and built {last} of {entries} programs")
 
 
 def start_web(site, port: int) -> subprocess.Popen:
@@ -211,7 +202,7 @@ def wait_for_stage(site, stage: int, games: int | None = None) -> None:
         if status in ("finished", "cancelled"):
             return
         if done // 50 != last // 50:
-            say(f"stage {stage}: {done} games finished{f' of {games}' if games else ''} (load {load()})")
+            common.say(f"stage {stage}: {done} games finished{f' of {games}' if games else ''}")
         last = done
         time.sleep(1)
 
@@ -251,26 +242,25 @@ def final(args) -> None:
         ("Swiss rounds", "swiss", {"rounds": args.rounds, "games_per_pairing": 2}),
         ("Final", "round_robin", {"games_per_pairing": 2, "top": args.top}),
     ]
-    port = args.port or int(os.environ.get("BENCH_PORT", 0)) or free_port()
-    with running_site(base=os.environ.get("BENCH_TMP")) as site:
+    port = common.port(args.port)
+    with running_site(base=common.base()) as site:
         site.env.update(CACHE_URL=f"redis://127.0.0.1:{site.redis_port}/1", WORKER_HEARTBEAT_SECONDS="5", **UNLIMITED)
-        say(f"installation in {site.folder}; building {args.entries} entries (load {load()})")
+        common.say(f"installation in {site.folder}; building {args.entries} entries")
         slug = f"codecup-{uuid.uuid4().hex[:6]}"
-        made = site.django(
-            SETUP.format(slug=slug, stages=stages, programs=PROGRAMS, entries=args.entries), timeout=3600
-        )
+        made = site.django(SETUP.format(slug=slug, stages=stages))
+        enter(site, made["contest"], PROGRAMS, args.entries)
         web = start_web(site, port)
         for n in range(args.workers):
             site.start_worker(f"w{n}-{uuid.uuid4().hex[:4]}")
         swiss, last = made["stages"]["Swiss rounds"], made["stages"]["Final"]
         watcher = Watcher(site, port, slug, [swiss, last])
         watcher.start()
-        say(f"running the Swiss ({args.rounds} rounds, load {load()})")
+        common.say(f"running the Swiss ({args.rounds} rounds)")
         start = time.perf_counter()
         site.django(RUN.format(stage=swiss))
         wait_for_stage(site, swiss, args.entries // 2 * 2 * args.rounds)
         swiss_done = time.perf_counter()
-        say(f"running the final (top {args.top}, load {load()})")
+        common.say(f"running the final (top {args.top})")
         site.django(RUN.format(stage=last))
         judged_to_first = site.sql(
             "SELECT extract(epoch FROM min(started_at) - (SELECT min(created_at) FROM contests_match "
@@ -285,7 +275,7 @@ def final(args) -> None:
         web.terminate()
         figures = {name: stage_figures(site, pk) for name, pk in (("Swiss rounds", swiss), ("Final", last))}
     print(
-        f"\n{args.entries} programs, {args.rounds} Swiss rounds, top {args.top}, {args.workers} workers; load {load()}\n"
+        f"\n{args.entries} programs, {args.rounds} Swiss rounds, top {args.top}, {args.workers} workers; load {common.load()}\n"
     )
     print("| stage | games | wall | programs' CPU | games' own time | wall × workers / CPU | games an hour |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -320,12 +310,13 @@ def refusals(watcher: Watcher) -> None:
 
 
 def ladder(args) -> None:
-    port = args.port or int(os.environ.get("BENCH_PORT", 0)) or free_port()
-    with running_site(base=os.environ.get("BENCH_TMP")) as site:
+    port = common.port(args.port)
+    with running_site(base=common.base()) as site:
         site.env.update(CACHE_URL=f"redis://127.0.0.1:{site.redis_port}/1", WORKER_HEARTBEAT_SECONDS="5", **UNLIMITED)
         slug = f"ladder-{uuid.uuid4().hex[:6]}"
-        say(f"installation in {site.folder}; entering {args.ladder} programs (load {load()})")
-        made = site.django(LADDER_SETUP.format(slug=slug, programs=LADDER_PROGRAMS, entries=args.ladder), timeout=7200)
+        common.say(f"installation in {site.folder}; entering {args.ladder} programs")
+        made = site.django(LADDER_SETUP.format(slug=slug))
+        enter(site, made["contest"], LADDER_PROGRAMS, args.ladder, batch=100)
         web = start_web(site, port)
         for n in range(args.workers):
             site.start_worker(f"w{n}-{uuid.uuid4().hex[:4]}")
@@ -340,7 +331,7 @@ def ladder(args) -> None:
             done = site.sql(
                 "SELECT count(*) FROM contests_match WHERE stage_id = %s AND status = 'finished'", made["stage"]
             )[0][0]
-            say(f"{done} games finished (load {load()})")
+            common.say(f"{done} games finished")
         wall = time.perf_counter() - start
         done = site.sql(
             "SELECT count(*) FROM contests_match WHERE stage_id = %s AND status = 'finished'", made["stage"]
@@ -349,7 +340,9 @@ def ladder(args) -> None:
         watcher.join()
         web.terminate()
     games = done - done_before
-    print(f"\nA rated ladder of {args.ladder} entries, {args.workers} workers, {args.minutes} minutes; load {load()}\n")
+    print(
+        f"\nA rated ladder of {args.ladder} entries, {args.workers} workers, {args.minutes} minutes; load {common.load()}\n"
+    )
     print("| games | games an hour | standings API median / p95 | page median / p95 | ratings behind, median / p95 |")
     print("|---:|---:|---:|---:|---:|")
     print(
@@ -364,11 +357,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=24)
     parser.add_argument("--top", type=int, default=36)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--port", type=int, default=0, help="the web server's port (else BENCH_PORT, else a free one)")
+    common.add_port_option(parser)
     parser.add_argument("--ladder", type=int, default=0, help="play a rated ladder of this many entries instead")
     parser.add_argument("--minutes", type=float, default=10, help="how long the ladder plays")
     args = parser.parse_args()
-    on_signals_exit()
     if args.ladder:
         ladder(args)
     else:
@@ -376,4 +368,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from bench import common
+
+    common.exit_on_signals()
     main()

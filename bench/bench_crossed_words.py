@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench import common  # noqa: E402
+
 PLAYERS = ROOT / "games/crossed_words/players"
 
 
@@ -37,7 +40,7 @@ def _median_ms(fn, runs: int) -> float:
 
 
 def _play(program: Path, seconds: int) -> dict:
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(prefix="arbiter-bench-", dir=common.base()) as folder:
         replay = Path(folder) / "replay.json"
         done = subprocess.run(
             [sys.executable, "manage.py", "play", "crossed_words", str(program), "--clock", f"seconds={seconds}",
@@ -77,4 +80,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

@@ -14,18 +14,18 @@ round with nothing new, which is what most minutes cost.
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench import common  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_standings  # noqa: E402
@@ -41,8 +41,7 @@ def main() -> None:
 
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         os.environ["DATABASE_URL"] = bench_standings.start_postgres()
-    var = Path(tempfile.mkdtemp(prefix="arbiter-bench-var-"))
-    atexit.register(shutil.rmtree, var, True)
+    var = common.scratch("var")
     os.environ.update(DJANGO_SETTINGS_MODULE="arbiter.settings", ARBITER_VAR_DIR=str(var))
     import django
 
@@ -95,4 +94,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

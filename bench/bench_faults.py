@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import common  # noqa: E402
 from judging.tests.installation import running_site  # noqa: E402
 from judging.tests.test_faults import SETUP, running_attempt_of, statuses, wait_until  # noqa: E402
 
@@ -86,7 +87,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=4)
     args = parser.parse_args()
     rows = []
-    with running_site() as site:
+    with running_site(base=common.base()) as site:
         for label, fault in SCENARIOS:
             for name in ("alpha", "beta"):
                 site.start_worker(f"{name}-{uuid.uuid4().hex[:4]}")
@@ -110,4 +111,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from judging.tests.installation import BIN, free_port, running_site  # noqa: E402
+from bench import common  # noqa: E402
+from judging.tests.installation import BIN, running_site  # noqa: E402
 
 SETUP = """
 from pathlib import Path
@@ -116,14 +117,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--entries", type=int, default=12)
+    common.add_port_option(parser)
     args = parser.parse_args()
-    with running_site() as site:
+    with running_site(base=common.base()) as site:
         site.env["WORKER_HEARTBEAT_SECONDS"] = "5"
         for name in ("alpha", "beta"):
             site.start_worker(f"{name}-{uuid.uuid4().hex[:4]}")
         slug = f"load-{uuid.uuid4().hex[:6]}"
         made = site.django(SETUP.format(slug=slug, entries=args.entries))
-        port = free_port()
+        port = common.port(args.port)
         web = start_web(site, port)
         try:
             # Wait for a few games, so that there are replays to read.
@@ -178,4 +180,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

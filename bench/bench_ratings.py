@@ -230,4 +230,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from bench import common
+
+    common.exit_on_signals()
     main()

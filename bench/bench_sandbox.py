@@ -27,13 +27,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import common
 from sandbox import Limits, build_program, native, open_jail, run_program, seccomp
 from sandbox.conf import get_settings
 from sandbox.jail import Jail, _pipe_with, _system_files, bwrap_path
@@ -132,7 +132,7 @@ def main() -> None:
     assert trivial is not None and echo is not None
     host_prog = trivial.files / "prog"
     host_echo = str(echo.files / "prog")
-    shown = tempfile.mkdtemp(prefix="arbiter-bench-")  # where the baseline's uid can read the program
+    shown = str(common.scratch("bare"))  # where the baseline's uid can read the program
     os.chmod(shown, 0o755)
     shutil.copy2(host_prog, shown)
     bare_command = same_options(Path(shown), limits)
@@ -253,4 +253,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

@@ -55,6 +55,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_standings  # noqa: E402
 
+from bench import common  # noqa: E402
+
 SLUG = "bench-scale"
 TABLES = (
     "contests_match", "contests_matchseat", "contests_matchattempt", "judging_event", "judging_reportedfault",
@@ -513,15 +515,19 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    contest, stage = generate(args.entries, args.games, args.per_hour)
+    common.say(f"making {args.entries:,} entries and {args.games:,} games")
+    contest, stage = generate(args.entries, args.games, args.per_hour, say=lambda text, **_: common.say(text.strip()))
+    common.say(f"queueing {args.queued:,} matches")
     ids = queue(contest, stage, args.queued)
     put_back(ids)
     # The rows were written by SQL, not by results landing: the kept totals are built from them
     # as `manage.py rebuild_standings` does.
+    common.say("building the kept totals and counts")
     rebuilt_s = time.perf_counter()
     tallies.rebuild(contest)
     counts.rebuild(contest)
     rebuilt_s = time.perf_counter() - rebuilt_s
+    common.say("VACUUM ANALYZE")
     with connection.cursor() as cur:
         cur.execute("VACUUM ANALYZE")
         games = _one(cur, "SELECT count(*) FROM contests_match WHERE stage_id = %s AND status = 'finished'", [stage.pk])
@@ -702,4 +708,5 @@ def reads(args, contest, stage) -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

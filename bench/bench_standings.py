@@ -34,7 +34,6 @@ import gc
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,11 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from bench import common  # noqa: E402
 
 
 def start_postgres(keep: Path | None = None) -> str:
@@ -59,13 +54,13 @@ def start_postgres(keep: Path | None = None) -> str:
     if not bins:
         sys.exit("bench_standings needs PostgreSQL: install Debian's postgresql or set DATABASE_URL=postgres://...")
     pg = bins[-1].parent
-    folder = keep or Path(tempfile.mkdtemp(prefix="arbiter-bench-pg-"))
+    folder = keep or Path(tempfile.mkdtemp(prefix="arbiter-bench-pg-", dir=common.base()))
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o755)
     as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_postgres:
         shutil.chown(folder, "postgres", "postgres")
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", common.port()
     run = {"check": True, "capture_output": True}
     made = not (data / "PG_VERSION").exists()
     if made:
@@ -107,8 +102,7 @@ def p95(times: list[float]) -> float:
 def setup_django() -> None:
     """Django on a throw-away var folder, its test client allowed, its pages rendered without
     collectstatic (no manifest of static names, as in the tests)."""
-    var = Path(tempfile.mkdtemp(prefix="arbiter-bench-var-"))
-    atexit.register(shutil.rmtree, var, True)
+    var = common.scratch("var")
     os.environ.update(
         DJANGO_SETTINGS_MODULE="arbiter.settings",
         ARBITER_VAR_DIR=str(var),
@@ -138,6 +132,7 @@ def build(entries: int, matches: int, seed: int = 1, slug: str = "bench"):
 
     rnd = random.Random(seed)
     now = timezone.now()
+    common.say(f"making {entries:,} entries and {matches:,} games")
     with transaction.atomic():
         contest = Contest.objects.create(
             slug=slug, title=slug.title(), game="chomp", game_params={"rows": 8, "cols": 8}
@@ -442,4 +437,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

@@ -27,8 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import common  # noqa: E402
 from bench.bench_load import listening, visit  # noqa: E402
-from judging.tests.installation import BIN, free_port, running_site  # noqa: E402
+from judging.tests.installation import BIN, running_site  # noqa: E402
 
 
 def more_files() -> None:
@@ -87,9 +88,10 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--visitors", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=20)
+    common.add_port_option(parser)
     args = parser.parse_args()
     more_files()
-    with running_site() as site:
+    with running_site(base=common.base()) as site:
         site.django("from web.demo.load import load_demo; load_demo(); print(1)")
         paths = {
             "contest page": ["/contests/chomp/"],
@@ -97,7 +99,7 @@ def main() -> None:
             "match list API": ["/api/matches/?contest=chomp"],
             "live poll (newest event)": ["/api/events/head/?contest=chomp"],
         }
-        threaded_port = free_port()
+        threaded_port = common.port(args.port)
         web = start_web(site, threaded_port, THREADED)
         try:  # the same pages on the threaded server it replaces, for a plain comparison
             base = f"http://127.0.0.1:{threaded_port}"
@@ -106,7 +108,7 @@ def main() -> None:
         finally:
             os.killpg(web.pid, signal.SIGTERM)
             web.wait(timeout=30)
-        port = free_port()
+        port = common.port(args.port)  # the threaded server has let it go
         web = start_web(site, port)
         base = f"http://127.0.0.1:{port}"
         try:
@@ -152,4 +154,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

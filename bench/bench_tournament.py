@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import common  # noqa: E402
 from judging.tests.installation import running_site  # noqa: E402
 
 PLAYER = "judging/tests/programs/chomp_last.c"
@@ -120,12 +121,11 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=16)
     parser.add_argument("--cols", type=int, default=16)
     args = parser.parse_args()
-    built = subprocess.run(
-        ["gcc", "-O2", "-o", "/tmp/arbiter-bench-chomp-last", str(ROOT / PLAYER)], capture_output=True, check=True
-    )
+    program = common.scratch("chomp") / "last"
+    built = subprocess.run(["gcc", "-O2", "-o", str(program), str(ROOT / PLAYER)], capture_output=True, check=True)
     assert built.returncode == 0
     rows = []
-    with running_site() as site:
+    with running_site(base=common.base()) as site:
         site.env["WORKER_HEARTBEAT_SECONDS"] = "5"
         for name in ("alpha", "beta"):
             site.start_worker(f"{name}-{uuid.uuid4().hex[:4]}")
@@ -147,7 +147,7 @@ def main() -> None:
                    JOIN contests_match m ON m.id = s.match_id WHERE m.stage_id = %s""",
                 stage,
             )[0]
-            plain_wall, plain_cpu = plain_loop(Path("/tmp/arbiter-bench-chomp-last"), args.rows, args.cols, games)
+            plain_wall, plain_cpu = plain_loop(program, args.rows, args.cols, games)
             rows.append((entries, games, moves, wall, cpu, plain_wall, plain_cpu, busy1 - busy0, idle1 - idle0))
         site.stop_workers()
     print(
@@ -170,4 +170,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()

@@ -26,6 +26,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import common  # noqa: E402
+
 ECHO = """
 import asyncio, sys
 ANSWER = b"OK 3h Js Kd Ks time 883 round 77 move 1271 3 sets left in deck 4 of 8 decks\\n"
@@ -41,12 +45,6 @@ async def main():
     await server.serve_forever()
 asyncio.run(main())
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _cpu_s(pid: int) -> float:
@@ -107,10 +105,10 @@ def _next_commands(status: str, rng: random.Random) -> list[str]:
     return ["".join(order)]
 
 
-def _measure(command: list[str], clients: int, seconds: float) -> tuple[float, float]:
+def _measure(command: list[str], clients: int, seconds: float, chosen: int = 0) -> tuple[float, float]:
     """(instructions a second, server CPU seconds a second) over ``seconds``; ``command``
     ends with its port's option, the port is added."""
-    port = _free_port()
+    port = common.port(chosen)
     process = _start([*command, str(port)], port)
     try:
 
@@ -139,13 +137,16 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--runs", type=int, default=3)
+    common.add_port_option(parser)  # the servers take it in turn
     args = parser.parse_args()
     wheels = [sys.executable, "-m", "games.wheels", "--no-delays", "--count", "1000", "--port"]
     echo = [sys.executable, "-c", ECHO]  # its port is its first argument
     rows = {"baseline: a plain asyncio line server": [], "the Wheels server (`python -m games.wheels`)": []}
     for _ in range(args.runs):  # interleaved, so that both see the machine's same moods
-        rows["baseline: a plain asyncio line server"].append(_measure(echo, args.clients, args.seconds))
-        rows["the Wheels server (`python -m games.wheels`)"].append(_measure(wheels, args.clients, args.seconds))
+        rows["baseline: a plain asyncio line server"].append(_measure(echo, args.clients, args.seconds, args.port))
+        rows["the Wheels server (`python -m games.wheels`)"].append(
+            _measure(wheels, args.clients, args.seconds, args.port)
+        )
     base = statistics.median(r[0] for r in rows["baseline: a plain asyncio line server"])
     print(f"{args.clients} clients, one command a line, {args.seconds:g} s a run, median of {args.runs}\n")
     print("| server | instructions/s | ratio | server CPU % | CPU per client % | CPU µs an instruction |")
@@ -160,4 +161,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    common.exit_on_signals()
     main()
