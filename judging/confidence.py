@@ -36,11 +36,13 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 import numpy as np
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from contests.locks import lock, writing
@@ -48,7 +50,7 @@ from contests.models import Contest, Stage, Submission
 from games import registry
 from games.base import BYE
 from judging import events, formats, ratings
-from judging.models import PairTally, Rating, RatingFit, RatingPoint
+from judging.models import Match, PairTally, Rating, RatingFit, RatingPoint
 
 __all__ = [
     "ELO",
@@ -539,13 +541,91 @@ def queue(stage_id: int, frozen: bool = False) -> None:
     def send() -> None:
         from judging.tasks import rate_stage
 
-        if cache.add(_queued_key(stage_id, frozen), 1, timeout=DEBOUNCE_S + 600):
+        key = _queued_key(stage_id, frozen)
+        if cache.add(key, 1, timeout=DEBOUNCE_S + 600):
             took = RatingFit.objects.filter(stage_id=stage_id, frozen=frozen).values_list("seconds", flat=True).first()
-            # a fit that takes long (a very large stage) is done less often: at most a fifth of a worker's time
-            wait = min(max(DEBOUNCE_S, 5 * (took or 0)), 600)
-            rate_stage.apply_async((stage_id, frozen), countdown=wait)
+            try:
+                rate_stage.apply_async((stage_id, frozen), countdown=_wait(took))
+            except BaseException:
+                # Not sent (the broker away): the key would keep every later result from sending
+                # one for ten minutes, and a stage with no later result stale for ever. The
+                # watchdog queues a fit older than its stage's results (``stale_fits``).
+                cache.delete(key)
+                raise
 
     transaction.on_commit(send, robust=True)
+
+
+def _wait(took: float | None) -> float:
+    """How long a fit waits after the result that queued it, so that a burst is fitted once: a
+    fit that takes long (a very large stage) is done less often, at most a fifth of a worker's time."""
+    return min(max(DEBOUNCE_S, 5 * (took or 0)), 600)
+
+
+def stale_fits(now: datetime, grace: timedelta) -> list[tuple[int, bool]]:
+    """The (stage, frozen) fits behind their record by more than their own wait (``_wait``)
+    and ``grace``: a live fit that counts another number of games than the stage's kept pairs
+    hold, or older than its stage's last result; a snapshot's fit older than its contest's
+    freeze; and a stage with kept pairs and no fit at all. (A lost send, or a broker that lost
+    its messages: each result queues a fit after its commit, and nothing else would again.)"""
+    live = {
+        stage_id: games // 2
+        for stage_id, games in PairTally.objects.filter(frozen=False)
+        .values_list("stage_id")
+        .annotate(games=Sum("games"))
+        .values_list("stage_id", "games")
+    }
+    last = dict(
+        Match.objects.filter(stage_id__in=list(live), result_attempt__isnull=False)
+        .values_list("stage_id")
+        .annotate(last=Max("finished_at"))
+        .values_list("stage_id", "last")
+    )
+    fits = {
+        (stage_id, frozen): (games, at, froze, now - timedelta(seconds=_wait(took)) - grace)
+        for stage_id, frozen, games, at, froze, took in RatingFit.objects.values_list(
+            "stage_id", "frozen", "games", "computed_at", "contest__standings_frozen_at", "seconds"
+        )
+    }
+    behind: dict[tuple[int, bool], bool | str] = {}  # why: True, "count" (two seats' only), False
+    for stage_id, games in live.items():
+        fit = fits.get((stage_id, False))
+        changed = last.get(stage_id)
+        if fit is None:  # its first fit may be on its way
+            behind[(stage_id, False)] = changed is None or changed < now - grace
+        elif fit[1] < fit[3]:
+            newer = changed is not None and changed > fit[1]
+            behind[(stage_id, False)] = newer or ("count" if fit[0] != games else False)
+    for (stage_id, frozen), (_, at, froze, older_than) in fits.items():
+        if frozen and froze is not None and at < froze and at < older_than:
+            behind[(stage_id, True)] = True
+    snapshots = PairTally.objects.filter(frozen=True, contest__standings_frozen_at__lt=now - grace)
+    for stage_id in snapshots.values_list("stage_id", flat=True).distinct():
+        behind.setdefault((stage_id, True), (stage_id, True) not in fits)
+    stages = Stage.objects.select_related("contest").in_bulk([stage_id for stage_id, _ in behind])
+    return [
+        key
+        for key, why in behind.items()
+        if why
+        and key[0] in stages
+        and _fitted_at_all(stages[key[0]])
+        # a race's fit counts its games as pairs: only two seats' is the kept pairs' count
+        and (why is True or _two_seats(stages[key[0]].contest))
+    ]
+
+
+def _fitted_at_all(stage: Stage) -> bool:
+    """Whether ``fitted`` fits the stage (else it stores no fit, and a fit is never missing)."""
+    contest = stage.contest
+    return _seats(contest) is not None and not exact(contest, stage) and formats.of(stage.kind).counts_in_standings
+
+
+def queue_now(stage_id: int, frozen: bool) -> None:
+    """A fit of the stage sent at once, whatever is thought queued (the watchdog's)."""
+    from judging.tasks import rate_stage
+
+    rate_stage.apply_async((stage_id, frozen))
+    cache.set(_queued_key(stage_id, frozen), 1, timeout=DEBOUNCE_S + 600)  # results meanwhile find it queued
 
 
 def _queued_key(stage_id: int, frozen: bool) -> str:

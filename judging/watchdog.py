@@ -11,6 +11,8 @@ workers, the broker or the database. Every worker runs a round from its heartbea
   submissions;
 - puts back builds whose worker was lost (building for far longer than a build may take);
 - queues again the pairing of a Swiss round that ended a minute ago and was not paired;
+- queues a fit of each stage's ratings that is behind its results by more than its wait and
+  a minute (``confidence.stale_fits``: a send lost with the broker);
 - once a minute, writes the digests of programs' faults that are due
   (``notifications.send_fault_digests``: each entry's at most every ``FAULT_DIGEST_MINUTES``).
 """
@@ -28,7 +30,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import builds, dispatch, matches, notifications, queues, tournaments
+from judging import builds, confidence, dispatch, matches, notifications, queues, tournaments
 from judging.models import Lease, Match, MatchAttempt
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,7 @@ log = logging.getLogger(__name__)
 BUILD_STALE = timedelta(minutes=15)  # a build may take a minute of wall time, and wait for a slot
 QUEUED_BUILD_GRACE = timedelta(minutes=1)
 UNPAIRED_GRACE = timedelta(minutes=1)  # a pairing takes a second; its task waits behind short ones
+STALE_FIT_GRACE = timedelta(minutes=1)  # beyond a fit's own wait after a result
 DIGEST_SCAN = timedelta(minutes=1)  # how often a round looks for faults to tell
 
 
@@ -65,6 +68,7 @@ def run_once(holder: str) -> dict[str, int]:
         "tokens": _unless_the_broker_is_away(send_missing_tokens),
         "builds": _unless_the_broker_is_away(rescue_builds),
         "pairings": _unless_the_broker_is_away(pair_unpaired_rounds),
+        "fits": _unless_the_broker_is_away(refit_stale_stages),
     }
     if any(done.values()):
         log.warning("watchdog: %s", ", ".join(f"{n} {what}" for what, n in done.items() if n))
@@ -169,6 +173,14 @@ def rescue_builds() -> int:
             dispatch.queue_build(pk)
         put_back += missing
     return put_back
+
+
+def refit_stale_stages() -> int:
+    """Queue a fit of each stage whose stored ratings are behind its results (``confidence.stale_fits``)."""
+    stale = confidence.stale_fits(timezone.now(), STALE_FIT_GRACE)
+    for stage_id, frozen in stale:
+        confidence.queue_now(stage_id, frozen)
+    return len(stale)
 
 
 def pair_unpaired_rounds() -> int:

@@ -437,6 +437,72 @@ def test_a_fit_queued_while_one_works_leaves_the_work_to_it_and_queues_the_next(
     assert Rating.objects.filter(fit__stage=stage).count() == 4
 
 
+def test_a_fit_not_sent_leaves_no_debounce_behind_and_the_next_result_sends_it(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """The broker away when a result's fit is sent (issue 36): the debounce key is not left
+    set, so the next result sends one (it stayed "queued" ten minutes, a quiet stage for ever)."""
+    from django.core.cache import cache
+
+    sent, away = [], [True]
+
+    def apply_async(args, countdown=None, **kwargs):
+        if away[0]:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        sent.append(args)
+
+    monkeypatch.setattr("judging.tasks.rate_stage.apply_async", apply_async)
+    contest, stage, subs = _demo(games=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(contest, stage, subs["Strong"], subs["Weak A"], True)  # robust: logged, not raised
+    assert cache.get(confidence._queued_key(stage.pk, False)) is None and sent == []
+    away[0] = False
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(contest, stage, subs["Strong"], subs["Weak B"], True)
+    assert sent == [(stage.pk, False)]
+
+
+def test_the_watchdog_queues_a_fit_behind_its_results_and_only_those(monkeypatch):
+    """A fit behind its stage's results by more than its wait and a minute is queued by the
+    watchdog (a send lost, a broker that lost its messages); a current one, one still within
+    its wait, and a stage the ratings do not fit are not."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from judging import watchdog
+
+    sent = []
+    monkeypatch.setattr("judging.tasks.rate_stage.apply_async", lambda args, **kwargs: sent.append(args))
+    contest, stage, subs = _demo(games=2)
+    one_seat = make_contest(slug="words", game="crossed_words", game_params={})
+    make_stage(one_seat, kind="batch", name="Run")
+    now = timezone.now()
+    assert confidence.stale_fits(now, watchdog.STALE_FIT_GRACE) == []  # its first fit may be on its way
+    later = now + timedelta(minutes=2)
+    assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == [(stage.pk, False)]  # never fitted
+    confidence.rate(stage.pk)
+    assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == []
+    _play(contest, stage, subs["Weak A"], subs["Strong"], True)  # its fit's send lost
+    assert confidence.stale_fits(now, watchdog.STALE_FIT_GRACE) == []  # within its wait
+    assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == [(stage.pk, False)]
+    # a re-run that changes a result keeps the count: the result's time says it
+    match = Match.objects.filter(stage=stage).order_by("-pk").first()
+    confidence.rate(stage.pk)
+    RatingFit.objects.filter(stage=stage).update(computed_at=match.finished_at - timedelta(seconds=1))
+    assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == [(stage.pk, False)]
+    monkeypatch.setattr(watchdog.timezone, "now", lambda: later)
+    sent.clear()
+    assert watchdog.refit_stale_stages() == 1 and sent == [(stage.pk, False)]
+    confidence.rate(stage.pk)
+    assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == []
+    # a freeze whose snapshot's fit was lost: queued once it is a minute old
+    publication.freeze(contest)
+    assert (stage.pk, True) in confidence.stale_fits(timezone.now() + timedelta(minutes=2), watchdog.STALE_FIT_GRACE)
+    confidence.rate(stage.pk, frozen=True)
+    assert confidence.stale_fits(timezone.now() + timedelta(minutes=2), watchdog.STALE_FIT_GRACE) == []
+
+
 def test_a_started_stage_keeps_what_it_declared():
     from web.admin import StageForm
 
