@@ -20,8 +20,8 @@ from games.base import (
     Param,
     ProcessPerMove,
     TurnGame,
-    count_status,
     total_moves,
+    total_points,
     total_score,
 )
 
@@ -62,9 +62,12 @@ class Chomp(TurnGame[ChompState, Move]):
     default_clock = {"cpu_average_per_move_s": 30, "wall_per_move_s": 120}
     # "compiled without any optimisation": a program that misbehaves under -O2 plays as it did.
     original_table = "potm"
-    # Section III: most wins, then the highest total score, then the fewest chomps.
+    # Section III: most wins, then the highest total score, then the fewest chomps. A win is
+    # the game's one point (a loss, a forfeit included, none), so the wins are the points:
+    # and a Swiss bye, which scores the points of winning its round (``bye_points``), counts
+    # as those wins, as a bye does in chess (decision: the page has no byes).
     standings = (
-        Column("wins", "Wins", count_status("win")),
+        Column("wins", "Wins", total_points),
         Column("score", "Cookies eaten in won games", total_score),
         Column("chomps", "Chomps", total_moves, higher_is_better=False),
     )

@@ -77,6 +77,26 @@ def test_the_bye_points_are_a_stage_parameter(queued):
     assert Match.objects.get(stage=swiss, seats__status="bye").seats.get().points == 0
 
 
+def test_a_chomp_bye_counts_as_winning_its_round_in_a_table_ranked_by_wins(queued):
+    """Chomp ranks by wins (issue 36: its bye counted nothing there): a bye counts the wins of
+    its round, what its ``bye_points`` say, in the live table, the kept one and the public one."""
+    from judging.tests.kept import assert_kept_as_counted
+
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 1, "games_per_pairing": 2})
+    for name in "ABC":
+        make_submission(make_entry(contest, name=name), is_active=True, status="ready")
+    lifecycle.run_stage(swiss)
+    for match in swiss.matches.filter(status=Match.Status.QUEUED):
+        finish_on_paper(match, [(1, 5, "win"), (0, 0, "loss")])
+    bye = Match.objects.get(stage=swiss, seats__status="bye").seats.get()
+    table = {row.entry.name: row for row in standings.compute(contest, swiss).rows}
+    assert table[bye.entry.name].values["wins"] == 2 and table[bye.entry.name].games == 0
+    played = [name for name in "ABC" if name != bye.entry.name]
+    assert sum(table[name].values["wins"] for name in played) == 2  # two games, a win each
+    assert_kept_as_counted(contest)
+
+
 def test_only_entries_ranked_in_the_earlier_stages_proceed_as_a_contestants_best(queued):
     contest = make_contest(game="hearts_flowers", game_params={"n": 4}, max_entries_per_user=3)
     first = make_stage(contest, order=1, kind="round_robin", params={"games_per_pairing": 1})

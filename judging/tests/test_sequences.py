@@ -395,13 +395,14 @@ class JudgesAndGames(RuleBasedStateMachine):
         return found
 
     def _expected(self, results: dict[int, int | None], stage: Stage) -> dict[int, int]:
+        """Each active entry's wins: a game won one, a bye the points of winning its round."""
         in_stage = set(Match.objects.filter(stage=stage).values_list("pk", flat=True))
         listed: dict[int, int] = {}
         for pk, winner in results.items():
             if pk not in in_stage:
                 continue
-            for entry in Match.objects.get(pk=pk).seats.values_list("entry_id", flat=True):
-                listed.setdefault(entry, 0)
+            for entry, status, points in Match.objects.get(pk=pk).seats.values_list("entry_id", "status", "points"):
+                listed[entry] = listed.get(entry, 0) + (int(points) if status == BYE else 0)
             if winner is not None:
                 listed[winner] = listed.get(winner, 0) + 1
         active = set(Entry.objects.filter(pk__in=listed, status=Entry.Status.ACTIVE).values_list("pk", flat=True))
