@@ -14,6 +14,7 @@ urlpatterns = [
     path("contests/<slug:slug>/freeze/", api.contest_freeze, name="api-contest-freeze"),
     path("contests/<slug:slug>/publish/", api.contest_publish, name="api-contest-publish"),
     path("contests/<slug:slug>/roles/", api.contest_roles, name="api-contest-roles"),
+    path("contests/<slug:slug>/log/", api.judges_log, name="api-judges-log"),
     path("contests/<slug:slug>/roles/<str:username>/", api.contest_role, name="api-contest-role"),
     path("entries/<id:entry_id>/submissions/", api.entry_submissions, name="api-entry-submissions"),
     path("entries/<id:pk>/rename/", api.entry_rename, name="api-entry-rename"),

@@ -209,11 +209,20 @@ def _call_off(match_ids: list[int], why: str) -> None:
     )
 
 
-def check_can_rerun(match: Match) -> None:
+def rerun_refusal(match: Match) -> str:
+    """Why the match cannot be played again, in a sentence for the judge; empty if it can (the
+    match page offers the button only then)."""
     if match.stage is not None and match.stage.status == Stage.Status.CANCELLED:
-        raise Refused(f"Match {match.pk} is of {match.stage.name}, which was cancelled for good.")
+        return f"Match {match.pk} is of {match.stage.name}, which was cancelled for good."
     if match.seats.filter(status=BYE).exists():
-        raise Refused(f"Match {match.pk} is a bye (a round sat out), not a game: there is nothing to play.")
+        return f"Match {match.pk} is a bye (a round sat out), not a game: there is nothing to play."
+    return ""
+
+
+def check_can_rerun(match: Match) -> None:
+    refusal = rerun_refusal(match)
+    if refusal:
+        raise Refused(refusal)
 
 
 def rerun_match(match: Match) -> Match:

@@ -174,10 +174,18 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-run the selected matches (any being played is called off)", permissions=["rerun"])
     def rerun(self, request, queryset):
+        queued, refused = 0, []
         for match in queryset:
-            judges.rerun_match(request.user, match)
+            try:
+                judges.rerun_match(request.user, match)
+            except formats.StageError as e:  # a bye, a match of a cancelled stage
+                refused.append(str(e))
+                continue
+            queued += 1
             self.log_change(request, match, "queued for a re-run")
-        self.message_user(request, f"{queryset.count()} matches queued again; their earlier results count until then.")
+        self.message_user(
+            request, " ".join([f"{queued} matches queued again; their earlier results count until then.", *refused])
+        )
 
     @admin.action(description="Cancel the selected matches that are queued or being played", permissions=["rerun"])
     def cancel(self, request, queryset):

@@ -1037,21 +1037,39 @@ def match_verify(request, pk: int):
 
 
 @extend_schema(
-    request=None,
+    responses=paged(s.JudgeActionSerializer),
+    summary="Judges: the contest's judges' log, newest first, 50 lines a page (as its page and CSV)",
+    description="The contest's judges, co-organisers and owner only.",
+    operation_id="contests_judges_log",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def judges_log(request, slug: str):
+    contest = _contest(request, slug)
+    _require(request, contest)
+    return _paginate(request, contest.judge_actions.select_related("judge"), s.JudgeActionSerializer)
+
+
+@extend_schema(
+    request=s.ReasonSerializer,
     responses={202: s.MatchSerializer},
     summary="Judges: play a match again (one being played is called off); its earlier result counts until then",
+    description="A bye or a match of a cancelled stage cannot be played again: 409 with the reason.",
     operation_id="matches_rerun",
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_rerun(request, pk: int):
     match = _judged_match(request, pk)
-    match = judges.rerun_match(request.user, match)
+    try:
+        match = judges.rerun_match(request.user, match, _reason(request))
+    except formats.StageError as e:
+        return _stage_refused(e)
     return Response(s.MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(
-    request=None,
+    request=s.ReasonSerializer,
     responses={200: s.MatchSerializer},
     summary="Judges: cancel a match that is queued or being played",
     operation_id="matches_cancel",
@@ -1059,7 +1077,8 @@ def match_rerun(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_cancel(request, pk: int):
-    match = judges.cancel_match(request.user, _judged_match(request, pk))
+    match = _judged_match(request, pk)
+    match = judges.cancel_match(request.user, match, _reason(request))
     if match is None:
         return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
     return Response(s.MatchSerializer(match).data)

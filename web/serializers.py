@@ -419,6 +419,17 @@ class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
+class JudgeActionSerializer(serializers.Serializer):
+    """A line of the judges' log: who did what, when, to what and why."""
+
+    at = serializers.DateTimeField()
+    judge = serializers.CharField(source="judge.username", default="", help_text="Empty: the user was deleted.")
+    action = serializers.CharField(help_text="e.g. match.rerun, stage.cancel, entry.disqualify, role.grant")
+    target = serializers.CharField(help_text="What it was done to, in words.")
+    reason = serializers.CharField()
+    data = serializers.JSONField()
+
+
 class TestGameSerializer(serializers.Serializer):
     opponent = serializers.IntegerField(
         required=False, help_text="Id of a reference entry; the first one ready if neither this nor the next is given."

@@ -25,7 +25,19 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
-from judging import bundles, confidence, counts, formats, plans, publication, results, scheduling, testgames, versus
+from judging import (
+    bundles,
+    confidence,
+    counts,
+    formats,
+    lifecycle,
+    plans,
+    publication,
+    results,
+    scheduling,
+    testgames,
+    versus,
+)
 from judging import services as judges
 from judging import standings as standings_service
 from judging.models import Match, MatchSeat
@@ -525,6 +537,7 @@ def match_detail(request, pk: int):
                 {**seat, "name": names.get(seat["index"], "?")} for seat in (attempt.result or {}).get("seats", [])
             ]
         context["change"] = _rerun_change(match, context["attempts"])
+        context["rerun_refusal"] = lifecycle.rerun_refusal(match)
     return render(request, "contests/match.html", context)
 
 
@@ -592,10 +605,15 @@ def match_action(request, pk: int, action: str):
     match = _match(request, pk)
     if not roles.may(request.user, match.contest, roles.Power.JUDGE):
         raise PermissionDenied(f"Only the judges of {match.contest.title} may do this.")
+    reason = request.POST.get("reason", "").strip()
     if action == "rerun":
-        judges.rerun_match(request.user, match, request.POST.get("reason", ""))
-        messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
-    elif judges.cancel_match(request.user, match, request.POST.get("reason", "")) is None:
+        try:
+            judges.rerun_match(request.user, match, reason)
+        except formats.StageError as e:  # a bye, a match of a cancelled stage: said, never a 500
+            messages.error(request, str(e))
+        else:
+            messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
+    elif judges.cancel_match(request.user, match, reason) is None:
         messages.error(request, "Only a match that is queued or being played can be cancelled.")
     else:
         messages.success(request, "The match is cancelled.")

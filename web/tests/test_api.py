@@ -16,7 +16,7 @@ from contests.tests.factories import (
     name_to,
 )
 from judging import confidence, tallies
-from judging.models import Event
+from judging.models import Event, Match
 
 pytestmark = pytest.mark.django_db
 C_SOURCE = b"int main(void) { return 0; }\n"
@@ -235,6 +235,56 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
         ("entry.reinstate", "cleared"),
     ]
     assert {a.judge for a in log} == {the_judge} and log[0].data == {"matches": 2}
+
+
+def test_match_deeds_keep_their_reason_refusals_are_409_and_the_log_is_in_the_api(queued, client):
+    """Issue 36: the API's re-run and cancel dropped the reason; re-running a bye or a match of
+    a cancelled stage answered 500 (the page offered the button); the judges' log had no API."""
+    from judging import lifecycle
+
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    swiss = make_stage(contest, kind="swiss", params={"rounds": 1, "games_per_pairing": 1})
+    entries = [make_submission(make_entry(contest, name=n), is_active=True, status="ready").entry for n in "ABC"]
+    lifecycle.run_stage(swiss)
+    game = Match.objects.filter(stage=swiss).exclude(seats__status="bye").first()
+    bye = Match.objects.get(stage=swiss, seats__status="bye")
+    the_judge = judge(contest)
+    boss = api(the_judge)
+    assert (
+        boss.post(f"/api/matches/{game.pk}/rerun/", {"reason": "a worker's clock jumped"}, format="json").status_code
+        == 202
+    )
+    assert (
+        boss.post(f"/api/matches/{game.pk}/cancel/", {"reason": "not to be played"}, format="json").status_code == 200
+    )
+    refused = boss.post(f"/api/matches/{bye.pk}/rerun/", {"reason": "x"}, format="json")
+    assert refused.status_code == 409 and "a bye" in refused.json()["error"]["message"]
+    later = make_stage(contest, kind="round_robin", params={"games_per_pairing": 1})
+    (other, *_) = lifecycle.run_stage(later)
+    lifecycle.cancel_stage(later)
+    refused = boss.post(f"/api/matches/{other.pk}/rerun/", format="json")
+    assert refused.status_code == 409 and "cancelled for good" in refused.json()["error"]["message"]
+    # the match page offers no button it would refuse, and a POST anyway is said, never a 500
+    client.force_login(the_judge)
+    page = client.get(f"/matches/{bye.pk}/").content.decode()
+    assert "is a bye" in page and f"/matches/{bye.pk}/rerun/" not in page
+    assert f"/matches/{game.pk}/rerun/" in client.get(f"/matches/{game.pk}/").content.decode()
+    answer = client.post(f"/matches/{bye.pk}/rerun/", {"reason": "x"}, follow=True)
+    assert answer.status_code == 200 and "is a bye" in answer.content.decode()
+    client.post(f"/matches/{game.pk}/rerun/", {"reason": "from the page"})
+    # the log, newest first, to the contest's judges only
+    log = boss.get(f"/api/contests/{contest.slug}/log/")
+    assert log.status_code == 200
+    lines = [(line["action"], line["target"], line["reason"], line["judge"]) for line in log.json()["results"]]
+    assert lines == [
+        ("match.rerun", f"match {game.pk}", "from the page", the_judge.username),
+        ("match.cancel", f"match {game.pk}", "not to be played", the_judge.username),
+        ("match.rerun", f"match {game.pk}", "a worker's clock jumped", the_judge.username),
+    ]
+    assert log.json()["count"] == 3 and JudgeAction.objects.filter(contest=contest).count() == 3
+    assert api(entries[0].user).get(f"/api/contests/{contest.slug}/log/").status_code == 403
+    assert api(judge(make_contest())).get(f"/api/contests/{contest.slug}/log/").status_code == 403
+    assert api().get(f"/api/contests/{contest.slug}/log/").status_code == 401
 
 
 def test_a_test_game_against_a_reference_program(queued):
