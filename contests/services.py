@@ -506,7 +506,7 @@ def disqualify(judge, entry: Entry, reason: str) -> Entry:
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.DISQUALIFIED, status_reason=reason[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
-    signals.entry_judged.send(sender=Entry, entry=entry, action="disqualify", reason=entry.status_reason)
+    signals.entry_judged.send(sender=Entry, entry=entry, action="disqualify", reason=entry.status_reason, judge=judge)
     return entry
 
 
@@ -517,5 +517,5 @@ def reinstate(judge, entry: Entry, reason: str = "") -> Entry:
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE, status_reason=(reason or "").strip()[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)
-    signals.entry_judged.send(sender=Entry, entry=entry, action="reinstate", reason=entry.status_reason)
+    signals.entry_judged.send(sender=Entry, entry=entry, action="reinstate", reason=entry.status_reason, judge=judge)
     return entry

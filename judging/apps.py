@@ -17,9 +17,11 @@ class JudgingConfig(AppConfig):
         from judging.notifications import contest_changed as tell_contest_changed
         from judging.notifications import entry_judged as tell_entry_judged
         from judging.notifications import role_changed as tell_role_changed
+        from judging.services import entry_judged as games_of_entry_judged
 
         submission_received.connect(queue_received_submission, dispatch_uid="judging.build_received")
         post_save.connect(contest_saved, sender=Contest, dispatch_uid="judging.hosted_references")
         entry_judged.connect(tell_entry_judged, dispatch_uid="judging.tell_entry_judged")
+        entry_judged.connect(games_of_entry_judged, dispatch_uid="judging.games_of_entry_judged")
         role_changed.connect(tell_role_changed, dispatch_uid="judging.tell_role_changed")
         contest_changed.connect(tell_contest_changed, dispatch_uid="judging.tell_contest_changed")

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Max
+
 from contests.locks import lock_one, writing
-from contests.models import Contest, Stage, Submission
+from contests.models import Contest, JudgeAction, Stage, Submission
 from contests.services import log_action
 from games import registry
-from judging import builds, formats, lifecycle, notifications, publication
+from judging import builds, confidence, formats, lifecycle, notifications, publication
+from judging.models import Match, PairTally
 
 
 def add_stage(
@@ -79,6 +82,55 @@ def cancel_stage(judge, stage, reason: str = "") -> dict[str, int]:
     stopped = lifecycle.cancel_stage(stage)
     log_action(judge, stage.contest_id, "stage.cancel", f"stage {stage.name}", reason, matches=sum(stopped.values()))
     return stopped
+
+
+def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> None:
+    """A disqualified entry plays no more games: its open ones (queued, being played, failed)
+    are called off, each a line of the judges' log (not its versions' system tests: a version's
+    test decides whether it may play, should it be reinstated); a reinstated one plays again what its
+    disqualification called off in stages still under way (not a Swiss round that is over:
+    the next rounds pair it again). Either way its stages' ratings are fitted again (its row
+    leaves or joins the intervals). In the judge's transaction (``contests.signals.entry_judged``)."""
+    contest_id = entry.contest_id
+    if action == "disqualify":
+        open_ones = Match.objects.filter(seats__entry=entry, status__in=lifecycle.STOPPABLE).exclude(
+            stage__kind="system_test"
+        )
+        for match in open_ones.distinct():
+            if lifecycle.cancel_match(match) is not None:
+                reason = f"{entry.name} is disqualified"
+                log_action(judge, contest_id, "match.cancel", f"match {match.pk}", reason, disqualified=entry.pk)
+    elif action == "reinstate":
+        since = (
+            JudgeAction.objects.filter(contest_id=contest_id, action="entry.disqualify", target=f"entry {entry.name}")
+            .values_list("at", flat=True)
+            .first()
+        )
+        called_off = JudgeAction.objects.filter(
+            contest_id=contest_id,
+            action="match.cancel",
+            data__disqualified=entry.pk,
+            **({"at__gte": since} if since else {}),
+        ).values_list("target", flat=True)
+        ids = [int(target.removeprefix("match ")) for target in called_off]
+        for match in Match.objects.filter(pk__in=ids, status=Match.Status.CANCELLED).select_related("stage"):
+            stage = match.stage
+            if stage is not None and (
+                stage.status == Stage.Status.CANCELLED
+                or (stage.kind == "swiss" and match.round < (stage.matches.aggregate(n=Max("round"))["n"] or 0))
+            ):
+                continue
+            if lifecycle.rerun_refusal(match):
+                continue
+            lifecycle.rerun_match(match)
+            log_action(judge, contest_id, "match.rerun", f"match {match.pk}", f"{entry.name} is reinstated")
+    else:
+        return
+    frozen = Contest.objects.filter(pk=contest_id, standings_frozen_at__isnull=False).exists()
+    for stage_id in PairTally.objects.filter(entry=entry, frozen=False).values_list("stage_id", flat=True).distinct():
+        confidence.queue(stage_id)
+        if frozen:
+            confidence.queue(stage_id, frozen=True)
 
 
 def rerun_match(judge, match, reason: str = ""):

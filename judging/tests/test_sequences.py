@@ -40,7 +40,7 @@ from hypothesis.stateful import (
 )
 
 from contests import services
-from contests.models import Entry, Stage, Submission
+from contests.models import Entry, JudgeAction, Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games.base import BYE, GameResult
 from judging import confidence, formats, lifecycle, matches, standings, system_test, verification
@@ -373,16 +373,27 @@ class JudgesAndGames(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def disqualify(self, data):
+        """Its open games (not its system tests) are called off, each logged; none is left."""
         pk = data.draw(st.sampled_from(self.entries))
+        games = Match.objects.filter(seats__entry_id=pk).exclude(stage=self.system)
+        open_ones = list(games.filter(status__in=[*OPEN, Match.Status.FAILED]).values_list("pk", flat=True))
+        rounds = max(self._swiss_state(), default=0)
         services.disqualify(self.judge, Entry.objects.get(pk=pk), "a judge's reason")
+        self._check_swiss(rounds)
+        self._call_off(open_ones)
         self.disqualified.add(pk)
+        assert not games.filter(status__in=[*OPEN, Match.Status.FAILED]).exists()
+        logged = JudgeAction.objects.filter(contest=self.contest, action="match.cancel", data__disqualified=pk)
+        assert set(open_ones) <= {int(t.removeprefix("match ")) for t in logged.values_list("target", flat=True)}
 
     @rule(data=st.data())
     def reinstate(self, data):
         if not self.disqualified:
             return
         pk = data.draw(st.sampled_from(sorted(self.disqualified)))
+        rounds = max(self._swiss_state(), default=0)
         services.reinstate(self.judge, Entry.objects.get(pk=pk))
+        self._check_swiss(rounds)
         self.disqualified.discard(pk)
 
     # --- what must hold after every step ---------------------------------------------------

@@ -491,3 +491,53 @@ def test_a_fit_under_way_for_the_first_time_shows_no_ratings_yet():
     RatingFit.objects.create(contest=contest, stage=stage, level=0.95, k=2, computed_at=timezone.now())  # no rows yet
     table = standings.compute(contest, stage)
     assert table.fit is None and all(r.sure is None for r in table.rows)
+
+
+def test_a_disqualified_entry_plays_no_more_and_a_reinstated_one_plays_what_was_called_off(
+    queued, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 36: a disqualified entry's queued Swiss games started and counted after its
+    disqualification. Now its open games are called off (each logged; a result the worker
+    brings late is not counted) and its stages' fits queued; reinstated, it plays again what
+    was called off in a stage still under way."""
+    from contests import services
+    from contests.models import JudgeAction
+    from contests.tests.factories import make_user
+    from games.base import GameResult
+    from judging import matches
+    from judging.referee import MatchRecord, SeatTotals
+
+    fits = []
+    monkeypatch.setattr("judging.tasks.rate_stage.apply_async", lambda args, **kwargs: fits.append(args))
+    contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
+    stage = make_stage(contest, kind="round_robin", params={"games_per_pairing": 1})
+    subs = [make_submission(make_entry(contest, name=n), is_active=True, status="ready") for n in ("Ann", "Bea", "Cid")]
+    lifecycle.run_stage(stage)
+    ann = subs[0].entry
+    theirs = list(Match.objects.filter(stage=stage, seats__entry=ann).order_by("pk"))
+    finish_on_paper(theirs[0], [(1, 5, "win"), (0, 0, "loss")])  # played: its result stays
+    running = matches.claim("w1", match_id=theirs[1].pk)  # being played when the judge acts
+    judge = make_user()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.disqualify(judge, ann, "shared code")
+    assert Match.objects.get(pk=theirs[1].pk).status == Match.Status.CANCELLED
+    assert Match.objects.get(pk=theirs[0].pk).status == Match.Status.FINISHED
+    late = MatchRecord(
+        GameResult((1.0, 0.0), (5.0, 0.0), ("win", "loss"), "on paper", ("", "")), [SeatTotals(moves=1)] * 2, {}
+    )
+    assert matches.write_result(running.pk, late) is False  # brought late: not counted
+    logged = JudgeAction.objects.filter(contest=contest, action="match.cancel").values_list("target", "reason")
+    assert list(logged) == [(f"match {theirs[1].pk}", "Ann is disqualified")]
+    assert (stage.pk, False) in fits
+    assert {r.entry.name for r in standings.compute(contest, stage).rows} == {
+        theirs[0].seats.exclude(entry=ann).get().entry.name
+    }
+    fits.clear()
+    confidence.started(stage.pk, False)  # the fit queued ran
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reinstate(judge, ann, "cleared")
+    assert Match.objects.get(pk=theirs[1].pk).status == Match.Status.QUEUED  # played again
+    assert ("match.rerun", f"match {theirs[1].pk}", "Ann is reinstated") in JudgeAction.objects.filter(
+        contest=contest
+    ).values_list("action", "target", "reason")
+    assert (stage.pk, False) in fits
