@@ -157,7 +157,7 @@ def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
         if match.pk not in frozen_ids:
             continue
         held = sorted(snapshot.get(match.pk, []), key=lambda seat: seat.index)
-        if held and held[0].attempt_id == match.result_attempt_id:
+        if held and held[0].attempt_id == match.result_attempt_id and _as_held(held, shown[match.pk].seats):
             continue  # the result it had at the freeze: nothing new to hide
         if held:
             reason = (held[0].attempt.result or {}).get("reason", "")
@@ -165,6 +165,13 @@ def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
         else:
             shown[match.pk] = Shown([_blank(seat) for seat in shown[match.pk].seats], "", hidden=True)
     return shown
+
+
+def _as_held(held: list[FrozenSeat], seats: list[MatchSeat]) -> bool:
+    """Whether the seats still say what the snapshot holds: a judges' decision made since on the
+    same result (an output rejected) rewrote their points."""
+    now = {seat.index: (seat.points, seat.score, seat.status) for seat in seats}
+    return all(now.get(seat.index) == (seat.points, seat.score, seat.status) for seat in held)
 
 
 def shown_match(user, match: Match) -> Shown:

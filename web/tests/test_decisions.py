@@ -65,11 +65,21 @@ def test_a_decision_made_after_a_freeze_waits_for_the_results_but_its_contestant
     assert client.get(f"/api/matches/{match.pk}/").json()["decision"] is None
     standings = client.get("/api/contests/words/standings/").json()
     assert standings["rows"][0]["values"]["verified"] == 110.0  # the table as it was at the freeze
+    # The match as it was at the freeze too, everywhere public (issue 36: its page and the
+    # list showed the rejection's 0 points beside the table's 110)
+    detail = client.get(f"/api/matches/{match.pk}/").json()
+    assert [s["points"] for s in detail["seats"]] == [110.0] and detail["result_as_frozen"]
+    listed = client.get("/api/matches/?contest=words").json()["results"]
+    assert [s["points"] for s in next(m for m in listed if m["id"] == match.pk)["seats"]] == [110.0]
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "valid output, 110 points" in page and "output, 0 points" not in page
     client.force_login(run["owner"])
     assert client.get(f"/api/matches/{match.pk}/").json()["decision"]["note"] == NOTE
+    assert [s["points"] for s in client.get(f"/api/matches/{match.pk}/").json()["seats"]] == [0.0]
     judges.publish_results(run["judge"], run["contest"])
     client.logout()
     assert client.get(f"/api/matches/{match.pk}/").json()["decision"]["status"] == "rejected"
+    assert [s["points"] for s in client.get(f"/api/matches/{match.pk}/").json()["seats"]] == [0.0]
 
 
 def test_a_disqualification_reason_is_on_the_contestants_entry_and_submission_pages(client, run):
