@@ -191,7 +191,9 @@ class KeptTotals(RuleBasedStateMachine):
         if entry.status == Entry.Status.DISQUALIFIED:
             services.reinstate(self.judge, entry)
         else:
-            services.disqualify(self.judge, entry, "a judge's reason")
+            services.disqualify(self.judge, entry, "a judge's reason")  # its open games called off
+            for pk in [pk for pk in self.running if Match.objects.get(pk=pk).status != Match.Status.RUNNING]:
+                self.done.append(self.running.pop(pk))
 
     @rule(which=st.sampled_from(["ladder", "swiss"]))
     def cancel_stage(self, which):
@@ -265,12 +267,13 @@ def test_rebuild_standings_puts_the_kept_totals_right_and_says_what_differed():
     assert out.getvalue().strip().endswith("nothing differed")
 
     Tally.objects.filter(entry=a.entry, status="win").update(points=7.0)  # behind the platform's back
-    assert standings.compute(contest, stage).rows[0].values["wins"] == 1
+    assert standings.compute(contest, stage).rows[0].values["wins"] == 7  # Chomp's wins are its points
     out = StringIO()
     call_command("rebuild_standings", "--contest", "rebuilt", stdout=out)
     said = out.getvalue()
     assert "Ann" in said and "1 kept rows differed" in said, said
     assert Tally.objects.get(entry=a.entry, status="win").points == 1.0
+    assert standings.compute(contest, stage).rows[0].values["wins"] == 1
     assert_kept_as_counted(contest)
 
 

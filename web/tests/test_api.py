@@ -227,12 +227,17 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
     assert boss.post(f"/api/entries/{entry.pk}/reinstate/", {}, format="json").status_code == 409
     # every action that did something is in the judges' log, with who and why; refusals are not
     log = list(JudgeAction.objects.filter(contest=contest).order_by("at", "pk"))
+    out_of = f"{entry.name} is disqualified"
     assert [(a.action, a.reason) for a in log] == [
         ("stage.run", ""),
         ("match.rerun", ""),
         ("stage.rerun", ""),
         ("entry.disqualify", "shared code with another entry"),
+        ("match.cancel", out_of),  # its two queued games called off, and played again when reinstated
+        ("match.cancel", out_of),
         ("entry.reinstate", "cleared"),
+        ("match.rerun", f"{entry.name} is reinstated"),
+        ("match.rerun", f"{entry.name} is reinstated"),
     ]
     assert {a.judge for a in log} == {the_judge} and log[0].data == {"matches": 2}
 
