@@ -39,7 +39,7 @@ from judging import formats, lifecycle, matches, standings
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchCount, Tally
 from judging.referee import MatchRecord, SeatTotals
-from judging.tests.kept import assert_kept_as_counted
+from judging.tests.kept import analyze_as_it_is, assert_kept_as_counted
 from judging.tests.pairings import deliver_pairings
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +67,7 @@ class KeptTotals(RuleBasedStateMachine):
 
     @initialize()
     def contest(self):
+        analyze_as_it_is()  # the rows of the examples before
         n = next(_names)
         self.contest = make_contest(slug=f"kept-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
         self.judge = name_to(self.contest, make_user(username=f"kept-judge-{n}"))

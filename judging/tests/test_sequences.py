@@ -48,7 +48,7 @@ from judging import services as judges
 from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, RatingFit
 from judging.referee import MatchRecord, SeatTotals
 from judging.tasks import pair_swiss_round
-from judging.tests.kept import assert_kept_as_counted
+from judging.tests.kept import analyze_as_it_is, assert_kept_as_counted
 from judging.tests.pairings import (
     assert_each_round_pairs_each_entry_once,
     assert_no_round_waits_for_nothing,
@@ -68,6 +68,7 @@ class JudgesAndGames(RuleBasedStateMachine):
 
     @initialize(count=st.sampled_from([2, 4]), start=st.integers(0, 3).map(bool))
     def contest(self, count, start):
+        analyze_as_it_is()  # the rows of the examples before
         n = next(_names)
         self.contest = make_contest(slug=f"seq-{n}", game="chomp", game_params={"rows": 3, "cols": 3})
         self.judge = name_to(self.contest, make_user(username=f"judge-{n}"))
