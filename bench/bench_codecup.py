@@ -16,7 +16,10 @@
    during the run the standings' latency (the API and the page, fetched every 0.5 s by a
    visitor) and how far the stored ratings are behind the results.
 2. ``--ladder N``: N entries in a rated continuous ladder for ``--minutes``: games an hour,
-   the standings' latency and the ratings' lag at that size.
+   the standings' latency and the ratings' lag at that size. Each new version plays 20
+   opponents (``max_opponents``), then the games the ratings ask for: without the cap a
+   ladder schedules each new version against every current one (CodeCup's test competition),
+   half a million games for 1,000 entries.
 
 Ports and folders: ``--port`` (else ``BENCH_PORT``, else a free one) for the web server; the
 installation's folder under ``BENCH_TMP`` (else the system's temporary folder), removed on the
@@ -101,7 +104,7 @@ user, _ = User.objects.get_or_create(username="organiser")
 contest = Contest.objects.create(slug={slug!r}, title="Ladder (bench)", game="chomp",
                                  game_params={{"rows": 4, "cols": 5}}, max_entries_per_user=100000)
 stage = Stage.objects.create(contest=contest, order=1, name="Ladder", kind="ladder",
-                             params={{"games_per_pairing": 1, "rated": True}})
+                             params={{"games_per_pairing": 1, "rated": True, "max_opponents": 20}})
 lifecycle.run_stage(stage)
 print(json.dumps({{"contest": contest.pk, "stage": stage.pk}}))
 """
