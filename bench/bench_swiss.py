@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from judging import pairing
+from judging.tests import backtracking
 
 ROUNDS = 24
 
@@ -40,30 +41,8 @@ class Capped(Exception):
 
 
 def backtracking_pairs(order, met, byes=None, points=None, firsts=None):
-    """The pairing before issue 35 (judging/tests/test_pairing.py keeps the same copy)."""
-    bye = None
-    if len(order) % 2:
-        byes = byes or {}
-        fewest = min(byes.get(p, 0) for p in order)
-        bye = next(p for p in reversed(order) if byes.get(p, 0) == fewest)
-        order = [p for p in order if p != bye]
-
-    def pair(rest, allow_rematch):
-        if not rest:
-            return []
-        first, others = rest[0], rest[1:]
-        for i, second in enumerate(others):
-            if not allow_rematch and frozenset((first, second)) in met:
-                continue
-            tail = pair(others[:i] + others[i + 1 :], allow_rematch)
-            if tail is not None:
-                return [(first, second), *tail]
-        return None
-
-    pairs = pair(order, allow_rematch=False)
-    if pairs is None:
-        pairs = pair(order, allow_rematch=True) or []
-    return pairs, bye
+    """The pairing before issue 35 (``judging.tests.backtracking``)."""
+    return backtracking.backtracking_pairs(order, met, byes)
 
 
 def every_pair_offered(order, met, byes=None, points=None, firsts=None):

@@ -15,9 +15,10 @@ from games import registry
 from games.clocks import Clock
 from judging.referee import Player, play
 from sandbox.conf import get_settings
-from sandbox.jail import Jail, cgroup_layout
+from sandbox.jail import cgroup_layout
 from sandbox.limits import Limits
-from sandbox.programs import build_program, open_jail
+from sandbox.programs import build_program
+from sandbox.tests.crowds import spinning
 
 pytestmark = pytest.mark.alone  # the crowd takes every core for the game's length
 
@@ -62,23 +63,10 @@ def slots(settings):
 
 @pytest.fixture
 def crowd(slots) -> Iterator[None]:
-    limits = Limits(cpu_s=120, wall_s=120, memory_mb=64, pids=16)
     built = build_program(SPIN.read_bytes(), "spin.c")
     assert built.ok, built.log
-    jails: list[Jail] = []
-    pipes: list[int] = []
-    try:
-        for _ in range(CROWD):
-            jails.append(open_jail(built.program, limits))
-            *ends, error = jails[-1].spawn(built.program.argv(limits))
-            pipes += ends
-            assert error is None, error
+    with spinning(built.program, Limits(cpu_s=120, wall_s=120, memory_mb=64, pids=16), CROWD):
         yield
-    finally:
-        for jail in jails:
-            jail.close()
-        for fd in pipes:
-            os.close(fd)
 
 
 def a_game():

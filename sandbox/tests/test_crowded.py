@@ -14,13 +14,14 @@ import pytest
 
 from sandbox import monitor
 from sandbox.conf import SandboxSettings
-from sandbox.jail import Jail, cgroup_layout
+from sandbox.jail import cgroup_layout
 from sandbox.limits import Limits
 from sandbox.monitor import StallClock
 from sandbox.programs import Program, open_jail
 from sandbox.result import Verdict
 
 from .conftest import BACKSTOP_WALL_S, Builder
+from .crowds import spinning
 
 pytestmark = pytest.mark.alone  # the crowd takes every core for a few seconds
 
@@ -42,21 +43,8 @@ def crowded(sandbox_settings: SandboxSettings) -> SandboxSettings:
 @pytest.fixture
 def crowd(programs: Builder, crowded: SandboxSettings) -> Iterator[None]:
     """CROWD jails, each running a program that spins until its jail is closed."""
-    spin = programs.build("spin.c")
-    jails: list[Jail] = []
-    pipes: list[int] = []
-    try:
-        for _ in range(CROWD):
-            jails.append(open_jail(spin, LIMITS, settings=crowded))
-            *ends, error = jails[-1].spawn(spin.argv(LIMITS))
-            pipes += ends
-            assert error is None, error
+    with spinning(programs.build("spin.c"), LIMITS, CROWD, settings=crowded):
         yield
-    finally:
-        for jail in jails:
-            jail.close()
-        for fd in pipes:
-            os.close(fd)
 
 
 def thinker(programs: Builder, how: str, seconds: float) -> tuple[Program, list[str]]:
