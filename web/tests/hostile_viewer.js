@@ -11,6 +11,7 @@
   let started = false;
   const say = (line) => {
     said.push(line);
+    console.log(`hostile-said ${line}`); // the test reads this: the page below may be gone by then
     let p = document.getElementById("hostile-said");
     if (!p) {
       p = document.createElement("pre");
@@ -172,6 +173,7 @@
       whole.className = "hostile-replay";
       whole.textContent = JSON.stringify(replay);
       element.appendChild(whole);
+      console.log("hostile-said drew a frame");
       tryAll();
     },
   });
