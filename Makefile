@@ -50,6 +50,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/python -m arbiter.owners
 
 format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .

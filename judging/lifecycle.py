@@ -284,6 +284,13 @@ def delete_match(match: Match) -> None:
             tallies.snapshot(contest)
 
 
+def count_made_result(match: Match, attempt: MatchAttempt) -> None:
+    """A match made finished with its result (a Swiss bye: no game is played) counts from now
+    on: its attempt becomes its result, its stage's kept totals take it."""
+    with tallies.recounting(match.pk):
+        Match.objects.filter(pk=match.pk).update(result_attempt=attempt)
+
+
 def fail_match(match_id: int, error: str) -> None:
     """Fail a match that is queued or being played, for a judge (see ``_fail``)."""
     with writing():

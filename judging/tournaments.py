@@ -16,7 +16,7 @@ from contests.locks import writing
 from contests.models import Entry, Stage, Submission
 from games import registry
 from games.base import BYE, BatchGame, RaceGame
-from judging import dispatch, formats, lifecycle, scheduling, standings, tallies
+from judging import dispatch, formats, lifecycle, scheduling, standings
 from judging.formats import StageError, StageFormat, register
 from judging.lifecycle import Ended
 from judging.models import Match, MatchAttempt, MatchSeat
@@ -485,8 +485,7 @@ def _create_bye(stage: Stage, round_no: int, player: tuple[Entry, Submission], p
         outcome=MatchAttempt.Outcome.FINISHED,
         result={"reason": match.reason, "seats": [seat]},
     )
-    with tallies.recounting(match.pk):  # counted from now on
-        Match.objects.filter(pk=match.pk).update(result_attempt=attempt)
+    lifecycle.count_made_result(match, attempt)
     return match
 
 

@@ -4,6 +4,7 @@ from django.db import models
 
 from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
+from contests.services import log_action
 from games import registry
 from judging import formats
 from judging import services as judges
@@ -28,7 +29,7 @@ class StageForm(forms.ModelForm):
 
     class Meta:
         model = Stage
-        fields = ["contest", "order", "name", "kind", "params", "status", "started_at", "finished_at"]
+        fields = ["contest", "order", "name", "kind", "params"]
         field_classes = {"params": JSONField}
 
     def clean(self):
@@ -59,10 +60,18 @@ class StageForm(forms.ModelForm):
 
 
 class StageInline(admin.TabularInline):
+    """A contest's stages, to read: each is added, edited and run on its own page, where its
+    lifecycle and the judges' log see it (the inline saved around both)."""
+
     model = Stage
-    form = StageForm
     extra = 0
     fields = ("order", "name", "kind", "params", "status")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Contest)
@@ -83,10 +92,39 @@ class ContestAdmin(admin.ModelAdmin):
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
+    """A stage's place, name and parameters; its state moves only by its lifecycle (the actions
+    here, the judges' pages): a stage that has started keeps its contest and kind, and is never
+    deleted here (its games are the record)."""
+
     form = StageForm
     list_display = ("__str__", "kind", "status", "started_at", "finished_at")
     list_filter = ("kind", "status", "contest")
+    readonly_fields = ("status", "started_at", "finished_at", "ended_by")
     actions = ["run_stage"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        moved = ("contest",) if obj.status == Stage.Status.PENDING else ("contest", "kind")
+        return (*moved, *self.readonly_fields)
+
+    def save_model(self, request, obj, form, change) -> None:
+        """A new stage is added as a judge adds one (``stage.add``); an edit is a ``stage.edit``
+        line of the judges' log naming what changed."""
+        if not change:
+            added = judges.add_stage(
+                request.user, obj.contest, kind=obj.kind, name=obj.name, params=obj.params, order=obj.order
+            )
+            obj.pk = added.pk
+            return
+        was = Stage.objects.get(pk=obj.pk)
+        fields = [name for name in ("order", "name", "kind", "params") if getattr(was, name) != getattr(obj, name)]
+        obj.save()
+        if fields:
+            log_action(request.user, obj.contest_id, "stage.edit", f"stage {obj.name}", "in the admin", fields=fields)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
     @admin.action(description="Run the selected stages (schedule their matches)", permissions=["rerun"])
     def run_stage(self, request, queryset):
@@ -121,7 +159,13 @@ class EntryAdmin(admin.ModelAdmin):
     list_filter = ("contest", "status", "is_reference")
     search_fields = ("name", "user__username")
     raw_id_fields = ("user",)
+    readonly_fields = ("status", "status_reason", "created_at")
     inlines = [SubmissionInline]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """An entry is disqualified on the judges' pages (logged, its games called off); one
+        that has played is never deleted: its games are the standings."""
+        return request.user.is_superuser and (obj is None or not obj.seats.exists())
 
 
 @admin.register(Submission)
@@ -129,9 +173,25 @@ class SubmissionAdmin(admin.ModelAdmin):
     list_display = ("__str__", "language", "size", "status", "is_active", "created_at")
     list_filter = ("status", "language", "entry__contest")
     search_fields = ("entry__name", "sha256")
-    readonly_fields = ("sha256", "size", "created_at", "build_started_at", "built_at", "build_faults", "toolchain")
+    readonly_fields = (
+        "status",
+        "is_active",
+        "sha256",
+        "size",
+        "created_at",
+        "build_started_at",
+        "built_at",
+        "build_faults",
+        "toolchain",
+    )
     raw_id_fields = ("entry",)
     actions = ["rebuild"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a version is uploaded, built and tested: the contestant's pages and the API
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser and (obj is None or not obj.seats.exists())
 
     @admin.action(description="Build again (builds the platform failed or lost)", permissions=["rerun"])
     def rebuild(self, request, queryset):
@@ -145,10 +205,17 @@ class SubmissionAdmin(admin.ModelAdmin):
 
 
 class MatchSeatInline(admin.TabularInline):
+    """A match's seats as its result left them: results move only by a re-run, a cancel or a
+    judge's decision on an output (each through its lifecycle, logged), never by hand here."""
+
     model = MatchSeat
     extra = 0
     fields = ("index", "entry", "submission", "points", "score", "status", "detail", "reason", "moves", "cpu_seconds")
-    raw_id_fields = ("entry", "submission")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class MatchAttemptInline(admin.TabularInline):
@@ -168,8 +235,32 @@ class MatchAttemptInline(admin.TabularInline):
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("__str__", "stage", "round", "status", "priority", "faults", "finished_at")
     list_filter = ("status", "contest", "stage")
-    readonly_fields = ("created_at", "started_at", "finished_at", "faults", "result_attempt")
+    fields = (
+        "contest",
+        "stage",
+        "versus",
+        "round",
+        "status",
+        "priority",
+        "seed",
+        "params",
+        "reason",
+        "error",
+        "faults",
+        "result_attempt",
+        "replay",
+        "created_at",
+        "queued_at",
+        "started_at",
+        "finished_at",
+    )
+    # Only its place in the queue is set by hand: the rest is its lifecycle's (the actions).
+    readonly_fields = tuple(name for name in fields if name != "priority")
     inlines = [MatchSeatInline, MatchAttemptInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # matches are made by their stage's format, a versus batch or a test
+
     actions = ["rerun", "cancel"]
 
     @admin.action(description="Re-run the selected matches (any being played is called off)", permissions=["rerun"])

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -32,7 +34,98 @@ def test_admin_screens_open_for_a_superuser(admin_client, rows, model):
     app, name = model.split(".")
     assert admin_client.get(reverse(f"admin:{app}_{name}_changelist")).status_code == 200
     assert admin_client.get(reverse(f"admin:{app}_{name}_change", args=[rows[name].pk])).status_code == 200
-    assert admin_client.get(reverse(f"admin:{app}_{name}_add")).status_code == 200
+    # versions are uploaded and matches made by their formats, never added by hand
+    added = 403 if name in ("submission", "match") else 200
+    assert admin_client.get(reverse(f"admin:{app}_{name}_add")).status_code == added
+
+
+def test_no_admin_form_writes_a_results_state(rf, rows):
+    """The admin set a finished match's seats and moved a match to another stage around the
+    lifecycle (issue 36): the public table kept the old result, the stage's list lost a match.
+    No form or inline of the admin may edit a field arbiter/owners.py guards, add a seat or
+    delete one."""
+    from django.contrib import admin
+
+    from arbiter.owners import OWNERS
+    from judging.models import MatchSeat
+
+    request = rf.get("/")
+    request.user = make_user(is_staff=True, is_superuser=True)
+    rows["stage"].status = "running"  # started: its kind is declared (a pending stage's may change)
+    row_of = {type(row): row for row in rows.values()}
+    editable: dict[str, set[str]] = {}
+    for model, model_admin in admin.site._registry.items():
+        obj = row_of.get(model)
+        readonly = set(model_admin.get_readonly_fields(request, obj))
+        form = model_admin.get_form(request, obj)
+        editable.setdefault(model.__name__, set()).update(set(form.base_fields) - readonly)
+        for inline in model_admin.get_inline_instances(request, obj):
+            readonly = set(inline.get_readonly_fields(request, obj))
+            fields = set(inline.get_formset(request, obj).form.base_fields) - readonly
+            editable.setdefault(inline.model.__name__, set()).update(fields)
+            if inline.model is MatchSeat:
+                assert not inline.has_add_permission(request, obj) and not inline.can_delete
+    written = {model: sorted(editable.get(model, set()) & fields) for model, (fields, _, _) in OWNERS.items()}
+    assert written == {model: [] for model in OWNERS}
+    assert editable["Match"] == {"priority"} and {"name", "params", "order"} <= editable["Stage"]
+
+
+def test_the_admin_changes_no_result_and_logs_what_it_edits(admin_client):
+    """A post that sets a finished match's seats and its stage changes neither; a stage edited
+    or added here is a line of the judges' log; a stage or an entry that has played is never
+    deleted here."""
+    from contests.models import JudgeAction, Stage
+    from judging import standings
+    from judging.models import Match
+
+    contest = make_contest()
+    first, second = make_stage(contest, name="First"), make_stage(contest, name="Second", order=2)
+    subs = [make_submission(make_entry(contest, name=n)) for n in ("Strong A", "Weak B")]
+    match = make_match(contest, subs, stage=first)
+    finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss")])
+    before = [(row.entry.name, row.values, row.games) for row in standings.compute(contest, first).rows]
+    seats = list(match.seats.order_by("index"))
+    post = {
+        "contest": contest.pk, "stage": second.pk, "round": 3, "status": "queued", "priority": 1,
+        "seats-TOTAL_FORMS": 2, "seats-INITIAL_FORMS": 2, "seats-MIN_NUM_FORMS": 0, "seats-MAX_NUM_FORMS": 1000,
+        "attempts-TOTAL_FORMS": 1, "attempts-INITIAL_FORMS": 1, "attempts-MIN_NUM_FORMS": 0,
+        "attempts-MAX_NUM_FORMS": 1000,
+    }  # fmt: skip
+    for i, seat in enumerate(seats):
+        post |= {f"seats-{i}-id": seat.pk, f"seats-{i}-match": match.pk, f"seats-{i}-points": 1 - seat.points}
+        post |= {f"seats-{i}-status": "loss" if seat.status == "win" else "win"}
+    post |= {"attempts-0-id": match.result_attempt_id, "attempts-0-match": match.pk}
+    response = admin_client.post(reverse("admin:judging_match_change", args=[match.pk]), post)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    match.refresh_from_db()
+    assert (match.stage_id, match.round, match.status, match.priority) == (first.pk, 0, "finished", 1)
+    assert [(s.points, s.status) for s in match.seats.order_by("index")] == [(1, "win"), (0, "loss")]
+    assert [(row.entry.name, row.values, row.games) for row in standings.compute(contest, first).rows] == before
+
+    url = reverse("admin:contests_stage_change", args=[first.pk])
+    other = make_contest()  # a stage never moves to another contest
+    fields = {
+        "contest": other.pk,
+        "order": 1,
+        "name": "Opening",
+        "kind": first.kind,
+        "params": json.dumps(first.params),
+    }
+    response = admin_client.post(url, fields)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    edit = JudgeAction.objects.get(action="stage.edit")
+    assert (edit.target, edit.data["fields"], edit.contest_id) == ("stage Opening", ["name"], contest.pk)
+    assert Stage.objects.get(pk=first.pk).contest_id == contest.pk
+    response = admin_client.post(
+        reverse("admin:contests_stage_add"),
+        {"contest": contest.pk, "order": 5, "name": "Final", "kind": "round_robin", "params": "{}"},
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert JudgeAction.objects.filter(action="stage.add", target="stage Final").exists()
+    assert Stage.objects.get(name="Final").status == "pending"
+    assert admin_client.get(reverse("admin:contests_stage_delete", args=[first.pk])).status_code == 403
+    assert admin_client.get(reverse("admin:contests_entry_delete", args=[subs[0].entry_id])).status_code == 403
+    assert Match.objects.filter(stage=first).count() == 1
 
 
 def test_worker_heartbeats_are_listed(admin_client):
