@@ -19,8 +19,12 @@ the active scheduler's): a bootstrap over games would condition on the pairings 
 cover pairs with few games (docs/architecture.md: issue 27).
 
 A rated stage (a continuous one) ranks by the conservative rating μ − kσ (``rating_k``, 2 by
-default), so that a version with few games is not placed above one that has proved itself;
-any other stage ranks by its points and shows the interval of each row's strength beside.
+default), so that a version with few games is not placed above one that has proved itself,
+and its intervals are those of that order: each draw ranked by its strengths less each one's
+kσ (ranked by the strengths alone, a row placed first by μ − 2σ showed the interval [2, 5]).
+Any other stage ranks by its points and shows the interval of each row's strength beside.
+Either way a row's interval holds its own place (``standings``: widened to it where the
+draws leave it out, as a Swiss table's points can).
 
 Computed in a task (``judging.rate_stage``) once a result changes the stage's totals, at most
 one queued per stage (``queue``) and never two at work: a task that finds a fit of its stage at
@@ -342,6 +346,8 @@ def _fit(stage: Stage, frozen: bool, wait: bool) -> Fitted:
     if rated(stage):
         score = {i: centre[i] - k(stage) * sigma[i] for i in nodes.values()}
         rows.sort(key=lambda r: -score[r[2]] if r[2] is not None else math.inf)
+        if samples is not None:  # each draw ranked by the table's own rule: its strength less kσ
+            samples = samples - k(stage) * sigma[np.asarray(columns)]
     low = high = None
     shares: list[float] = []
     with_fit = [r for r in rows if r[2] is not None]
@@ -597,7 +603,7 @@ def stale_fits(now: datetime, grace: timedelta) -> list[tuple[int, bool]]:
             newer = changed is not None and changed > fit[1]
             behind[(stage_id, False)] = newer or ("count" if fit[0] != games else False)
     for (stage_id, frozen), (_, at, froze, older_than) in fits.items():
-        if frozen and froze is not None and at < froze and at < older_than:
+        if frozen and froze is not None and at < froze and at < older_than:  # none since, or a copy held
             behind[(stage_id, True)] = True
     snapshots = PairTally.objects.filter(frozen=True, contest__standings_frozen_at__lt=now - grace)
     for stage_id in snapshots.values_list("stage_id", flat=True).distinct():
@@ -638,6 +644,18 @@ def started(stage_id: int, frozen: bool) -> None:
 
 
 # --- The charts -------------------------------------------------------------------------------
+
+
+def hold(stage_ids: list[int]) -> None:
+    """At a freeze, each stage's live fit copied as its frozen one, so the frozen table's rows
+    carry their ratings and intervals from the moment it is frozen (they had none for the
+    seconds its own fit took). The frozen fit queued beside replaces it: the live one may lag
+    the snapshot's results by its debounce."""
+    for fit in RatingFit.objects.filter(stage_id__in=stage_ids, frozen=False):
+        rows = [Row(*row) for row in fit.ratings.order_by("place").values_list(*Row._fields)]
+        fit.pk, fit.frozen = None, True
+        fit.save(force_insert=True)
+        _insert(fit, rows)
 
 
 def rating_lines(stage: Stage, entries: dict[int, str], until=None, by_version: bool = False) -> list[dict]:

@@ -18,7 +18,7 @@ Returns data; templates and the API render it.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
@@ -363,9 +363,15 @@ class _Ranked:
         return rows
 
     def _sure(self, pk: int, rank: int) -> Shown | None:
+        """The row's rating and interval; the interval holds the row's own rank: widened to it
+        where the fit's draws leave it out (a Swiss table ranks by points, not strengths; a
+        version newer than a rated fit is placed after the rated rows)."""
         if self.exact:
             return Shown(rank_low=rank, rank_high=rank, exact=True)
-        return self.stored.get(pk) if self.stored is not None else None
+        found = self.stored.get(pk) if self.stored is not None else None
+        if found is not None and not found.rank_low <= rank <= found.rank_high:
+            found = replace(found, rank_low=min(found.rank_low, rank), rank_high=max(found.rank_high, rank))
+        return found
 
     def shown(self, entries: list[int]) -> Standings:
         """The table with the rows of ``entries`` (the whole table's count and ranks)."""

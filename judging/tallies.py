@@ -196,7 +196,9 @@ def snapshot(contest: Contest) -> None:
     tallies, pairs = build(FrozenSeat.objects.filter(contest=contest), frozen=True)
     Tally.objects.bulk_create(tallies, batch_size=1000)
     PairTally.objects.bulk_create(pairs, batch_size=1000)
-    for stage_id in sorted({t.stage_id for t in tallies}):
+    stages = sorted({t.stage_id for t in tallies})
+    confidence.hold(stages)  # rows have intervals from now; their own fit follows
+    for stage_id in stages:
         confidence.queue(stage_id, frozen=True)
 
 

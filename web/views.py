@@ -436,7 +436,11 @@ def standings_history(request, slug: str):
     if stage is not None and confidence.rated(stage):
         top = {row.entry.pk: row.entry.name for row in rows[:10]}
         until = contest.standings_frozen_at if record.frozen else None
-        return JsonResponse({"rated": True, "lines": confidence.rating_lines(stage, top, until)})
+        lines = confidence.rating_lines(stage, top, until)
+        shown = {row.entry.pk: row.sure.rating for row in rows if row.sure is not None}
+        for line in lines:  # the legend says the table's figure, not the chart's last kept point
+            line["rating"] = shown.get(line["entry"])
+        return JsonResponse({"rated": True, "lines": lines})
     return JsonResponse({"lines": standings_service.history(contest, stage, rows, record)})
 
 

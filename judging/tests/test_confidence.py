@@ -77,9 +77,56 @@ def test_a_new_version_is_provisional_at_the_bottom_until_it_plays():
     table = standings.compute(contest, stage)
     last = table.rows[-1]
     assert last.entry.name == "Strong" and last.sure.provisional
-    assert (last.sure.rank_low, last.sure.rank_high) == (1, 4) or last.sure.rank_high - last.sure.rank_low >= 2
+    # by the table's rule (μ − 2σ) a version with no game is last whatever its strength
+    assert last.sure.rank_low <= 4 == last.sure.rank_high
     rating = Rating.objects.get(fit__stage=stage, entry=strong.entry)
     assert rating.submission_id == newer.pk and rating.games == 0
+
+
+def test_a_rated_row_is_inside_its_own_interval():
+    """A row ranked first by μ − 2σ (many games, middling results) showed the interval [3, 4]:
+    the rows were ordered by one figure and the intervals drawn from the strengths alone. The
+    fit's own intervals are now of the order shown: every row's place inside its interval
+    without the table widening any."""
+    rng = random.Random(0)
+    contest = make_contest()
+    stage = make_stage(contest, kind="ladder", status=Stage.Status.RUNNING, name="Ladder")
+    subs = {n: _ready(make_entry(contest, name=n)) for n in ("Proved", "Lucky A", "Lucky B", "Lucky C", "Base")}
+    for _ in range(200):
+        _play(contest, stage, subs["Proved"], subs["Base"], rng.random() < 0.7)
+    for name in ("Lucky A", "Lucky B", "Lucky C"):
+        for _ in range(4):
+            _play(contest, stage, subs[name], subs["Base"], rng.random() < 0.9)
+        _play(contest, stage, subs[name], subs["Proved"], rng.random() < 0.6)
+    confidence.rate(stage.pk)
+    rows = Rating.objects.filter(fit__stage=stage).order_by("place")
+    assert rows[0].entry.name == "Proved"
+    assert [r.place for r in rows if not r.rank_low <= r.place <= r.rank_high] == []
+    table = standings.compute(contest, stage)
+    assert all(r.sure.rank_low <= r.rank <= r.sure.rank_high for r in table.rows)
+
+
+def test_a_points_row_is_inside_its_interval_widened_to_its_place():
+    """A points table (a Swiss stage's, ordered by points not strengths) can place a row where
+    the fit's draws do not: its interval is widened to hold its place."""
+    contest, stage, subs = _demo(kind="round_robin", games=10)
+    confidence.rate(stage.pk)
+    strong = Rating.objects.get(fit__stage=stage, entry=subs["Strong"].entry)
+    Rating.objects.filter(pk=strong.pk).update(rank_low=3, rank_high=4)  # as a Swiss table's can be
+    row = next(r for r in standings.compute(contest, stage).rows if r.entry.name == "Strong")
+    assert row.rank == 1 and (row.sure.rank_low, row.sure.rank_high) == (1, 4)
+
+
+def test_a_frozen_table_has_its_intervals_from_the_freeze():
+    """Public rows had no interval for the seconds after each freeze that the snapshot's own
+    fit took: the live fit is held as the frozen one in the freeze's transaction."""
+    contest, stage, _ = _demo(games=4)
+    confidence.rate(stage.pk)
+    publication.freeze(contest)
+    frozen = standings.compute(contest, stage, publication.FROZEN)
+    assert frozen.fit is not None and all(r.sure is not None for r in frozen.rows)
+    live = standings.compute(contest, stage)
+    assert [(r.entry.name, r.sure) for r in frozen.rows] == [(r.entry.name, r.sure) for r in live.rows]
 
 
 def test_a_points_stage_keeps_its_points_order_and_shows_intervals():
@@ -496,7 +543,8 @@ def test_the_watchdog_queues_a_fit_behind_its_results_and_only_those(monkeypatch
     assert watchdog.refit_stale_stages() == 1 and sent == [(stage.pk, False)]
     confidence.rate(stage.pk)
     assert confidence.stale_fits(later, watchdog.STALE_FIT_GRACE) == []
-    # a freeze whose snapshot's fit was lost: queued once it is a minute old
+    # a freeze whose snapshot's fit was lost (it holds the live fit's copy): queued once it is a minute old
+    RatingFit.objects.filter(stage=stage).update(computed_at=later - timedelta(seconds=1))
     publication.freeze(contest)
     assert (stage.pk, True) in confidence.stale_fits(timezone.now() + timedelta(minutes=2), watchdog.STALE_FIT_GRACE)
     confidence.rate(stage.pk, frozen=True)

@@ -7,7 +7,7 @@ Crossed Words run whose outputs the judges verify. Its moves are the judges' (ru
 cancel a stage or a match, freeze, publish, disqualify, reinstate, verify) and the platform's (a
 worker claims a match, records its result or a platform fault, a called-off attempt brings its
 result late, a contestant sends a new version). The model knows only what each step did; after
-every step it checks:
+every step it checks (an administrator's edits in the admin among the steps):
 
 - every match is counted once, with the result its model says (the live standings' wins);
 - the public standings are the snapshot's while frozen, the live record's otherwise;
@@ -17,7 +17,8 @@ every step it checks:
   ended always has its pairing queued;
 - each output counts what the judges decided on its current result (accepted: the claim,
   rejected: 0, else the verifier's figure);
-- every table read from the kept totals is the one added up from the seats;
+- every table read from the kept totals is the one added up from the seats, and each row of a
+  fitted table is inside its own rank interval;
 - each active entry plays with its newest version whose latest system test passed, and
   has one whenever any of its versions' latest test passed.
 """
@@ -397,6 +398,38 @@ class JudgesAndGames(RuleBasedStateMachine):
         self._check_swiss(rounds)
         self.disqualified.discard(pk)
 
+    @rule(data=st.data(), winner=st.sampled_from([0, 1]))
+    def an_administrator_edits_a_match_in_the_admin(self, data, winner):
+        """The admin once set a finished match's seats and moved it to another stage around the
+        lifecycle: a post that tries both, with a new place in the queue, changes only that."""
+        from django.test import Client
+        from django.urls import reverse
+
+        finished = self._matches(Match.Status.FINISHED)
+        if not finished:
+            return
+        match = Match.objects.get(pk=data.draw(st.sampled_from(finished)))
+        before = list(match.seats.order_by("index").values_list("pk", "points", "status"))
+        if not hasattr(self, "admin"):
+            self.admin = Client()
+            self.admin.force_login(make_user(username=f"root-{next(_names)}", is_staff=True, is_superuser=True))
+        other = next(stage for stage in [self.system, *self.stages] if stage.pk != match.stage_id)
+        post = {
+            "stage": other.pk, "status": "queued", "round": 9, "priority": Match.Priority.RESCUE,
+            "seats-TOTAL_FORMS": len(before), "seats-INITIAL_FORMS": len(before), "seats-MIN_NUM_FORMS": 0,
+            "seats-MAX_NUM_FORMS": 1000, "attempts-TOTAL_FORMS": 0, "attempts-INITIAL_FORMS": 0,
+            "attempts-MIN_NUM_FORMS": 0, "attempts-MAX_NUM_FORMS": 1000,
+        }  # fmt: skip
+        for i, (pk, _, _) in enumerate(before):
+            post |= {f"seats-{i}-id": pk, f"seats-{i}-match": match.pk}
+            post |= {f"seats-{i}-points": float(i == winner), f"seats-{i}-status": "win" if i == winner else "loss"}
+        response = self.admin.post(reverse("admin:judging_match_change", args=[match.pk]), post)
+        assert response.status_code == 302, response.content.decode()[:2000]
+        after = Match.objects.get(pk=match.pk)
+        assert (after.stage_id, after.status, after.round) == (match.stage_id, match.status, match.round)
+        assert after.priority == Match.Priority.RESCUE
+        assert list(after.seats.order_by("index").values_list("pk", "points", "status")) == before
+
     # --- what must hold after every step ---------------------------------------------------
 
     def _counted(self):
@@ -453,6 +486,9 @@ class JudgesAndGames(RuleBasedStateMachine):
                 table = standings.compute(self.contest, Stage.objects.get(pk=stage.pk), record)
                 assert all(row.sure is not None for row in table.rows), (stage.name, frozen)
                 assert all(1 <= row.sure.rank_low <= row.sure.rank_high <= len(table.rows) for row in table.rows)
+                assert all(row.sure.rank_low <= row.rank <= row.sure.rank_high for row in table.rows), [
+                    (row.rank, row.sure) for row in table.rows
+                ]
         if self.snapshot is None:
             assert not RatingFit.objects.filter(contest=self.contest, frozen=True).exists()
 

@@ -73,9 +73,12 @@
       const item = document.createElement("li");
       item.style.setProperty("--colour", colour);
       const last = line.points.length - 1;
-      item.textContent = line.low
-        ? `${line.name}: ${Math.round(line.points[last])} ± ${Math.round((line.high[last] - line.low[last]) / 2)}`
-        : `${line.name}: ${line.points[last]}`;
+      const band = line.low
+        ? `${Math.round(line.points[last])} ± ${Math.round((line.high[last] - line.low[last]) / 2)}`
+        : `${line.points[last]}`;
+      // a rated table's own figure (μ − kσ) where it has one; the line's last point beside
+      item.textContent = line.rating != null ? `${line.name}: ${Math.round(line.rating)}` : `${line.name}: ${band}`;
+      if (line.rating != null) item.title = `rating as in the table; the line: μ ± 2σ ${band}`;
       legend.appendChild(item);
     });
     box.replaceChildren(svg, legend);

@@ -71,7 +71,11 @@ def test_the_ladder_shows_who_is_sure_and_who_is_tied(ladder, page, live_server)
     page.wait_for_selector(".history-chart svg polygon.band")
     assert page.locator(".history-chart svg polyline").count() == 4
     assert page.locator(".history-chart svg polygon.band").count() == 4
-    assert "±" in page.locator(".history-legend li").first.inner_text()
+    # the legend said "1345 ± 236" (the line's μ ± 2σ) where the table said 1186
+    legend = page.locator(".history-legend li").all_inner_texts()
+    table = [f"{r[2]}: {r[3]}" for r in (rows.nth(i).locator("td").all_inner_texts() for i in range(4))]
+    assert sorted(legend) == sorted(table)
+    assert "±" in page.locator(".history-legend li").first.get_attribute("title")
     page.goto(f"{live_server.url}/contests/{contest.slug}/")
     assert "places 1, 2 from the next" in page.locator("small.ranked").inner_text()
 
