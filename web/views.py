@@ -69,9 +69,11 @@ def contest_detail(request, slug: str):
     contest = _contest(request, slug)
     stages = list(contest.stages.all())
     progress = counts.of_stages(stage.pk for stage in stages)  # kept, not counted over the games
+    # while frozen, the public's "played" counts a game the snapshot holds that is being played again
+    replayed = {} if publication.sees_live(request.user, contest) else standings_service.replayed(contest.matches)
     for stage in stages:
         found = progress.get(stage.pk, counts.Progress())
-        stage.progress = (found.finished, found.total)
+        stage.progress = (found.finished + replayed.get(stage.pk, 0), found.total)
         stage.ranked = confidence.described(stage)
     entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
     mine = (
