@@ -130,6 +130,13 @@ def _plays_in(user, match: Match, seats: list) -> bool:
     return user.is_authenticated and any(seat.entry.user_id == user.pk for seat in seats)
 
 
+def sees_match_live(user, match: Match) -> bool:
+    """Whether the user may watch the match as it is played (a race's live table): always, but
+    while its contest is frozen only its judges and its own contestants (a game played after the
+    freeze is the public's once the judges publish)."""
+    return sees_live(user, match.contest) or _plays_in(user, match, list(match.seats.all()))
+
+
 def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
     """How each of ``matches`` (their seats prefetched with their entries) looks to ``user``:
     the live result, unless their contest is frozen and the user is neither a judge nor one of

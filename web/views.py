@@ -529,7 +529,7 @@ def match_detail(request, pk: int):
     match = _match(request, pk)
     shown = publication.shown_match(request.user, match)
     seats = shown.seats
-    live = _live_race(match, seats) if not shown.hidden else None
+    live = _live_race(match, seats) if publication.sees_match_live(request.user, match) else None
     context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
     if roles.may(request.user, match.contest, roles.Power.JUDGE):  # its judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
