@@ -44,9 +44,16 @@ def match_finished(match) -> None:
             emit(Event.Kind.MATCH, match.contest_id, data, user_id=user_id)
         return
     emit(Event.Kind.MATCH, match.contest_id, data)
-    emit(Event.Kind.STANDINGS, match.contest_id, {"stage": match.stage_id})
+    emit(Event.Kind.STANDINGS, match.contest_id, {"stage": match.stage_id, **_live(match.contest)})
 
 
 def standings_changed(stage) -> None:
-    """A judge's decision moved a stage's standings (no match finished)."""
-    emit(Event.Kind.STANDINGS, stage.contest_id, {"stage": stage.pk})
+    """A judge's decision (or a fit) moved a stage's live standings (no match finished)."""
+    emit(Event.Kind.STANDINGS, stage.contest_id, {"stage": stage.pk, **_live(stage.contest)})
+
+
+def _live(contest) -> dict:
+    """While the contest's standings are frozen, a change of its live standings is news for
+    those who see them (its judges: ``web.events``), never the public's: a post-freeze
+    result or decision, even its moment, waits for publish (``judging.publication``)."""
+    return {"live": True} if contest.standings_frozen_at is not None else {}

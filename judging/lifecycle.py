@@ -7,6 +7,7 @@ Stage::
        |                |  ^                          |
        |                |  +-------- re-run ----------+
        +----cancel------+--------> cancelled (for good: never run, re-run or shown by default)
+       +----delete (none of its matches started)--> gone
 
 Match::
 
@@ -179,6 +180,36 @@ def cancel_stage(stage: Stage) -> dict[str, int]:
             _stop(match)
         events.standings_changed(stage)
     return stopped
+
+
+def deletion_refusal(stage: Stage) -> str:
+    """Why a judge may not delete the stage, in a sentence; empty if they may: only a stage that
+    never ran (none of its matches started: it has none, or only queued ones), of a kind the
+    judges run (not the system test, which runs by itself)."""
+    if not formats.of(stage.kind).run_by_judges:
+        return f"{stage.name} runs by itself for each new submission; it cannot be deleted."
+    started = MatchAttempt.objects.filter(match__stage=stage).count()
+    settled = stage.matches.exclude(status=Match.Status.QUEUED).count()
+    if started or settled:
+        return (
+            f"{stage.name} has run ({max(started, settled)} of its matches started or ended); only a stage that "
+            "never ran can be deleted: cancel it instead (its games stay on record)."
+        )
+    return ""
+
+
+def delete_stage(stage: Stage) -> int:
+    """Delete a stage that never ran, with its queued matches (their tokens find nothing to
+    claim); Refused, in words, for one that ran. How many queued matches went with it."""
+    with writing():
+        stage = lock_stage(stage.pk)
+        refusal = deletion_refusal(stage)
+        if refusal:
+            raise Refused(refusal)
+        matches = lock("match", stage.matches.all())
+        counts.moved((m.contest_id, m.stage_id, m.status, None) for m in matches)
+        stage.delete()  # its matches, seats and kept counts with it
+    return len(matches)
 
 
 # --- Matches --------------------------------------------------------------------------------

@@ -130,6 +130,13 @@ def _plays_in(user, match: Match, seats: list) -> bool:
     return user.is_authenticated and any(seat.entry.user_id == user.pk for seat in seats)
 
 
+def sees_match_live(user, match: Match) -> bool:
+    """Whether the user may watch the match as it is played (a race's live table): always, but
+    while its contest is frozen only its judges and its own contestants (a game played after the
+    freeze is the public's once the judges publish)."""
+    return sees_live(user, match.contest) or _plays_in(user, match, list(match.seats.all()))
+
+
 def shown_matches(user, matches: list[Match]) -> dict[int, Shown]:
     """How each of ``matches`` (their seats prefetched with their entries) looks to ``user``:
     the live result, unless their contest is frozen and the user is neither a judge nor one of
@@ -296,10 +303,17 @@ class Hidden(Exception):
     """The replay of a game whose result waits for the judges to publish."""
 
 
-def replay_for(user, match) -> dict[str, Any] | None:
+def replay_for(user, match, attempt: int | None = None) -> dict[str, Any] | None:
     """The match's replay as the user may see it: that of the result the user is shown (the
     snapshot's while frozen; Hidden for a game played since), with the stderr of every program
-    the user may not see removed."""
+    the user may not see removed. ``attempt`` (a number) asks for that attempt's own replay:
+    the contest's judges' only (Hidden for anyone else, frozen or not)."""
+    if attempt is not None:
+        if not roles.may(user, match.contest, roles.Power.JUDGE):
+            raise Hidden("Only the contest's judges see each attempt's replay; without ?attempt, the counted one's.")
+        tried = match.attempts.filter(number=attempt).first()
+        replay = read_replay(tried.replay) if tried is not None else None
+        return _as_seen(user, match, replay)
     shown = shown_match(user, match)
     if shown.hidden:
         raise Hidden("This game was played after the standings were frozen: its replay waits for the results.")
@@ -307,6 +321,11 @@ def replay_for(user, match) -> dict[str, Any] | None:
         replay = read_replay(shown.seats[0].attempt.replay)
     else:
         replay = match.load_replay()
+    return _as_seen(user, match, replay)
+
+
+def _as_seen(user, match, replay: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A replay with what the user may not read of it taken out."""
     if replay is None:
         return None
     seats = {seat.index: seat for seat in match.seats.select_related("entry")}

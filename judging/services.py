@@ -84,6 +84,16 @@ def cancel_stage(judge, stage, reason: str = "") -> dict[str, int]:
     return stopped
 
 
+def delete_stage(judge, stage, reason: str = "") -> int:
+    """Delete a stage that never ran (a mistaken one), logged in the same transaction; Refused
+    (``lifecycle.Refused``, a sentence) for a stage that ran. How many queued matches went with it."""
+    with writing():
+        name, kind, contest_id = stage.name, stage.kind, stage.contest_id
+        dropped = lifecycle.delete_stage(stage)
+        log_action(judge, contest_id, "stage.delete", f"stage {name}", reason, kind=kind, matches=dropped)
+    return dropped
+
+
 def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> None:
     """A disqualified entry plays no more games: its open ones (queued, being played, failed)
     are called off, each a line of the judges' log (not its versions' system tests: a version's

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 
 from contests.models import Contest, Entry, Stage
 from games import registry
@@ -31,7 +31,7 @@ from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSea
 
 __all__ = [
     "BYE", "FROZEN", "LIVE", "MAX_PAGE_ROWS", "PAGE_ROWS", "Change", "Comparison", "Page", "Record", "Row", "Standing",
-    "Standings", "compare", "compute", "current_stage", "page", "standing", "with_result",
+    "Standings", "compare", "compute", "current_stage", "page", "replayed", "standing", "with_result",
 ]  # fmt: skip
 
 
@@ -209,19 +209,34 @@ def _tallies(
     }
 
 
-def _progress(contest: Contest, stage: Stage | None, kept: bool = True) -> tuple[int, int]:
+def _progress(contest: Contest, stage: Stage | None, kept: bool = True, record: Record = LIVE) -> tuple[int, int]:
     """(games played, games scheduled): what everyone may know, frozen or not; from the kept
     counts of the table's stages (``judging.counts``: a few rows a stage), or (``kept``
-    False, the reference) counted over the matches."""
+    False, the reference) counted over the matches. The snapshot's table (``FROZEN``) counts
+    as played a game it holds a result of that is being played again (``replayed``): a re-run
+    after the freeze moves nothing the public sees until publish."""
     if kept:
         found = counts.summed(MatchCount.objects.filter(_in_table(contest, stage, via=""), contest=contest))
-        return found.finished, found.total
-    matches = (
-        Match.objects.filter(_in_table(contest, stage, via=""))
-        .exclude(status=Match.Status.CANCELLED)
-        .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
-    )
-    return matches["finished"], matches["total"]
+        finished, total = found.finished, found.total
+    else:
+        matches = (
+            Match.objects.filter(_in_table(contest, stage, via=""))
+            .exclude(status=Match.Status.CANCELLED)
+            .aggregate(finished=Count("pk", filter=Q(status=Match.Status.FINISHED)), total=Count("pk"))
+        )
+        finished, total = matches["finished"], matches["total"]
+    if record.frozen:
+        finished += sum(replayed(Match.objects.filter(_in_table(contest, stage, via=""))).values())
+    return finished, total
+
+
+def replayed(matches: QuerySet[Match]) -> dict[int, int]:
+    """Of ``matches``, by stage, those whose result the freeze's snapshot holds that are not
+    finished now (being played again, or failed since): played, to whoever sees the snapshot,
+    which still counts their result. Only open and failed matches are read (a few)."""
+    held = FrozenSeat.objects.filter(match=OuterRef("pk"))
+    open_or_failed = matches.filter(status__in=[*counts.OPEN, Match.Status.FAILED]).filter(Exists(held))
+    return dict(open_or_failed.order_by().values("stage_id").annotate(n=Count("pk")).values_list("stage_id", "n"))
 
 
 @functools.cache
@@ -390,7 +405,7 @@ def _ranked(
     at_once = _contenders(stage)
     listed = _listed(chosen | Q(pk__in=at_once) if at_once is not None else chosen)
     _apply_formulas(columns, contest, stage, tallies, listed, record, kept)
-    table = Standings(columns, [], *_progress(contest, stage, kept))
+    table = Standings(columns, [], *_progress(contest, stage, kept, record))
     ranked = _Ranked(table, *_rank(columns, tallies, _names(listed)), tallies, listed)
     if rated:
         _with_confidence(ranked, contest, stage, record)

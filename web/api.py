@@ -821,12 +821,31 @@ def _judged_entry(request, pk: int) -> Entry:
 
 
 @extend_schema(
-    responses=s.StageSerializer, summary="A stage: its status and its matches by state", operation_id="stages_detail"
+    methods=["GET"],
+    responses=s.StageSerializer,
+    summary="A stage: its status and its matches by state",
+    operation_id="stages_detail",
 )
-@api_view(["GET"])
+@extend_schema(
+    methods=["DELETE"],
+    request=s.ReasonSerializer,
+    responses={204: None},
+    summary="Judges: delete a stage that never ran (none of its matches started), with its queued matches",
+    description="A stage that ran, or the system test, is refused: 409 with the reason (cancel it instead).",
+    operation_id="stages_delete",
+)
+@api_view(["GET", "DELETE"])
 @permission_classes([AllowAny])
 def stage_detail(request, pk: int):
-    return Response(_stage_data(_stage(request, pk)))
+    stage = _stage(request, pk)
+    if request.method == "GET":
+        return Response(_stage_data(stage))
+    _require(request, stage.contest)
+    try:
+        judges.delete_stage(request.user, stage, _reason(request))
+    except formats.StageError as e:
+        return _stage_refused(e)
+    return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _reason(request) -> str:

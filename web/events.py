@@ -33,7 +33,7 @@ from rest_framework.response import Response
 
 from accounts.addresses import client_address
 from accounts.models import ApiToken
-from contests import services
+from contests import roles, services
 from judging.models import Event
 from web.converters import parse_id
 from web.errors import error_body
@@ -48,6 +48,7 @@ class Seen:
     contest_id: int
     user_id: int | None
     text: str  # the SSE message, ready to send
+    live: bool = False  # a change of a frozen contest's live standings: its judges' news only
 
 
 @dataclass(eq=False)  # each stream is itself: hashed by identity
@@ -56,12 +57,15 @@ class Viewer:
 
     contests: set[int]
     user_id: int | None
+    judged: set[int] | None = None  # the contests it judges (None: every one, an administrator)
     contest: int | None = None  # only this contest's, if the stream asked
     since: int = 0  # the newest event when it asked: it is sent those after
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=1000))
 
     def sees(self, event: Seen) -> bool:
         if self.contest is not None and event.contest_id != self.contest:
+            return False
+        if event.live and self.judged is not None and event.contest_id not in self.judged:
             return False
         return event.contest_id in self.contests and (event.user_id is None or event.user_id == self.user_id)
 
@@ -126,7 +130,7 @@ HUB = Hub()
 def _seen(event: Event) -> Seen:
     data = {**event.data, "contest": event.contest.slug, "at": event.created_at.isoformat()}
     text = f"id: {event.pk}\nevent: {event.kind}\ndata: {json.dumps(data)}\n\n"
-    return Seen(event.pk, event.kind, event.contest_id, event.user_id, text)
+    return Seen(event.pk, event.kind, event.contest_id, event.user_id, text, bool(event.data.get("live")))
 
 
 def _after(pk: int, limit: int = 500) -> list[Seen]:
@@ -143,6 +147,9 @@ def _visible(user):
     mine = Q(user__isnull=True)
     if user.is_authenticated:
         mine |= Q(user=user)
+    judged = roles.judged_ids(user)
+    if judged is not None:  # a frozen contest's live standings: its judges' only
+        events = events.filter(Q(data__live__isnull=True) | Q(contest_id__in=judged))  # "live" is set only when true
     return events.filter(mine)
 
 
@@ -156,7 +163,8 @@ def _viewer(request, contest_slug: str | None):
             contest = services.visible_contests(user).filter(slug=contest_slug).values_list("pk", flat=True).first()
             contest = contest or -1  # an unknown contest: a stream of nothing
         since = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        return user, Viewer(contests, user.pk if user.is_authenticated else None, contest, since=since)
+        viewer = Viewer(contests, user.pk if user.is_authenticated else None, roles.judged_ids(user), contest, since)
+        return user, viewer
     finally:
         close_old_connections()
 

@@ -169,6 +169,7 @@ def _console_state(contest: Contest) -> dict:
     for stage in stages:
         stage.waited = now - stage.oldest_queued if stage.oldest_queued else None
         stage.by_judges = formats.of(stage.kind).run_by_judges
+        stage.deletable = stage.by_judges and stage.total == stage.queued and not lifecycle.deletion_refusal(stage)
     attempts = list(
         MatchAttempt.objects.filter(match__contest=contest, outcome=MatchAttempt.Outcome.RUNNING)
         .select_related("match__stage")
@@ -222,14 +223,14 @@ def console(request, slug: str):
 @login_required
 @require_http_methods(["POST"])
 def console_action(request, slug: str):
-    """A judge's action from the console: run, re-run or cancel a stage, re-run a failed match,
+    """A judge's action from the console: run, re-run, cancel or delete a stage, re-run a failed match,
     build again what the platform failed to build, freeze or publish the standings, disqualify
     or reinstate an entry (with the reason the contestant reads); each logged with who and when."""
     contest = _judge(request, slug)
     action = request.POST.get("action", "")
     reason = request.POST.get("reason", "").strip()
     try:
-        if action in ("run_stage", "rerun_stage", "cancel_stage"):
+        if action in ("run_stage", "rerun_stage", "cancel_stage", "delete_stage"):
             stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
             if action == "run_stage":
                 made = judges.run_stage(request.user, stage, reason)
@@ -240,6 +241,10 @@ def console_action(request, slug: str):
             elif action == "cancel_stage":
                 stopped = judges.cancel_stage(request.user, stage, reason)
                 messages.success(request, f"{stage.name} is cancelled: {stopped_in_words(stopped)}.")
+            elif action == "delete_stage":
+                dropped = judges.delete_stage(request.user, stage, reason)
+                queued = f", with its {dropped} queued matches" if dropped else ""
+                messages.success(request, f"{stage.name} is deleted{queued}.")
             else:
                 queued = judges.rerun_stage(request.user, stage, reason)
                 messages.success(request, f"{stage.name}: {queued} matches to be played again.")

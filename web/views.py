@@ -25,6 +25,7 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
+from judging import attempts as attempts_service
 from judging import (
     bundles,
     confidence,
@@ -69,9 +70,11 @@ def contest_detail(request, slug: str):
     contest = _contest(request, slug)
     stages = list(contest.stages.all())
     progress = counts.of_stages(stage.pk for stage in stages)  # kept, not counted over the games
+    # while frozen, the public's "played" counts a game the snapshot holds that is being played again
+    replayed = {} if publication.sees_live(request.user, contest) else standings_service.replayed(contest.matches)
     for stage in stages:
         found = progress.get(stage.pk, counts.Progress())
-        stage.progress = (found.finished, found.total)
+        stage.progress = (found.finished + replayed.get(stage.pk, 0), found.total)
         stage.ranked = confidence.described(stage)
     entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
     mine = (
@@ -531,7 +534,7 @@ def match_detail(request, pk: int):
     match = _match(request, pk)
     shown = publication.shown_match(request.user, match)
     seats = shown.seats
-    live = _live_race(match, seats) if not shown.hidden else None
+    live = _live_race(match, seats) if publication.sees_match_live(request.user, match) else None
     context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
     if roles.may(request.user, match.contest, roles.Power.JUDGE):  # its judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
@@ -542,7 +545,28 @@ def match_detail(request, pk: int):
             ]
         context["change"] = _rerun_change(match, context["attempts"])
         context["rerun_refusal"] = lifecycle.rerun_refusal(match)
+        context.update(_side_by_side(request, match, context["attempts"]))
     return render(request, "contests/match.html", context)
+
+
+def _side_by_side(request, match: Match, attempts: list) -> dict:
+    """The judges' comparison of two attempts, as ``?a=N&b=M`` picks them (attempt numbers):
+    which attempts kept a replay to choose from, the two chosen (by default the last two),
+    and their moves side by side with the first that differs (``judging.attempts``)."""
+    kept = [attempt for attempt in attempts if attempt.replay]
+    said: dict = {"comparable": kept}
+    if len(kept) < 2:
+        return said
+    numbers = {attempt.number: attempt for attempt in attempts}
+    a, b = parse_id(request.GET.get("a", "")), parse_id(request.GET.get("b", ""))
+    said["picked"] = (a or kept[-2].number, b or kept[-1].number)
+    if a is None or b is None:
+        return said
+    if a not in numbers or b not in numbers:
+        said["compare_refusal"] = f"Match {match.pk} has no attempt {a if a not in numbers else b}."
+        return said
+    said["compared"] = attempts_service.compare(match, numbers[a], numbers[b])
+    return said
 
 
 def _live_race(match: Match, seats) -> dict | None:
@@ -626,9 +650,11 @@ def match_action(request, pk: int, action: str):
 
 def replay_shown(request, match: Match) -> dict:
     """The match's replay as this visitor may see it; 403 while its result is hidden (a
-    freeze), 404 before it has one. The page's JSON and the API's answer the same."""
+    freeze), 404 before it has one; ``?attempt=N``: that attempt's, for the contest's judges
+    (403 for anyone else). The page's JSON, the API's and the bundles answer the same."""
+    attempt = parse_id(request.GET["attempt"]) or 0 if request.GET.get("attempt") else None
     try:
-        replay = publication.replay_for(request.user, match)
+        replay = publication.replay_for(request.user, match, attempt)
     except publication.Hidden as e:
         raise PermissionDenied(str(e)) from None
     if replay is None:

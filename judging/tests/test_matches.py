@@ -25,7 +25,7 @@ from contests.tests.factories import (
 from games.base import GameResult
 from judging import lifecycle, matches, standings, watchdog
 from judging.lifecycle import Ended
-from judging.models import Event, Match, MatchAttempt
+from judging.models import Event, Match, MatchAttempt, read_replay
 from judging.tests.conftest import PLAYERS, PROGRAMS
 from judging.tests.pairings import deliver_pairings
 from sandbox.errors import PlatformStall, SandboxError
@@ -693,3 +693,20 @@ def test_the_watchdog_goes_on_while_the_broker_is_away_and_resends_tokens_at_the
     assert done["tokens"] == 0 and "the broker is away" in caplog.text and "Traceback" not in caplog.text
     monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
     assert watchdog.run_once("w1")["tokens"] == 1 and queued[-1] == ("play_match", match.pk)
+
+
+def test_a_rerun_keeps_each_attempts_replay_and_they_compare_move_by_move(queued):
+    """Issue 36: only the counted attempt's replay could be read, so a judge could not read a
+    re-run against the game it replaced."""
+    from judging import attempts, lifecycle
+
+    match = _chomp_match()
+    assert matches.play_now(match.pk) == Match.Status.FINISHED
+    lifecycle.rerun_match(Match.objects.get(pk=match.pk))
+    assert matches.play_now(match.pk) == Match.Status.FINISHED
+    first, second = Match.objects.get(pk=match.pk).attempts.order_by("number")
+    assert first.replay.name and second.replay.name and first.replay.name != second.replay.name
+    assert read_replay(first.replay)["moves"] and read_replay(second.replay)["moves"]
+    assert Match.objects.get(pk=match.pk).replay.name == second.replay.name  # the counted one's
+    compared = attempts.compare(match, first, second)  # the same programs, deterministic: the same game
+    assert compared.first is None and compared.said.startswith("The attempts 1 and 2 agree: the same ")

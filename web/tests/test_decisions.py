@@ -100,3 +100,27 @@ def test_decisions_of_an_earlier_result_are_not_shown_for_a_new_one(run):
     finish_on_paper(match, [(90.0, 120.0, "valid")])  # a re-run's new result waits for a judge
     match = type(match).objects.select_related("verification", "result_attempt", "contest").get(pk=match.pk)
     assert publication.decisions(run["owner"], [match]) == {}
+
+
+def test_a_decision_made_after_a_freeze_is_no_event_for_the_public(client, run):
+    """Its "standings changed" told every visitor, to the second, that the judges had decided
+    on something since the freeze: while frozen it is the judges' news only."""
+    from judging.models import Event
+    from web import events as web_events
+
+    judges.freeze_standings(run["judge"], run["contest"])
+    head = client.get("/api/events/head/?contest=words").json()["id"]
+    assert head > 0  # the freeze itself is everyone's news
+    verification.decide(run["match"], run["judge"], "rejected", NOTE)
+    assert client.get("/api/events/head/?contest=words").json()["id"] == head  # a visitor's page stays still
+    client.force_login(run["owner"])
+    assert client.get("/api/events/head/?contest=words").json()["id"] == head
+    client.force_login(run["judge"])
+    assert client.get("/api/events/head/?contest=words").json()["id"] > head  # the judges' console follows
+    seen = web_events._seen(Event.objects.get(pk=client.get("/api/events/head/?contest=words").json()["id"]))
+    contest = run["contest"].pk
+    assert not web_events.Viewer({contest}, None, judged=set()).sees(seen)  # a stream, the same
+    assert web_events.Viewer({contest}, run["judge"].pk, judged={contest}).sees(seen)
+    judges.publish_results(run["judge"], run["contest"])
+    client.logout()
+    assert client.get("/api/events/head/?contest=words").json()["id"] > head  # the publish is everyone's news

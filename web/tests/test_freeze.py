@@ -58,7 +58,7 @@ def test_a_rerun_stage_after_a_freeze_leaves_the_public_table_as_it_was(client, 
     assert lifecycle.rerun_stage(setting["stage"]) == 3
     assert wins(client) == {"Ann": 1, "Bob": 1, "Cid": 0}  # not emptied: the snapshot's
     page = client.get("/contests/frozen/standings/").content.decode()
-    assert "frozen since" in page and "0 of 3 matches played" in page
+    assert "frozen since" in page and "2 of 3 matches played" in page  # the snapshot holds two games
     # The games played again, with other results: still the snapshot's, to the public.
     finish_on_paper(Match.objects.get(pk=setting["ann_bob"].pk), [(0, 0, "loss"), (1, 9, "win")])
     finish_on_paper(Match.objects.get(pk=setting["cid_ann"].pk), [(1, 2, "win"), (0, 0, "loss")])
@@ -131,3 +131,23 @@ def test_freezing_twice_is_refused_and_a_publish_drops_the_snapshot(setting):
 
     assert not FrozenSeat.objects.filter(contest=contest).exists()
     assert judges.freeze_standings(setting["judge"], contest) == 4  # a fresh one
+
+
+def test_a_rerun_after_the_freeze_leaves_the_public_played_count_as_it_was(client, setting):
+    """Issue 36: the frozen table's "played" went 20 -> 19 while a match was played again."""
+    from judging import standings
+    from judging.standings import FROZEN
+
+    judges.freeze_standings(setting["judge"], setting["contest"])
+    lifecycle.rerun_match(setting["ann_bob"])
+    assert client.get("/api/contests/frozen/standings/").json()["matches_played"] == 2
+    assert "2 of 3 matches played" in client.get("/contests/frozen/standings/").content.decode()
+    assert "2 of 3 matches played" in client.get("/contests/frozen/").content.decode()
+    for kept in (True, False):  # the reference counts it the same way
+        assert standings.compute(setting["contest"], setting["stage"], FROZEN, kept=kept).finished == 2
+    client.force_login(setting["judge"])  # the live record: one game is being played again
+    assert client.get("/api/contests/frozen/standings/").json()["matches_played"] == 1
+    assert "1 of 3 matches played" in client.get("/contests/frozen/").content.decode()
+    judges.publish_results(setting["judge"], setting["contest"])
+    client.logout()
+    assert client.get("/api/contests/frozen/standings/").json()["matches_played"] == 1

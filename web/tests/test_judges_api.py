@@ -65,7 +65,7 @@ def test_a_whole_stage_scripted_through_the_api(judge, chomp):
     assert boss.post("/api/contests/chomp/freeze/").status_code == 409  # once
     rerun = boss.post(f"/api/stages/{stage['id']}/rerun/").json()
     assert rerun["queued"] == 6 and rerun["status"] == "running"
-    assert api().get("/api/contests/chomp/standings/").json()["matches_played"] == 0
+    assert api().get("/api/contests/chomp/standings/").json()["matches_played"] == 6  # the snapshot's games
     assert len(api().get("/api/contests/chomp/standings/").json()["rows"]) == 3  # the snapshot's table
     cancelled = boss.post(f"/api/stages/{stage['id']}/cancel/").json()
     assert cancelled["status"] == "cancelled" and cancelled["stopped"]["queued"] == 6
@@ -169,4 +169,42 @@ def test_an_output_is_verified_through_the_api_and_its_contestant_reads_the_note
     game = finish_on_paper(make_match(chomp, [other], stage=make_stage(chomp)), [(1, 1, "win")])
     assert (
         api(judge).post(f"/api/matches/{game.pk}/verify/", {"decision": "accepted"}, format="json").status_code == 409
+    )
+
+
+def test_a_stage_that_never_ran_is_deleted_and_logged_one_that_ran_is_refused(judge, chomp, client):
+    """Issue 36: a mistaken pending stage could not be removed by a judge."""
+    from contests.models import Stage
+    from contests.tests.factories import make_user
+
+    contest, _ = chomp
+    boss = api(judge)
+    added = boss.post("/api/contests/chomp/stages/", {"kind": "round_robin", "name": "Oops"}, format="json").json()
+    assert api(make_user()).delete(f"/api/stages/{added['id']}/").status_code == 403  # not a judge of it
+    assert api().delete(f"/api/stages/{added['id']}/").status_code == 401
+    gone = boss.delete(f"/api/stages/{added['id']}/", {"reason": "added by mistake"}, format="json")
+    assert gone.status_code == 204 and not Stage.objects.filter(pk=added["id"]).exists()
+    line = JudgeAction.objects.get(action="stage.delete")
+    assert (line.target, line.reason, line.judge) == ("stage Oops", "added by mistake", judge)
+    # Run, its games all queued: it never ran either; the console offers it, and deletes it.
+    queued = boss.post("/api/contests/chomp/stages/", {"kind": "round_robin", "name": "Queued"}, format="json").json()
+    boss.post(f"/api/stages/{queued['id']}/run/")
+    client.force_login(judge)
+    assert 'value="delete_stage"' in client.get("/contests/chomp/console/").content.decode()
+    client.post("/contests/chomp/console/act/", {"action": "delete_stage", "stage": queued["id"]})
+    assert not Stage.objects.filter(pk=queued["id"]).exists() and not Match.objects.filter(contest=contest).exists()
+    # One game played: it ran. Refused with the sentence, no button offered, nothing logged.
+    played = boss.post("/api/contests/chomp/stages/", {"kind": "round_robin", "name": "Final"}, format="json").json()
+    boss.post(f"/api/stages/{played['id']}/run/")
+    finish_on_paper(Match.objects.filter(stage_id=played["id"]).first(), [(1, 3, "win"), (0, 0, "loss")])
+    refused = boss.delete(f"/api/stages/{played['id']}/")
+    assert (
+        refused.status_code == 409
+        and "only a stage that never ran can be deleted" in refused.json()["error"]["message"]
+    )
+    assert 'value="delete_stage"' not in client.get("/contests/chomp/console/").content.decode()
+    client.post("/contests/chomp/console/act/", {"action": "delete_stage", "stage": played["id"]})
+    assert (
+        Stage.objects.filter(pk=played["id"]).exists()
+        and JudgeAction.objects.filter(action="stage.delete").count() == 2
     )
