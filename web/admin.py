@@ -6,7 +6,7 @@ from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
 from contests.services import log_action
 from games import registry
-from judging import formats
+from judging import formats, lifecycle
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
 from web.contest_form import SECTIONS, ContestForm, JSONField
@@ -124,7 +124,21 @@ class StageAdmin(admin.ModelAdmin):
             log_action(request.user, obj.contest_id, "stage.edit", f"stage {obj.name}", "in the admin", fields=fields)
 
     def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+        """A stage that never ran (a mistaken one) is deleted as a judge deletes it (logged);
+        one that ran is the record."""
+        if not request.user.is_superuser:
+            return False
+        return obj is None or not lifecycle.deletion_refusal(obj)
+
+    def delete_model(self, request, obj) -> None:
+        judges.delete_stage(request.user, obj, "in the admin")
+
+    def delete_queryset(self, request, queryset) -> None:
+        for stage in queryset:
+            try:
+                judges.delete_stage(request.user, stage, "in the admin")
+            except lifecycle.Refused as e:
+                self.message_user(request, f"{stage}: {e}", messages.ERROR)
 
     @admin.action(description="Run the selected stages (schedule their matches)", permissions=["rerun"])
     def run_stage(self, request, queryset):

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -473,6 +475,14 @@ class JudgesAndGames(RuleBasedStateMachine):
         the table counts, once, whatever came before; publishing drops the snapshot's fit. (A
         rule, of one stage: a fit of each at every step doubled the machine's time.)"""
         for stage in self.stages[which : which + 1]:
+            # Every fit behind its record is one the watchdog would queue again (its send lost
+            # with the broker: nothing else would), whatever the steps before.
+            stale = confidence.stale_fits(timezone.now() + timedelta(hours=1), timedelta(minutes=1))
+            live = RatingFit.objects.filter(stage=stage, frozen=False).first()
+            games = MatchSeat.objects.filter(match__stage=stage, match__result_attempt__isnull=False)
+            per_match = Counter(games.exclude(status=BYE).values_list("match_id", flat=True))
+            if live is not None and live.games != sum(1 for n in per_match.values() if n == 2):
+                assert (stage.pk, False) in stale, (stage.name, live.games)
             for frozen in (False, True) if self.snapshot is not None else (False,):
                 fit = confidence.rate(stage.pk, frozen=frozen)
                 seats = (

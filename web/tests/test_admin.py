@@ -124,6 +124,10 @@ def test_the_admin_changes_no_result_and_logs_what_it_edits(admin_client):
     assert JudgeAction.objects.filter(action="stage.add", target="stage Final").exists()
     assert Stage.objects.get(name="Final").status == "pending"
     assert admin_client.get(reverse("admin:contests_stage_delete", args=[first.pk])).status_code == 403
+    final = Stage.objects.get(name="Final")  # never ran: deleted as a judge deletes it, logged
+    response = admin_client.post(reverse("admin:contests_stage_delete", args=[final.pk]), {"post": "yes"})
+    assert response.status_code == 302 and not Stage.objects.filter(pk=final.pk).exists()
+    assert JudgeAction.objects.filter(action="stage.delete", target="stage Final").exists()
     assert admin_client.get(reverse("admin:contests_entry_delete", args=[subs[0].entry_id])).status_code == 403
     assert Match.objects.filter(stage=first).count() == 1
 
