@@ -131,6 +131,46 @@ def test_an_idempotency_key_makes_a_retry_safe(queued):
     assert fresh.status_code == 201 and Submission.objects.count() == 2
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_with_the_broker_away_is_stored_answered_and_built_when_it_is_back(monkeypatch, caplog):
+    """Issue 36: with Redis away, the build's send after the commit raised: the client got a
+    500 for a stored version, and its retry with the same Idempotency-Key was refused ("you
+    already have an entry"). Now the upload is answered, the retry replays that answer, and the
+    watchdog sends the build once the broker is back."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from kombu.exceptions import OperationalError as BrokerAway
+
+    from judging import watchdog
+    from judging.tasks import build_submission
+
+    sent, away = [], [True]
+
+    def apply_async(args, kwargs=None, **options):
+        if away[0]:
+            raise BrokerAway("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        sent.append(tuple(args))
+
+    monkeypatch.setattr(build_submission, "apply_async", apply_async)
+    make_contest(slug="chomp", max_entries_per_user=1)
+    client = api(make_user())
+
+    def upload():
+        payload = {"name": "Muncher", "source": SimpleUploadedFile("m.c", C_SOURCE)}
+        return client.post("/api/contests/chomp/entries/", payload, format="multipart", HTTP_IDEMPOTENCY_KEY="k")
+
+    first, retry = upload(), upload()
+    assert first.status_code == retry.status_code == 201 and retry.json() == first.json()
+    assert retry["Idempotent-Replayed"] == "true"
+    submission = Submission.objects.get()
+    assert submission.status == "queued" and sent == [] and "the watchdog sends it" in caplog.text
+    away[0] = False  # the broker is back: the watchdog's next round sends the build
+    Submission.objects.update(queued_at=timezone.now() - watchdog.QUEUED_BUILD_GRACE - timedelta(seconds=1))
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.rescue_builds() == 1 and sent == [(submission.pk,)]
+
+
 def test_another_contestants_entry_source_and_stderr_stay_private(queued):
     contest = make_contest()
     mine = make_submission(make_entry(contest), build_log="secret build log")
