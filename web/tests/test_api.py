@@ -131,6 +131,73 @@ def test_an_idempotency_key_makes_a_retry_safe(queued):
     assert fresh.status_code == 201 and Submission.objects.count() == 2
 
 
+def test_the_claim_of_a_request_that_died_is_free_after_the_request_time_limit(queued, settings):
+    """Issue 36: after the web server was killed mid-request, its claim of the key answered 409
+    for 10 minutes. A request may take ``REQUEST_TIME_LIMIT``: a claim older than that is free,
+    and the retry does the work and gets the first answer; a younger one is still in hand."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import IdempotentRequest
+
+    settings.REQUEST_TIME_LIMIT = 30
+    entry = make_entry(make_contest())
+    client = api(entry.user)
+    url = f"/api/entries/{entry.pk}/submissions/"
+
+    def post():
+        payload = {"source": SimpleUploadedFile("m.c", C_SOURCE)}
+        return client.post(url, payload, format="multipart", HTTP_IDEMPOTENCY_KEY="k")
+
+    assert post().status_code == 201
+    # What a request killed mid-way leaves: its claim of the key, its work never committed.
+    Submission.objects.all().delete()
+    claims = IdempotentRequest.objects.filter(key="k")
+    claims.update(status=0, body={}, created_at=timezone.now() - timedelta(seconds=29))
+    assert post().status_code == 409  # it may still be at work
+    claims.update(created_at=timezone.now() - timedelta(seconds=31))
+    first = post()
+    assert first.status_code == 201 and Submission.objects.count() == 1
+    again = post()
+    assert again.status_code == 201 and again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    assert Submission.objects.count() == 1
+
+
+def test_a_request_over_its_time_limit_keeps_nothing_so_its_claim_may_be_taken(queued, settings, monkeypatch):
+    """A claim older than the limit is given to a retry: the request that held it, if it was
+    only slow, must then keep none of its work, or the work would be done twice."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import IdempotentRequest
+    from contests import services
+
+    settings.REQUEST_TIME_LIMIT = 30
+    entry = make_entry(make_contest())
+    client = api(entry.user)
+    submit = services.submit
+
+    def slow_submit(*args, **kwargs):
+        made = submit(*args, **kwargs)
+        IdempotentRequest.objects.update(created_at=timezone.now() - timedelta(seconds=31))  # 31 s went by
+        return made
+
+    monkeypatch.setattr(services, "submit", slow_submit)
+    url = f"/api/entries/{entry.pk}/submissions/"
+    late = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert late.status_code == 503 and late["Retry-After"] and late.json()["error"]["code"] == "over_time_limit"
+    assert not Submission.objects.exists() and not IdempotentRequest.objects.exists()  # its build is never sent
+    monkeypatch.setattr(services, "submit", submit)
+    retry = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert retry.status_code == 201 and Submission.objects.count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_upload_with_the_broker_away_is_stored_answered_and_built_when_it_is_back(monkeypatch, caplog):
     """Issue 36: with Redis away, the build's send after the commit raised: the client got a
