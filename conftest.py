@@ -177,10 +177,8 @@ def queued(monkeypatch):
     """The tasks that would go to the broker when the transaction commits, as (task, id)."""
     sent = []
     monkeypatch.setattr(
-        "judging.tasks.build_submission.delay_on_commit", lambda pk: sent.append(("build_submission", pk))
-    )
-    monkeypatch.setattr(
-        "judging.dispatch.send_on_commit", lambda task, pk, budget: sent.append((task.name.rpartition(".")[2], pk))
+        "judging.dispatch.send_on_commit",
+        lambda task, pk, budget=None: sent.append((task.name.rpartition(".")[2], pk)),
     )
     return sent
 

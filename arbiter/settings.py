@@ -163,6 +163,10 @@ UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 16 * 1024 * 1024, minimum=64 * 10
 # is read (web.limits); also the most the fields beside an upload's files may hold.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BODY_MAX_BYTES", 1024 * 1024, minimum=16 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # a larger file goes to a temp file
+# The longest an API request sent with an Idempotency-Key may take once its body is read: an
+# answer later than this keeps nothing (a 503 to send it again), so a claim of the key older
+# than this is free again for a retry (its request died with its process: web/api_support.py).
+REQUEST_TIME_LIMIT = env_int("REQUEST_TIME_LIMIT", 60, minimum=5)
 
 # --- Security -------------------------------------------------------------------------
 # Behind a proxy that ends HTTPS (docs/deployment.md): it says so in X-Forwarded-Proto, plain

@@ -2,6 +2,11 @@
 commits, so a worker never looks for a row it cannot see yet (outside a transaction, at once:
 the watchdog's resent tokens).
 
+What a commit stored stays stored: a send that fails after it (the broker away) is logged in one
+line, never raised into the request or the task that made the work (the row is on record, its
+answer already decided); the watchdog sends it again when the broker is back (tokens for queued
+matches, queued builds, unpaired Swiss rounds: ``judging/watchdog.py``).
+
 A ``play_match`` message is a token: the worker that takes it plays the most urgent queued
 match (see ``judging.matches.claim``), so that a match put back after a fault goes ahead of the
 queue, whatever the broker can or cannot reorder. Each token carries the time limit of the
@@ -13,11 +18,14 @@ race is never played under a short token's limit.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 # What a match's task is given beyond its programs' own time: building them (most often from
 # the cache), making the jails, a game server's start, writing the result.
@@ -44,10 +52,21 @@ def time_budget(match) -> int:
     return max(default, math.ceil(seconds) + MARGIN_S)
 
 
-def send_on_commit(task, pk: int, budget: int) -> None:
-    """Send a task about one row (a match's token, a stage's pairing), with its time limit,
-    once the transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: task.apply_async((pk,), time_limit=budget))
+def send_on_commit(task, pk: int, budget: int | None = None) -> None:
+    """Send a task about one row (a match's token, a stage's pairing, a build), with its time
+    limit (None: the installation's), once the transaction commits (at once outside one); a
+    broker away then is logged, not raised (see the module's docstring)."""
+
+    def send() -> None:
+        try:
+            task.apply_async((pk,), time_limit=budget)
+        except Exception as e:  # kombu's and redis's connection errors, whatever the transport
+            log.warning(
+                "%s(%s) not sent, the broker is away (%s: %s): the watchdog sends it when it is back",
+                task.name, pk, type(e).__name__, e,
+            )  # fmt: skip
+
+    transaction.on_commit(send)
 
 
 def queue_matches(match_ids: Iterable[int]) -> None:
@@ -82,16 +101,19 @@ def queue_pairing(stage_id: int) -> None:
 
 
 def queue_build(submission_id: int) -> None:
+    """Build a submission once the transaction that queued it commits (a lost send: the
+    watchdog's ``rescue_builds``)."""
     from judging.tasks import build_submission
 
-    build_submission.delay_on_commit(submission_id)
+    send_on_commit(build_submission, submission_id)
 
 
 def queue_game_check(version_id: int) -> None:
-    """Run an uploaded game's conformance kit on a worker, once the upload is committed."""
+    """Run an uploaded game's conformance kit on a worker, once the upload is committed (a lost
+    send is logged; no watchdog sends it again: the version stays "being checked")."""
     from judging.tasks import build_game
 
-    build_game.delay_on_commit(version_id)
+    send_on_commit(build_game, version_id)
 
 
 def queue_email(notification_id: int) -> None:

@@ -144,7 +144,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
     from sandbox import require_isolation
 
     require_isolation()
-    disks.check()  # DiskFull: nothing claimed; the token goes back and is tried again
+    disks.check()  # DiskFull: nothing claimed; the task waits for room with its token (judging.tasks)
     attempt = claim(worker, races=races, budget=budget, first=sent_for)
     if attempt is None:
         return None

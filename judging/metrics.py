@@ -229,6 +229,34 @@ def _histograms() -> Iterator[Histogram]:
 
 
 DB_ERRORS = (OperationalError, InterfaceError)
+BROKER_CHECK_S = 2.0  # the longest /metrics waits for the broker
+
+
+def broker_up(timeout: float = BROKER_CHECK_S) -> bool:
+    """Whether the broker takes a connection and a queue's declaration within ``timeout``
+    seconds. Asked in a thread of its own, given up after ``timeout`` whatever the transport
+    does (a host gone, its packets dropped): the page that asks waits no longer."""
+    from celery import current_app  # the installation's app (arbiter/celery.py)
+
+    from judging import queues
+
+    answer: list[bool] = []
+
+    def ask() -> None:
+        try:
+            options = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+            with current_app.connection_for_write(connect_timeout=timeout, transport_options=options) as conn:
+                conn.ensure_connection(max_retries=1, timeout=timeout)
+                conn.default_channel.queue_declare(queue=queues.DEFAULT)
+            answer.append(True)
+        except Exception as e:  # kombu's and redis's connection errors, whatever the transport
+            log.warning("metrics: the broker is away (%s: %s)", type(e).__name__, e)
+            answer.append(False)
+
+    asking = threading.Thread(target=ask, name="arbiter-broker-check", daemon=True)
+    asking.start()
+    asking.join(timeout)
+    return bool(answer and answer[0])
 
 
 class Collector:
@@ -243,6 +271,9 @@ class Collector:
         for disk in disks.look():
             free.add_metric([disk.name], disk.free)
         yield free
+        yield GaugeMetricFamily(
+            "arbiter_broker_up", f"Whether the broker answered within {BROKER_CHECK_S:g} s", value=int(broker_up())
+        )
         try:
             s = snapshot()
         except DB_ERRORS:  # the database is away: say so, in the format a scraper reads

@@ -60,12 +60,15 @@ def start_heartbeat(sender, **kwargs) -> None:
     concurrency = sender.controller.concurrency if sender.controller else 1
     started_at = timezone.now()
     level = sandbox_self_check()
+    disk_log = disks.FullDiskLog(hostname)
 
     def loop() -> None:
         healthy_since: float | None = None
         while True:
             try:
                 close_old_connections()
+                full = disks.low()
+                disk_log.look(full)
                 workers.beat(
                     hostname,
                     queues=queues,
@@ -73,7 +76,7 @@ def start_heartbeat(sender, **kwargs) -> None:
                     pid=os.getpid(),
                     started_at=started_at,
                     sandbox_level=level,
-                    low_disk="; ".join(str(disk) for disk in disks.low()),
+                    low_disk="; ".join(str(disk) for disk in full),
                 )
                 healthy_since = healthy_since or time.monotonic()
                 # Right after the database comes back, every attempt looks silent: give their

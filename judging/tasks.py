@@ -20,11 +20,20 @@ from sandbox.errors import SandboxError, SandboxUnavailable
 log = logging.getLogger(__name__)
 
 MAIL_TRIES = 5  # a notification's e-mail is given up after this many refusals of the mail server
+DISK_WAIT_S = 300  # the longest a token is held on a full disk before it is sent again, once
 
 
 def backoff(retries: int) -> int:
     """Seconds before the next try: 1, 2, 4 ... up to a minute."""
     return min(2**retries, 60)
+
+
+def wait_for_room(self) -> bool:
+    """While a disk this host writes on is full, the token stays in this process, unacknowledged:
+    the worker takes no other meanwhile (prefetch 1) and sends none back to the broker; the log
+    says it once a minute (the heartbeat's ``disks.FullDiskLog``). Whether there is room, at once
+    or after waiting (at most ``DISK_WAIT_S``, and half the token's time limit)."""
+    return disks.wait_for_room(min(DISK_WAIT_S, _budget(self) / 2))
 
 
 @shared_task(name="judging.ping", bind=True)
@@ -34,15 +43,13 @@ def ping(self, ping_id: int) -> None:
 
 @shared_task(name="judging.build_submission", bind=True, max_retries=None)
 def build_submission(self, submission_id: int) -> None:
+    if not wait_for_room(self):  # a full disk: not the program's fault, nor the platform's to count
+        raise self.retry(countdown=0)  # still full: sent again once, and waited for again
     try:
-        disks.check()
         with logs.about(submission=submission_id):
             builds.build_submission(submission_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
-    except disks.DiskFull as e:  # not the program's fault, nor the platform's to count: wait for room
-        log.error("%s builds nothing: %s", self.request.hostname, e)
-        raise self.retry(exc=e, countdown=30) from e
     except SandboxError as e:
         if not builds.build_fault(submission_id, f"{type(e).__name__}: {e}"):
             raise self.retry(exc=e, countdown=10 * backoff(self.request.retries)) from e
@@ -54,12 +61,13 @@ def build_game(self, version_id: int) -> None:
     host: the kit's games are short); a host without a sandbox leaves it for another."""
     from judging import hosting
 
+    if not wait_for_room(self):
+        raise self.retry(countdown=0)  # still full: sent again once, and waited for again
     try:
-        disks.check()
         hosting.check_queued(version_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
-    except (disks.DiskFull, SandboxError) as e:
+    except SandboxError as e:
         log.error("%s cannot check game version %s: %s", self.request.hostname, version_id, e)
         raise self.retry(exc=e, countdown=30) from e
     except Exception as e:  # not the host's fault, so no retry: the version ends refused, its uploader told
@@ -92,9 +100,14 @@ def _play(self, match_id: int, races: bool) -> None:
         matches.play_next(self.request.hostname or "worker", races=races, budget=_budget(self), sent_for=match_id)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
-    except (SandboxUnavailable, disks.DiskFull) as e:  # this host cannot play now: the token goes back
+    except SandboxUnavailable as e:  # this host cannot play now: the token goes back
         log.error("%s takes no match: %s", self.request.hostname, e)
         raise self.retry(exc=e, countdown=30) from e
+    except disks.DiskFull:
+        # Nothing claimed. Wait for room with the token in hand, then send it again once: a
+        # fresh token has its whole time limit ahead for the match it claims.
+        wait_for_room(self)
+        raise self.retry(countdown=0) from None
 
 
 @shared_task(name="judging.pair_swiss_round", bind=True, max_retries=None)

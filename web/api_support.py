@@ -126,17 +126,17 @@ def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: 
     return Response(error_body(status_code, code, message), status=status_code)
 
 
-IDEMPOTENCY_STALE = timedelta(minutes=10)  # a claim its request never finished (the process died)
-
-
 def idempotent(view):
     """For POST views: a retried request with the same ``Idempotency-Key`` gets the first
     answer again instead of doing the work twice; the same key with another body is a 422.
 
     The key is claimed first, in a transaction of its own (a row, unique per user and key):
     a second request with it while the first is still being answered gets a 409 to retry, never
-    a race. The view's work and the stored answer commit together; a 5xx or an exception
-    drops the claim, so a retry does the work."""
+    a race. The view's work and the stored answer commit together, and only within the
+    request's time limit (``REQUEST_TIME_LIMIT`` seconds from the claim): so a claim older than
+    that is free again (its request died with its process, or its work will be dropped), and a
+    retry does the work. A 5xx, an exception or a request over its limit keeps none of its work
+    and drops the claim, so a retry does the work."""
 
     def wrapper(request, *args, **kwargs):
         key = request.headers.get("Idempotency-Key", "").strip()
@@ -147,8 +147,9 @@ def idempotent(view):
         fingerprint = hashlib.sha256(
             request.method.encode() + request.get_full_path().encode() + _body_bytes(request)
         ).hexdigest()
+        limit = timedelta(seconds=settings.REQUEST_TIME_LIMIT)
         IdempotentRequest.objects.filter(
-            user=request.user, key=key, status=0, created_at__lt=timezone.now() - IDEMPOTENCY_STALE
+            user=request.user, key=key, status=0, created_at__lt=timezone.now() - limit
         ).delete()
         try:
             with transaction.atomic():
@@ -160,20 +161,32 @@ def idempotent(view):
         try:
             with transaction.atomic():
                 response = view(request, *args, **kwargs)
-                if response.status_code < 500:
-                    claim.status = response.status_code
-                    claim.body = json.loads(json.dumps(response.data, default=str))
-                    claim.save(update_fields=["status", "body"])
+                if response.status_code >= 500:
+                    transaction.set_rollback(True)
+                elif not IdempotentRequest.objects.filter(
+                    pk=claim.pk, status=0, created_at__gte=timezone.now() - limit
+                ).update(status=response.status_code, body=json.loads(json.dumps(response.data, default=str))):
+                    # Over its limit: a retry may hold the key already, and does the work itself.
+                    transaction.set_rollback(True)
+                    response = _over_the_limit()
         except BaseException:
-            IdempotentRequest.objects.filter(pk=claim.pk).delete()
+            IdempotentRequest.objects.filter(pk=claim.pk, status=0).delete()
             raise
         if response.status_code >= 500:
-            IdempotentRequest.objects.filter(pk=claim.pk).delete()
+            IdempotentRequest.objects.filter(pk=claim.pk, status=0).delete()
         return response
 
     wrapper.__name__ = view.__name__
     wrapper.__doc__ = view.__doc__
     return wrapper
+
+
+def _over_the_limit() -> Response:
+    seconds = settings.REQUEST_TIME_LIMIT
+    message = f"The request took longer than its limit ({seconds} s): nothing of it was kept; send it again."
+    response = Response(error_body(503, "over_time_limit", message), status=503)
+    response["Retry-After"] = "1"
+    return response
 
 
 def _replay(user, key: str, fingerprint: str) -> Response:

@@ -5,6 +5,7 @@ call (judging.verification) and renders the answer."""
 from __future__ import annotations
 
 import csv
+import functools
 import json
 
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Min, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -182,9 +184,13 @@ def _console_state(contest: Contest) -> dict:
     workers = list(WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=alive_since))
     # A worker whose sandbox failed its self-check serves nothing, whatever its queues.
     playing = ("full", "degraded") if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX else ("full",)
-    served = {q for w in workers if w.sandbox_level in playing and not w.low_disk for q in w.queues}
+    able = [w for w in workers if w.sandbox_level in playing]
+    served = {q for w in able if not w.low_disk for q in w.queues}
     plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
-    unserved = [queue for queue in (queues.BUILDS, plays) if queue not in served]
+    # A queue whose only workers have a full disk is served again once there is room: say that.
+    full = {q: [w for w in able if w.low_disk and q in w.queues] for q in (queues.BUILDS, plays) if q not in served}
+    unserved = [queue for queue, waiting in full.items() if not waiting]
+    disk_full = [(queue, waiting) for queue, waiting in full.items() if waiting]
     failed = (
         contest.matches.filter(status=Match.Status.FAILED)
         .select_related("stage")
@@ -204,6 +210,7 @@ def _console_state(contest: Contest) -> dict:
         "actions": list(contest.judge_actions.select_related("judge")[:CONSOLE_LIST]),
         "workers": workers,
         "unserved": unserved if workers else [],
+        "disk_full": disk_full,
         "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
         "disqualified": Entry.Status.DISQUALIFIED,
         "max_faults": lifecycle.MAX_FAULTS,
@@ -211,6 +218,38 @@ def _console_state(contest: Contest) -> dict:
     }
 
 
+def _says_what_is_down(view):
+    """A page that needs the database (who the visitor is, the contest) answers, while it is
+    away, what is down and what is not, in a page that reads nothing from it: a 503 that
+    looks again by itself, never a bare 500."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except judging_matches.DB_ERRORS as e:
+            from judging import disks
+
+            page = render_to_string(
+                "contests/console_down.html",
+                {
+                    "error": f"{type(e).__name__}: {e}".strip(),
+                    "broker_up": metrics.broker_up(),
+                    "low_disks": disks.low(),
+                    "retry": CONSOLE_DOWN_RETRY_S,
+                },
+            )
+            response = HttpResponse(page, status=503)
+            response["Retry-After"] = str(CONSOLE_DOWN_RETRY_S)
+            return response
+
+    return wrapper
+
+
+CONSOLE_DOWN_RETRY_S = 10
+
+
+@_says_what_is_down
 @login_required
 @require_GET
 def console(request, slug: str):

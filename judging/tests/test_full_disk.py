@@ -192,7 +192,15 @@ def test_a_round_robin_through_a_full_disk_loses_no_game(media_tmpfs, worker):
     held = stage.matches.filter(status="finished").count()
     assert held - during <= 2, "a worker on a full disk went on claiming"  # only what it had in hand
     assert "below 1 MB" in WorkerHeartbeat.objects.get(hostname=worker.hostname).low_disk
+    # Issue 36: each token went back to the broker every 30 s with an error line, and work began
+    # minutes after the room came back. Now the worker says it once (a minute apart) and holds
+    # its tokens: the next game ends within seconds of the room.
+    said = worker.output()
+    assert said.count("claims no match and builds nothing") == 1 and "takes no match" not in said
     filler.unlink()  # freed: the rest is played
+    freed = time.monotonic()
+    wait_for(lambda: stage.matches.filter(status="finished").count() > held, worker=worker, timeout=60)
+    assert time.monotonic() - freed < 10, "the worker came back to work slowly after the disk was freed"
     wait_for(lambda: stage.matches.filter(status="finished").count() == 90, worker=worker, timeout=300)
     assert not stage.matches.exclude(status="finished").exists()
     assert MatchAttempt.objects.filter(match__stage=stage).exclude(outcome="finished").count() == 0

@@ -66,6 +66,7 @@ def test_the_metrics_endpoint_speaks_prometheus_and_may_ask_for_a_token(client, 
     assert 'arbiter_worker_up{queues="matches",sandbox_level="full",worker="w1@h"} 1.0' in text
     assert 'arbiter_workers_alive{sandbox_level="full"} 1.0' in text
     assert 'arbiter_workers_alive{sandbox_level="none"} 0.0' in text  # every level, so an alert on 0 can fire
+    assert "arbiter_broker_up 1.0" in text
     assert 'arbiter_jail_start_seconds_bucket{host="h",le="0.01"} 1.0' in text
     assert 'arbiter_jail_start_seconds_bucket{host="h",le="+Inf"} 2.0' in text
     assert 'arbiter_jail_start_seconds_count{host="h"} 2.0' in text
@@ -99,6 +100,27 @@ def _logged(formatter: logging.Formatter, **ids) -> str:
     finally:
         logger.removeHandler(handler)
     return out.getvalue()
+
+
+def test_the_metrics_say_a_broker_that_never_answers_is_down_within_seconds(client, monkeypatch):
+    """Issue 36: /metrics had no broker gauge. A broker that takes connections and answers
+    nothing (its host hung) is a 0 within the check's 2 s; the page does not hang on it."""
+    import socket
+    import time
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # the kernel accepts; nobody ever reads or writes
+    try:
+        # Celery reads CELERY_BROKER_URL from the environment before its own configuration.
+        monkeypatch.setenv("CELERY_BROKER_URL", f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        started = time.monotonic()
+        text = client.get("/metrics").content.decode()
+        took = time.monotonic() - started
+    finally:
+        silent.close()
+    assert "arbiter_broker_up 0.0" in text and "arbiter_database_up 1.0" in text
+    assert took < metrics.BROKER_CHECK_S + 1.5
 
 
 def test_log_lines_name_the_contest_stage_match_and_attempt():

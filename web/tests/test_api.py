@@ -131,6 +131,113 @@ def test_an_idempotency_key_makes_a_retry_safe(queued):
     assert fresh.status_code == 201 and Submission.objects.count() == 2
 
 
+def test_the_claim_of_a_request_that_died_is_free_after_the_request_time_limit(queued, settings):
+    """Issue 36: after the web server was killed mid-request, its claim of the key answered 409
+    for 10 minutes. A request may take ``REQUEST_TIME_LIMIT``: a claim older than that is free,
+    and the retry does the work and gets the first answer; a younger one is still in hand."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import IdempotentRequest
+
+    settings.REQUEST_TIME_LIMIT = 30
+    entry = make_entry(make_contest())
+    client = api(entry.user)
+    url = f"/api/entries/{entry.pk}/submissions/"
+
+    def post():
+        payload = {"source": SimpleUploadedFile("m.c", C_SOURCE)}
+        return client.post(url, payload, format="multipart", HTTP_IDEMPOTENCY_KEY="k")
+
+    assert post().status_code == 201
+    # What a request killed mid-way leaves: its claim of the key, its work never committed.
+    Submission.objects.all().delete()
+    claims = IdempotentRequest.objects.filter(key="k")
+    claims.update(status=0, body={}, created_at=timezone.now() - timedelta(seconds=29))
+    assert post().status_code == 409  # it may still be at work
+    claims.update(created_at=timezone.now() - timedelta(seconds=31))
+    first = post()
+    assert first.status_code == 201 and Submission.objects.count() == 1
+    again = post()
+    assert again.status_code == 201 and again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    assert Submission.objects.count() == 1
+
+
+def test_a_request_over_its_time_limit_keeps_nothing_so_its_claim_may_be_taken(queued, settings, monkeypatch):
+    """A claim older than the limit is given to a retry: the request that held it, if it was
+    only slow, must then keep none of its work, or the work would be done twice."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import IdempotentRequest
+    from contests import services
+
+    settings.REQUEST_TIME_LIMIT = 30
+    entry = make_entry(make_contest())
+    client = api(entry.user)
+    submit = services.submit
+
+    def slow_submit(*args, **kwargs):
+        made = submit(*args, **kwargs)
+        IdempotentRequest.objects.update(created_at=timezone.now() - timedelta(seconds=31))  # 31 s went by
+        return made
+
+    monkeypatch.setattr(services, "submit", slow_submit)
+    url = f"/api/entries/{entry.pk}/submissions/"
+    late = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert late.status_code == 503 and late["Retry-After"] and late.json()["error"]["code"] == "over_time_limit"
+    assert not Submission.objects.exists() and not IdempotentRequest.objects.exists()  # its build is never sent
+    monkeypatch.setattr(services, "submit", submit)
+    retry = client.post(
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert retry.status_code == 201 and Submission.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_with_the_broker_away_is_stored_answered_and_built_when_it_is_back(monkeypatch, caplog):
+    """Issue 36: with Redis away, the build's send after the commit raised: the client got a
+    500 for a stored version, and its retry with the same Idempotency-Key was refused ("you
+    already have an entry"). Now the upload is answered, the retry replays that answer, and the
+    watchdog sends the build once the broker is back."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from kombu.exceptions import OperationalError as BrokerAway
+
+    from judging import watchdog
+    from judging.tasks import build_submission
+
+    sent, away = [], [True]
+
+    def apply_async(args, kwargs=None, **options):
+        if away[0]:
+            raise BrokerAway("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        sent.append(tuple(args))
+
+    monkeypatch.setattr(build_submission, "apply_async", apply_async)
+    make_contest(slug="chomp", max_entries_per_user=1)
+    client = api(make_user())
+
+    def upload():
+        payload = {"name": "Muncher", "source": SimpleUploadedFile("m.c", C_SOURCE)}
+        return client.post("/api/contests/chomp/entries/", payload, format="multipart", HTTP_IDEMPOTENCY_KEY="k")
+
+    first, retry = upload(), upload()
+    assert first.status_code == retry.status_code == 201 and retry.json() == first.json()
+    assert retry["Idempotent-Replayed"] == "true"
+    submission = Submission.objects.get()
+    assert submission.status == "queued" and sent == [] and "the watchdog sends it" in caplog.text
+    away[0] = False  # the broker is back: the watchdog's next round sends the build
+    Submission.objects.update(queued_at=timezone.now() - watchdog.QUEUED_BUILD_GRACE - timedelta(seconds=1))
+    monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)
+    assert watchdog.rescue_builds() == 1 and sent == [(submission.pk,)]
+
+
 def test_another_contestants_entry_source_and_stderr_stay_private(queued):
     contest = make_contest()
     mine = make_submission(make_entry(contest), build_log="secret build log")

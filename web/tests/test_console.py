@@ -269,6 +269,38 @@ def test_the_console_says_when_no_worker_serves_the_queue_its_games_need(client,
     assert "<code>matches</code> queue" in client.get("/contests/chomp2/console/").content.decode()
 
 
+def test_the_console_says_a_full_disk_not_that_no_worker_serves_the_queue(client, judge, contest):
+    """Issue 36: during a full disk the console said "no worker serves builds", sending a judge
+    to start one. It says the workers' disks are full, and which."""
+    now = timezone.now()
+    WorkerHeartbeat.objects.create(hostname="w@a", queues=["builds", "matches", "default"], concurrency=2,
+                                   started_at=now, last_seen=now, sandbox_level="full",
+                                   low_disk="the media disk (/srv/media) has 3 MB free, below 200 MB")  # fmt: skip
+    client.force_login(judge)
+    page = client.get(f"/contests/{contest.slug}/console/").content.decode()
+    assert "No worker alive serves" not in page
+    assert "Every worker that serves the <code>builds</code> queue has a full disk" in page
+    assert "<code>matches</code> queue has a full disk" in page and "w@a: the media disk (/srv/media)" in page
+
+
+def test_the_console_says_what_is_down_while_the_database_is_away(client, judge, contest, settings):
+    """Issue 36: with the database down the console was a bare 500. It answers 503, says the
+    database is away and how the broker and this host's disks are, and looks again by itself."""
+    from django.db import OperationalError, connection
+
+    def away(execute, sql, params, many, context):
+        raise OperationalError('connection to server at "db" (10.0.0.5), port 5432 failed: Connection refused')
+
+    settings.DISK_MIN_FREE_MB = 0  # this host's disks, whatever the machine running the test has
+    client.force_login(judge)
+    with connection.execute_wrapper(away):
+        answer = client.get(f"/contests/{contest.slug}/console/")
+    page = answer.content.decode()
+    assert answer.status_code == 503 and answer["Retry-After"] == "10"
+    assert "The database is away" in page and "Connection refused" in page
+    assert "The broker: answering" in page and "room enough" in page
+
+
 def test_the_judges_log_csv_holds_json_data_and_no_formula(client, judge, contest):
     """Its data column was a Python repr ({'entry': 3, 'ok': True}); a contestant's words
     starting with '=' became a spreadsheet formula on a judge's machine."""
