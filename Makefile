@@ -51,6 +51,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m arbiter.owners
+	$(BIN)/python -m arbiter.late_imports
 
 format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .

@@ -158,15 +158,15 @@ def _test_storage(settings, tmp_path):
 @pytest.fixture(autouse=True)
 def _no_measures_from_another_test(monkeypatch):
     """A worker process keeps what it measures a few seconds before writing it
-    (judging/metrics.py): none of another test's may land in this one's database."""
-    from judging import metrics
+    (judging/play/latencies.py): none of another test's may land in this one's database."""
+    from judging.play import latencies
 
     def forget() -> None:
-        for timer in metrics._timers:
+        for timer in latencies._timers:
             timer.cancel()  # its thread would write, on a connection of its own, outside the test's transaction
-        metrics._pending.clear()
+        latencies._pending.clear()
 
-    monkeypatch.setattr(metrics, "QUIET_FLUSH", False)
+    monkeypatch.setattr(latencies, "QUIET_FLUSH", False)
     forget()
     yield
     forget()

@@ -3,7 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
 from judging.models import Notification
-from judging.notifications import kinds_for
+from judging.news.notifications import kinds_for
 
 
 class SignUpForm(UserCreationForm):

@@ -9,8 +9,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.forms import NotificationEmailForm, SignUpForm
 from accounts.models import ApiToken
 from contests.models import Submission
-from judging import notifications
 from judging.models import Notification
+from judging.news import notifications
 
 
 @require_http_methods(["GET", "POST"])

@@ -4,7 +4,7 @@ worker process of the host shares, with ``add`` and ``incr`` made atomic across 
 Django's file cache adds by looking and then writing, and counts by reading and writing back:
 processes that count at once lose counts, and two can both "add" the same key. The rate limits
 (``web.limits``) count with ``add`` and ``incr``, and the ratings' debounce
-(``judging.confidence.queue``) is an ``add``: here both take a lock file first, so one process
+(``judging.record.confidence.queue``) is an ``add``: here both take a lock file first, so one process
 at a time does either, and ``incr`` keeps the key's expiry (Django's writes the default one).
 Many machines set ``CACHE_URL`` to a Redis, whose ``SET NX`` and ``INCR`` are atomic already.
 """

@@ -2,8 +2,8 @@ from django.conf import settings
 
 from contests import roles
 from contests import services as contest_services
-from judging import notifications
 from judging.models import WorkerHeartbeat
+from judging.news import notifications
 
 
 def site(request):

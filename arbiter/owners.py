@@ -31,24 +31,24 @@ OWNERS: dict[str, tuple[frozenset[str], set[str], set[str]]] = {
     "Stage": (
         frozenset({"status", "started_at", "finished_at", "ended_by", "kind", "contest", "contest_id"}),
         {"stage"},
-        {"judging/lifecycle.py"},
+        {"judging/record/lifecycle.py"},
     ),
     "Match": (
         frozenset(
             {"status", "stage", "stage_id", "round", "result_attempt", "result_attempt_id", "finished_at", "contest"}
         ),
         {"match"},
-        {"judging/lifecycle.py", "judging/matches.py"},
+        {"judging/record/lifecycle.py", "judging/play/matches.py"},
     ),
     "MatchAttempt": (
         frozenset({"outcome", "result", "finished_at"}),
         {"attempt"},
-        {"judging/lifecycle.py", "judging/matches.py"},
+        {"judging/record/lifecycle.py", "judging/play/matches.py"},
     ),
     "MatchSeat": (
         frozenset({"points", "score", "status", "entry", "entry_id", "submission", "submission_id"}),
         {"seat"},
-        {"judging/matches.py", "judging/verification.py"},
+        {"judging/play/matches.py", "judging/record/verification.py"},
     ),
     "Entry": (
         frozenset({"status"}),
@@ -58,7 +58,7 @@ OWNERS: dict[str, tuple[frozenset[str], set[str], set[str]]] = {
     "Submission": (
         frozenset({"status", "is_active"}),
         {"submission", "version"},
-        {"judging/builds.py", "judging/system_test.py", "judging/watchdog.py"},
+        {"judging/play/builds.py", "judging/schedule/system_test.py", "judging/watchdog.py"},
     ),
 }
 # Modules that are not the project's running code: its migrations (history, replayed as it

@@ -324,7 +324,7 @@ EVENTS_STREAMS_PER_CLIENT = env_int("EVENTS_STREAMS_PER_CLIENT", 4, minimum=1)
 EVENTS_STREAMS_MAX = env_int("EVENTS_STREAMS_MAX", 2000, minimum=1)
 # Test games a contestant may ask for in one contest in any 24 hours.
 TEST_GAMES_PER_DAY = env_int("TEST_GAMES_PER_DAY", 30, minimum=0)
-# The games of a contestant's versus batches (judging.versus) in any 24 hours, per contest.
+# The games of a contestant's versus batches (judging.schedule.versus) in any 24 hours, per contest.
 VERSUS_GAMES_PER_DAY = env_int("VERSUS_GAMES_PER_DAY", 200, minimum=0)
 
 # --- Bounds of what an organiser sets (contests/bounds.py) --------------------------------
@@ -347,7 +347,7 @@ BOUND_STAGE_NUMBER = env_range("BOUND_STAGE_NUMBER", (0, 1_000_000))
 BOUND_GAME_PARAM = env_range("BOUND_GAME_PARAM", (-1_000_000, 1_000_000))
 BOUND_VERSUS_GAMES = env_range("BOUND_VERSUS_GAMES", (2, 1000))
 
-# --- Notifications and e-mail (judging/notifications.py) ---------------------------------
+# --- Notifications and e-mail (judging/news/notifications.py) ---------------------------------
 # The site's address as contestants reach it, for the links in e-mails.
 SITE_URL = env_str("SITE_URL", f"http://localhost:{PORT}").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):

@@ -1,6 +1,6 @@
 """Games where they matter: how many games a continuous stage plays before its places that
 matter are separated at 95%, when its games after the warm-up go where the platform's
-scheduler sends them (``judging.confidence.pairs_to_play``) or to pairs drawn uniformly (the
+scheduler sends them (``judging.schedule.steering.pairs_to_play``) or to pairs drawn uniformly (the
 baseline, in the same run, on the same seeds). A markdown table (no pass/fail).
 
     python bench/bench_active.py [--runs 40]
@@ -9,7 +9,7 @@ Each run plants a strict order (strengths in logits, best first; or the demo's C
 the perfect player careless on some moves, as each pair's shares of wins, draws and losses
 measured from real matches played here first), plays the warm-up every
 continuous stage plays (each pair twice), then batches of as many games as entries; after
-each batch the platform's fit (``judging.ratings``), its 1,000 draws and the settled
+each batch the platform's fit (``judging.record.ratings``), its 1,000 draws and the settled
 boundaries decide, as in a stage: stop once every cut-off is settled (or at the cap), else
 the next batch. Reported: the games each way took to stop (median and quartiles), the ratio
 of the medians with a bootstrap 95% interval, and how often a cut-off was wrong at the stop.
@@ -33,8 +33,9 @@ django.setup()
 
 import random  # noqa: E402
 
-from judging import confidence, ratings  # noqa: E402
-from judging.ratings import Pair  # noqa: E402
+from judging.record import confidence, ratings  # noqa: E402
+from judging.record.ratings import Pair  # noqa: E402
+from judging.schedule import steering  # noqa: E402
 
 FIELDS = {
     "12 entries, gaps 0.2-0.4 logits, places 1, 2, 3": (
@@ -115,7 +116,7 @@ def run(strengths, cuts: list[int], cap: int, active: bool, seed: int) -> tuple[
         if not open_cuts or played >= cap:
             return played, all(set(order[:c]) == set(range(c)) for c in cuts)
         if active:
-            play(confidence.pairs_to_play(found, open_cuts, size, picker))
+            play(steering.pairs_to_play(found, open_cuts, size, picker))
         else:
             play([tuple(picker.sample(range(size), 2)) for _ in range(size)])
 

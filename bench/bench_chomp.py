@@ -31,8 +31,8 @@ django.setup()
 from games import registry  # noqa: E402
 from games.chomp import codec  # noqa: E402
 from games.clocks import Clock  # noqa: E402
-from judging.referee import Player, play  # noqa: E402
-from judging.tournaments import round_robin_pairs  # noqa: E402
+from judging.play.referee import Player, play  # noqa: E402
+from judging.schedule.tournaments import round_robin_pairs  # noqa: E402
 from sandbox import build_program  # noqa: E402
 
 PLAYER = ROOT / "judging/tests/programs/chomp_last.c"

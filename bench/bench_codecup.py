@@ -49,7 +49,7 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage
 from contests.services import submit
-from judging import builds
+from judging.play import builds
 from web.demo import DEMO_CONTESTS
 
 spec = next(c for c in DEMO_CONTESTS if c.game == "sudoku")
@@ -69,7 +69,7 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry
 from contests.services import submit
-from judging import builds
+from judging.play import builds
 
 user = User.objects.get(username="organiser")
 contest = Contest.objects.get(pk={contest})
@@ -82,7 +82,7 @@ print(json.dumps({last}))
 """
 RUN = """
 from contests.models import Stage
-from judging import lifecycle
+from judging.record import lifecycle
 print(json.dumps(len(lifecycle.run_stage(Stage.objects.get(pk={stage})))))
 """
 PROGRAMS = [
@@ -98,7 +98,8 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage
 from contests.services import submit
-from judging import builds, lifecycle
+from judging.play import builds
+from judging.record import lifecycle
 
 user, _ = User.objects.get_or_create(username="organiser")
 contest = Contest.objects.create(slug={slug!r}, title="Ladder (bench)", game="chomp",

@@ -1,4 +1,4 @@
-"""The watchdog's look for faults to tell (``judging.notifications.send_fault_digests``, once a
+"""The watchdog's look for faults to tell (``judging.news.notifications.send_fault_digests``, once a
 minute on one worker) on PostgreSQL at a big contest's size, as a markdown table (no
 pass/fail; the machine is shared).
 
@@ -51,8 +51,8 @@ def main() -> None:
     from django.utils import timezone
 
     from contests.models import Submission
-    from judging import notifications
     from judging.models import Match, MatchAttempt, ReportedFault
+    from judging.news import notifications
 
     call_command("migrate", verbosity=0)
     bench_standings.build(args.entries, args.matches)

@@ -42,8 +42,9 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage
 from contests.services import submit
-from judging import builds, formats
-from judging import lifecycle
+from judging.play import builds
+from judging.record import formats
+from judging.record import lifecycle
 
 user, _ = User.objects.get_or_create(username="organiser")
 contest = Contest.objects.create(slug={slug!r}, title="Load", game="chomp", game_params={{"rows": 12, "cols": 12}},

@@ -3,7 +3,7 @@ machine is shared: the load average is printed beside each table).
 
     python bench/bench_ratings.py [--runs 5] [--entries 1000 --games 500000] [--arithmetic-only]
 
-1. The arithmetic (judging/ratings.py) on games drawn from known strengths and summed into
+1. The arithmetic (judging/record/ratings.py) on games drawn from known strengths and summed into
    the pair table the kept totals give: 200 entries and 40,000 games between any two, a
    ladder of 1,000 entries and 500,000 games where each meets the 50 nearest it in strength,
    and 1,000 entries and 500,000 games between any two. Timed: the fit (strengths and
@@ -42,7 +42,7 @@ pin()  # as the site's processes run: before numpy loads
 
 import numpy as np  # noqa: E402
 
-from judging import ratings  # noqa: E402
+from judging.record import ratings  # noqa: E402
 
 
 def games_of(entries: int, games: int, neighbours: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
@@ -136,8 +136,8 @@ def task(entries: int, games: int, runs: int) -> None:
     from threadpoolctl import threadpool_limits
 
     from contests.models import Contest
-    from judging import confidence, counts, tallies
     from judging.models import PairTally, Rating
+    from judging.record import confidence, counts, tallies
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()

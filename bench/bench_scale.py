@@ -22,14 +22,14 @@ What it measures, each with its baseline:
 
 - the size: ``pg_database_size`` and each table's heap, indexes and TOAST, per million games;
 - the claim: ``--claimers`` processes (a connection each, as Celery's prefork workers) call
-  ``judging.matches.claim`` at once until the queue is empty; claims a second, and every queued
+  ``judging.play.matches.claim`` at once until the queue is empty; claims a second, and every queued
   match claimed exactly once (none doubled, none lost). Baseline: the same processes claiming
   from a bare table of as many rows with ``SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1`` and an
   ``UPDATE``; and one claimer alone (``--solo`` claims), for what the crowd costs;
 - the watchdog's round (``judging.watchdog``: lost attempts, the spool, missing tokens, builds,
   the faults' digest scan), with the broker's answer replaced by "plenty" so that it sends
   nothing, the digests written and rolled back. Baseline: ``SELECT count(*)`` of the attempts;
-- the standings of the stage with its stored ratings (``judging.standings.compute`` from the
+- the standings of the stage with its stored ratings (``judging.record.standings.compute`` from the
   kept totals and from the seats, the API's and the page's first 100 rows), the count of its games played (kept, and counted over the
   matches as before), the match list (API and page), an entry's page. Baseline: the same
   aggregate over the seats in one raw SQL query, and the match list's former queries.
@@ -89,7 +89,7 @@ def _contest(entries: int):
     from django.db import connection, transaction
 
     from contests.models import Contest, Stage
-    from judging.tournaments import LADDER
+    from judging.schedule.tournaments import LADDER
 
     contest = Contest.objects.filter(slug=SLUG).first()
     if contest is not None:
@@ -222,10 +222,10 @@ def generate(entries: int, games: int, per_hour: float = 20_000, chunk: int = 25
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from judging import counts
-    from judging.events import KEEP
     from judging.models import Match
-    from judging.tournaments import stage_params
+    from judging.news.events import KEEP
+    from judging.record import counts
+    from judging.schedule.tournaments import stage_params
 
     contest, stage = _contest(entries)
     have = Match.objects.filter(stage=stage, status=Match.Status.FINISHED).count()
@@ -274,9 +274,9 @@ def queue(contest, stage, n: int) -> list[int]:
 
     from django.db import connection, transaction
 
-    from judging import counts
     from judging.models import Match
-    from judging.tournaments import stage_params
+    from judging.record import counts
+    from judging.schedule.tournaments import stage_params
 
     waiting = Match.objects.filter(stage=stage).exclude(status=Match.Status.FINISHED)
     ids = list(waiting.order_by("pk").values_list("pk", flat=True))
@@ -359,7 +359,7 @@ def _claimer(index: int, barrier, out, limit: int | None, bare: str | None) -> N
                 raw.commit()
                 return row[0] if row else None
         else:
-            from judging.matches import claim
+            from judging.play.matches import claim
 
             connection.ensure_connection()
 
@@ -385,7 +385,7 @@ def _claimer(index: int, barrier, out, limit: int | None, bare: str | None) -> N
 
 def claim_all(ids: list[int], claimers: int, limit: int | None = None, bare: str | None = None) -> ClaimRun:
     """``claimers`` processes claim at once from the queue of ``ids`` (the stage's queued games,
-    through ``judging.matches.claim``; or, with ``bare``, that bare table's rows); then every
+    through ``judging.play.matches.claim``; or, with ``bare``, that bare table's rows); then every
     queued row is checked to have been claimed exactly once."""
     from django.db import connection, connections
 
@@ -511,7 +511,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from judging import counts, tallies
+    from judging.record import counts, tallies
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -553,7 +553,9 @@ def measure_the_rest(args, contest, stage, ids: list[int], games: int) -> None:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from judging import matches, notifications, watchdog
+    from judging import watchdog
+    from judging.news import notifications
+    from judging.play import matches
 
     # The size.
     total, tables = sizes()
@@ -652,8 +654,8 @@ def reads(args, contest, stage) -> None:
     from django.db import connection
     from django.test import Client
 
-    from judging import confidence, standings
     from judging.models import Match, RatingFit
+    from judging.record import confidence, standings
 
     if not RatingFit.objects.filter(stage=stage, frozen=False).exists():
         confidence.rate(stage.pk)  # the standings as they are read: with the stage's stored ratings

@@ -185,7 +185,7 @@ def build(entries: int, matches: int, seed: int = 1, slug: str = "bench"):
                 "WHERE a.match_id = m.id AND m.stage_id = %s",
                 [stage.pk],
             )
-            # each fault waits to be told, as judging.matches writes it with the result
+            # each fault waits to be told, as judging.play.matches writes it with the result
             cur.execute(
                 "INSERT INTO judging_untoldfault (seat_id, attempt_id) SELECT s.id, m.result_attempt_id"
                 " FROM contests_matchseat s JOIN contests_match m ON m.id = s.match_id"
@@ -287,8 +287,8 @@ def _ladder_data(entries: int, games: int):
     import bench_scale
     from django.db.models import Sum
 
-    from judging import tallies
     from judging.models import Tally
+    from judging.record import tallies
 
     contest, stage = bench_scale.generate(entries, games)
     kept = Tally.objects.filter(stage=stage, frozen=False).aggregate(n=Sum("seats"))["n"] or 0
@@ -319,8 +319,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from contests.models import Contest
-    from judging import confidence, counts, standings, tallies
     from judging.models import Match, MatchSeat, RatingFit
+    from judging.record import confidence, counts, standings, tallies
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()

@@ -33,7 +33,7 @@ from games import registry  # noqa: E402
 from games.clocks import Clock  # noqa: E402
 from games.sudoku import native  # noqa: E402
 from games.sudoku.rules import Claim, Place, peers_hold  # noqa: E402
-from judging.referee import Player, play  # noqa: E402
+from judging.play.referee import Player, play  # noqa: E402
 from sandbox import Limits, build_program, open_jail  # noqa: E402
 
 sudoku = registry.get("sudoku")

@@ -1,4 +1,4 @@
-"""Swiss pairing (``judging.pairing.swiss_pairs``) over 24 rounds of random results, as a
+"""Swiss pairing (``judging.schedule.pairing.swiss_pairs``) over 24 rounds of random results, as a
 markdown table of min / median / max per round (no pass/fail; the machine is shared: the load
 average is printed beside each row).
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judging import pairing
+from judging.schedule import pairing
 from judging.tests import backtracking
 
 ROUNDS = 24

@@ -39,7 +39,7 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage
 from contests.services import submit
-from judging import builds
+from judging.play import builds
 
 user, _ = User.objects.get_or_create(username="organiser")
 contest = Contest.objects.create(slug={slug!r}, title="bench", game="chomp", game_params={{"rows": {rows}, "cols": {cols}}},
@@ -53,7 +53,7 @@ print(json.dumps({{"stage": stage.pk}}))
 """
 RUN = """
 from contests.models import Stage
-from judging import lifecycle
+from judging.record import lifecycle
 print(json.dumps(len(lifecycle.run_stage(Stage.objects.get(pk={stage})))))
 """
 

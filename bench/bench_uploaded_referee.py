@@ -32,8 +32,8 @@ from bench_sudoku import legal_game, scripted  # noqa: E402
 
 from games import registry  # noqa: E402
 from games.clocks import Clock  # noqa: E402
-from judging import hosting  # noqa: E402
-from judging.referee import Player, play  # noqa: E402
+from judging.play.referee import Player, play  # noqa: E402
+from judging.uploaded import hosting  # noqa: E402
 
 
 def main() -> None:

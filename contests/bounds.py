@@ -4,8 +4,8 @@ numbers, a game's parameters, a versus batch's games, an uploaded game's clock a
 Each bound is a setting (``BOUND_*``, MIN..MAX, from the environment: arbiter/settings.py,
 .env.example), read when asked. A value outside it is refused with a sentence naming the
 setting, the bound and the value, whichever door it came through: the contest form (the admin,
-the organisers' page, the API), a stage's parameters (``judging.formats.clean_params``), a
-versus batch (``judging.versus.start``), an upload (``judging.hosting``).
+the organisers' page, the API), a stage's parameters (``judging.record.formats.clean_params``), a
+versus batch (``judging.schedule.versus.start``), an upload (``judging.uploaded.hosting``).
 
     problem = bounds.MEMORY.refusal("memory_mb", 10_000_000)   # a sentence, or None
     problems = bounds.clock_refusals({"wall_per_move_s": 1e9})  # {setting name: sentence}

@@ -17,7 +17,7 @@ from games.hosted import KEY, NAME, HostedGame, read_manifest
 
 
 def unpack(data: bytes) -> dict[str, bytes]:
-    """The files of a version's archive (one the platform made: see judging.hosting)."""
+    """The files of a version's archive (one the platform made: see judging.uploaded.hosting)."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {info.filename: archive.read(info) for info in archive.infolist() if not info.is_dir()}
 

@@ -1,16 +1,16 @@
 """Row locks, taken in one order by every writer of the database.
 
 A writer takes row locks in this order, and only this order: contestant, contest, versus
-(a versus batch, whose step then cancels its queued games: ``judging.versus``), stage, match,
+(a versus batch, whose step then cancels its queued games: ``judging.schedule.versus``), stage, match,
 attempt, submission, the kept standings' totals and pairs (tally, pair), the kept counts
 of matches (count), and a stage's stored ratings (rating: its fits take turns on it, nothing
 else held). Two writers that lock the same rows can then never wait
 on each other in a circle (a deadlock PostgreSQL would end by failing one of them). Every
 lock goes through ``lock`` inside ``writing()``, which checks the order and raises
 ``LockOrderError`` on a lock taken after one that comes later (a row already held may be
-locked again). A result's writer adds to the kept standings' rows (``judging.tallies``) after all its
+locked again). A result's writer adds to the kept standings' rows (``judging.record.tallies``) after all its
 other locks, in one statement in the order of their keys; only their rebuild locks them here.
-A writer adds to one row of a stage's kept count (``judging.counts``), its own, as it moves a
+A writer adds to one row of a stage's kept count (``judging.record.counts``), its own, as it moves a
 match; only the count's rebuild, one stage at a time and nothing else held, locks them here.
 """
 

@@ -119,7 +119,8 @@ class Stage(models.Model):
     order = models.PositiveSmallIntegerField(default=1)
     name = models.CharField(max_length=100)
     kind = models.CharField(
-        max_length=40, help_text="Its format, by name (judging.formats: round_robin, swiss, ladder, batch, race...)."
+        max_length=40,
+        help_text="Its format, by name (judging.record.formats: round_robin, swiss, ladder, batch, race...).",
     )
     params = models.JSONField(
         default=dict, blank=True, help_text="Parameters of this phase, e.g. rounds, games per pairing."
@@ -331,7 +332,7 @@ class GameVersion(models.Model):
 
 class GameOwner(models.Model):
     """Who may upload the next version of an uploaded game beside its first uploader (who
-    names them: judging.hosting)."""
+    names them: judging.uploaded.hosting)."""
 
     name = models.CharField(max_length=30)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

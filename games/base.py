@@ -435,7 +435,7 @@ class RaceServer(Protocol):
 class RaceGame(Game):
     """A game played by all of a stage's programs at once against the game's own server
     (``Race``): no turns; the server's account of each entrant's progress is the result. The
-    referee (``judging.race``) reads only what this class and ``RaceServer`` declare; Wheels
+    referee (``judging.play.race``) reads only what this class and ``RaceServer`` declare; Wheels
     (``games.wheels``) is one implementation."""
 
     @abstractmethod

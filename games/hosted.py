@@ -1,7 +1,7 @@
 """A game the platform has no code for: an organiser's referee program and its manifest
 (docs/referee-protocol.md). Plain values over the archive's files, as the other games' rules
 are: no I/O and no Django; the uploaded versions live in the database (contests.GameVersion),
-the referee is run by judging/program_referee.py.
+the referee is run by judging/uploaded/program_referee.py.
 
 A hosted game is known by its name and version, ``connect-four@2``: a contest is pinned to
 one version until its organiser moves it, and a replay names the version that judged it.

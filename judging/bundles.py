@@ -29,11 +29,12 @@ from games import registry
 from games.base import ParamError
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
-from judging import hosting
 from judging.models import Match
-from judging.referee import Player, play
+from judging.play.referee import Player, play
+from judging.uploaded import hosting
 from sandbox import languages
 from sandbox.errors import UnsafeArchive
+from sandbox.programs import build_program
 
 FORMAT = "arbiter-bundle"
 VERSION = 1
@@ -284,7 +285,6 @@ def _game(bundle, manifest: dict[str, Any]):
 
 def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
     """Play a bundle's match again here and compare it with the site's."""
-    from sandbox.programs import build_program
 
     bundle = _Bundle(Path(path))
     manifest = bundle.json("bundle.json")

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from sandbox.conf import get_settings
+
 log = logging.getLogger(__name__)
 
 MB = 1024 * 1024
@@ -48,7 +50,6 @@ def minimum() -> int:
 
 def paths() -> dict[str, Path]:
     """The folders this host writes on, by name (the sandbox's only where it is set up)."""
-    from sandbox.conf import get_settings
 
     found = {"media": Path(settings.MEDIA_ROOT)}
     sandbox = get_settings()

@@ -8,7 +8,7 @@ answer already decided); the watchdog sends it again when the broker is back (to
 matches, queued builds, unpaired Swiss rounds: ``judging/watchdog.py``).
 
 A ``play_match`` message is a token: the worker that takes it plays the most urgent queued
-match (see ``judging.matches.claim``), so that a match put back after a fault goes ahead of the
+match (see ``judging.play.matches.claim``), so that a match put back after a fault goes ahead of the
 queue, whatever the broker can or cannot reorder. Each token carries the time limit of the
 match it was sent for (``time_budget``: a race's or an output-only run's own seconds and a
 margin, else the installation's ``TASK_TIME_LIMIT``); the worker that takes it plays that
@@ -22,8 +22,13 @@ import logging
 import math
 from collections.abc import Iterable
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
+
+from games import registry
+from judging import queues
+from judging.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +42,6 @@ def time_budget(match) -> int:
     with a clock of ``seconds`` of real time (a race, an output-only run; the stage's own, else
     the contest's, else the game's) takes them and ``MARGIN_S``; never less than the
     installation's ``TASK_TIME_LIMIT``."""
-    from games import registry
-
     default = int(settings.CELERY_TASK_TIME_LIMIT)
     stage_params = (match.stage.params or {}) if match.stage_id else {}
     game = registry.GAMES.get(match.contest.game)
@@ -50,6 +53,13 @@ def time_budget(match) -> int:
     except (TypeError, ValueError):
         seconds = 0.0
     return max(default, math.ceil(seconds) + MARGIN_S)
+
+
+def task(name: str):
+    """A task by its name, from Celery's registry: the modules that queue work sit below
+    ``judging.tasks``, which does it with all of them (the registry is full once the app has
+    loaded its tasks: ``arbiter/celery.py``)."""
+    return current_app.tasks[name]
 
 
 def send_on_commit(task, pk: int, budget: int | None = None) -> None:
@@ -72,20 +82,15 @@ def send_on_commit(task, pk: int, budget: int | None = None) -> None:
 def queue_matches(match_ids: Iterable[int]) -> None:
     """A token for each of these (newly queued) matches, sent when the transaction commits: a
     race's to the races queue, any other's to the matches queue; each with its time limit."""
-    from judging.matches import of_queue
-    from judging.models import Match
-    from judging.tasks import play_match, play_race
-
     ids = list(match_ids)
     if not ids:
         return
     found = Match.objects.filter(pk__in=ids).select_related("stage", "contest")
-    races = set(of_queue(found, races=True).values_list("pk", flat=True))
+    races = set(queues.of_queue(found, races=True).values_list("pk", flat=True))
     budgets = {match.pk: time_budget(match) for match in found}
     for pk in ids:
-        task = play_race if pk in races else play_match
         budget = budgets.get(pk, int(settings.CELERY_TASK_TIME_LIMIT))
-        send_on_commit(task, pk, budget)
+        send_on_commit(task("judging.play_race" if pk in races else "judging.play_match"), pk, budget)
 
 
 def queue_match(match_id: int) -> None:
@@ -94,35 +99,34 @@ def queue_match(match_id: int) -> None:
 
 def queue_pairing(stage_id: int) -> None:
     """Pair a Swiss stage's next round on a worker, once the result that ended its round
-    commits (``judging.tournaments.pair_next_round``: a second delivery pairs nothing)."""
-    from judging.tasks import pair_swiss_round
-
-    send_on_commit(pair_swiss_round, stage_id, int(settings.CELERY_TASK_TIME_LIMIT))
+    commits (``judging.schedule.tournaments.pair_next_round``: a second delivery pairs nothing)."""
+    send_on_commit(task("judging.pair_swiss_round"), stage_id, int(settings.CELERY_TASK_TIME_LIMIT))
 
 
 def queue_build(submission_id: int) -> None:
     """Build a submission once the transaction that queued it commits (a lost send: the
     watchdog's ``rescue_builds``)."""
-    from judging.tasks import build_submission
-
-    send_on_commit(build_submission, submission_id)
+    send_on_commit(task("judging.build_submission"), submission_id)
 
 
 def queue_game_check(version_id: int) -> None:
     """Run an uploaded game's conformance kit on a worker, once the upload is committed (a lost
     send is logged; no watchdog sends it again: the version stays "being checked")."""
-    from judging.tasks import build_game
+    send_on_commit(task("judging.build_game"), version_id)
 
-    send_on_commit(build_game, version_id)
+
+def queue_versus_step(batch_id: int) -> None:
+    """Step a versus batch (``judging.schedule.versus.step``) once the transaction that ended one
+    of its games commits; a broker away is logged (``robust``): the batch's next game waits for
+    the next step."""
+    transaction.on_commit(lambda: task("judging.versus_step").delay(batch_id), robust=True)
 
 
 def queue_email(notification_id: int) -> None:
     """E-mail a notification once the transaction that wrote it commits. The change it
     announces is committed by then: a broker that is away is logged (``robust``), never raised
     into the build, the match or the judge's deed that announced it."""
-    from judging.tasks import send_notification
-
-    transaction.on_commit(lambda: send_notification.delay(notification_id), robust=True)
+    transaction.on_commit(lambda: task("judging.send_notification").delay(notification_id), robust=True)
 
 
 def queue_received_submission(sender, submission, **kwargs) -> None:

@@ -1,7 +1,7 @@
 """Logs that say which contest, stage, match and attempt (or submission) a line is about.
 
     with logs.about(contest=3, stage=7, match=412, attempt=2):
-        log.info("playing")   # ... INFO judging.matches: playing [contest=3 stage=7 match=412 attempt=2]
+        log.info("playing")   # ... INFO judging.play.matches: playing [contest=3 stage=7 match=412 attempt=2]
 
 The ids are kept in a context variable for the code running inside ``about`` (a thread of its
 own starts without them). ``LOG_FORMAT=json`` writes each line as one JSON object, the ids as

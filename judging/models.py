@@ -243,7 +243,7 @@ class Verification(models.Model):
 class FrozenSeat(models.Model):
     """One seat's counted result at the moment its contest's standings were frozen: what the
     public sees of that match, and what its public standings add up, until the judges publish
-    the results (``judging.publication``). Its fields are a seat's, so the standings read a
+    the results (``judging.record.publication``). Its fields are a seat's, so the standings read a
     snapshot and the live record the same way."""
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
@@ -276,12 +276,12 @@ class FrozenSeat(models.Model):
 
 class Tally(models.Model):
     """Kept standings: one entry's totals in one stage, for one of its versions and one result
-    (status and the game's word for it), as the counted seats add up (``judging.tallies``
+    (status and the game's word for it), as the counted seats add up (``judging.record.tallies``
     keeps them in the transaction that changes a seat's counted result). Every column of a
     game is a sum of a seat's field or a count of seats over some results, so any column is a
     sum of these rows: a table reads O(entries) rows whatever the number of games. Which rows
     count (a cancelled stage, a disqualified entry, an old version) is decided when reading.
-    ``frozen`` rows are the snapshot of the contest's freeze (``judging.publication``)."""
+    ``frozen`` rows are the snapshot of the contest's freeze (``judging.record.publication``)."""
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
@@ -348,7 +348,7 @@ class PairTally(models.Model):
 
 class VersusBatch(models.Model):
     """A contestant's version against a pool of opponents, in unrated games outside every stage,
-    until the win rate's interval excludes 50% or its games are spent (``judging.versus``)."""
+    until the win rate's interval excludes 50% or its games are spent (``judging.schedule.versus``)."""
 
     class Status(models.TextChoices):
         RUNNING = "running", "Playing"
@@ -376,7 +376,7 @@ class VersusBatch(models.Model):
 
 class RatingFit(models.Model):
     """A stage's ratings and rank intervals as last computed from its kept pairs
-    (``judging.confidence``), live or of its contest's frozen snapshot: one row each."""
+    (``judging.record.confidence``), live or of its contest's frozen snapshot: one row each."""
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
@@ -425,7 +425,7 @@ class Rating(models.Model):
 class RatingPoint(models.Model):
     """A live fit's rating of one row, kept for the charts (the standings' rating over the
     stage's games, an entry's across its versions): a point a fit, thinned as the stage's
-    games grow (``judging.confidence.HISTORY_GROWTH``)."""
+    games grow (``judging.record.confidence.HISTORY_GROWTH``)."""
 
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="+")
@@ -449,7 +449,7 @@ class RatingPoint(models.Model):
 
 class MatchCount(models.Model):
     """Kept progress: how many of a stage's matches are in each state, added to by every
-    writer that makes a match, moves it to another state or deletes it (``judging.counts``),
+    writer that makes a match, moves it to another state or deletes it (``judging.record.counts``),
     in its own transaction. A stage has up to ``counts.SHARDS`` rows and each writer adds to
     the one of its process (or thread): writers of one stage do not queue on one row, and the
     stage's count is the sum of its rows. One row alone means nothing (a match may be counted
@@ -576,7 +576,7 @@ class Latency(models.Model):
 
 
 class Notification(models.Model):
-    """Something a contestant is told (``judging/notifications.py``): on the site, newest first
+    """Something a contestant is told (``judging/news/notifications.py``): on the site, newest first
     with the unread ones marked, and by e-mail unless they opted out of its kind. Written in
     the transaction of the change it announces; only its user ever sees it."""
 

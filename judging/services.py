@@ -12,8 +12,10 @@ from contests.locks import lock_one, writing
 from contests.models import Contest, JudgeAction, Stage, Submission
 from contests.services import log_action
 from games import registry
-from judging import builds, confidence, formats, lifecycle, notifications, publication
 from judging.models import Match, PairTally
+from judging.news import notifications
+from judging.play import builds
+from judging.record import confidence, formats, lifecycle, publication
 
 
 def add_stage(
@@ -184,7 +186,7 @@ def rebuild(judge, submission: Submission, reason: str = "") -> bool:
 
 def freeze_standings(judge, contest: Contest, reason: str = "") -> int:
     """Freeze the public standings: a snapshot of every result as it is now, which the public
-    sees until the results are published (``judging.publication``). How many results it holds."""
+    sees until the results are published (``judging.record.publication``). How many results it holds."""
     held = publication.freeze(contest)
     log_action(judge, contest.pk, "standings.freeze", contest.title, reason, results=held)
     return held

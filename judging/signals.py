@@ -13,18 +13,20 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from judging import disks, watchdog, workers
+from judging.play import latencies, matches
+from judging.play.matches import DB_ERRORS
+from sandbox import run_selfcheck, sweep
+from sandbox.conf import get_settings
+
 log = logging.getLogger(__name__)
 _stop = threading.Event()
 
 
 def sandbox_self_check() -> str:
     """Run the sandbox's hostile self-check once at start and say loudly what it found."""
-    from sandbox import run_selfcheck
-    from sandbox.conf import get_settings
 
     try:
-        from sandbox import sweep
-
         cleaned = sweep()  # what this installation's jails left when a worker died here
         if cleaned:
             log.warning("sandbox: removed what dead jails left in %d slot(s)", cleaned)
@@ -52,8 +54,6 @@ def sandbox_self_check() -> str:
 
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
-    from judging import disks, matches, watchdog, workers
-    from judging.matches import DB_ERRORS
 
     hostname = sender.hostname
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
@@ -99,7 +99,6 @@ def start_heartbeat(sender, **kwargs) -> None:
 
 @worker_shutdown.connect
 def stop_heartbeat(sender, **kwargs) -> None:
-    from judging import workers
 
     _stop.set()
     try:
@@ -111,7 +110,6 @@ def stop_heartbeat(sender, **kwargs) -> None:
 
 @worker_process_shutdown.connect
 def flush_metrics(**kwargs) -> None:
-    """What a pool process measured and has not written yet (judging/metrics.py)."""
-    from judging import metrics
+    """What a pool process measured and has not written yet (judging/play/latencies.py)."""
 
-    metrics.flush()
+    latencies.flush()

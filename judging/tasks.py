@@ -13,8 +13,14 @@ import smtplib
 from celery import shared_task
 from django.conf import settings
 
-from judging import builds, disks, logs, matches, notifications, workers
-from judging.matches import DB_ERRORS
+from contests.models import Stage
+from judging import disks, logs, workers
+from judging.news import notifications
+from judging.play import builds, matches
+from judging.play.matches import DB_ERRORS
+from judging.record import confidence
+from judging.schedule import steering, tournaments, versus
+from judging.uploaded import hosting
 from sandbox.errors import SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -59,7 +65,6 @@ def build_submission(self, submission_id: int) -> None:
 def build_game(self, version_id: int) -> None:
     """Build an uploaded game's referee and players and run its conformance kit (on a builds
     host: the kit's games are short); a host without a sandbox leaves it for another."""
-    from judging import hosting
 
     if not wait_for_room(self):
         raise self.retry(countdown=0)  # still full: sent again once, and waited for again
@@ -113,8 +118,6 @@ def _play(self, match_id: int, races: bool) -> None:
 @shared_task(name="judging.pair_swiss_round", bind=True, max_retries=None)
 def pair_swiss_round(self, stage_id: int) -> None:
     """Pair a Swiss stage's next round, if it is due (``tournaments.pair_next_round``)."""
-    from contests.models import Stage
-    from judging import tournaments
 
     try:
         tournaments.pair_next_round(stage_id)
@@ -126,15 +129,13 @@ def pair_swiss_round(self, stage_id: int) -> None:
 
 @shared_task(name="judging.rate_stage", bind=True, max_retries=None)
 def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
-    """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.confidence``);
+    """Fit a stage's ratings and rank intervals again from its kept pairs (``judging.record.confidence``);
     if a fit of the stage is at work, queue this one again instead of waiting for it."""
-    from contests.models import Stage
-    from judging import confidence
 
     confidence.started(stage_id, frozen)
     try:
         found = confidence.fitted(stage_id, frozen, wait=False)
-        did = confidence.steer(found) if found else ""
+        did = steering.steer(found) if found else ""
         if did:
             log.info("stage %s: %s", stage_id, did)
     except confidence.Running:
@@ -150,7 +151,6 @@ def rate_stage(self, stage_id: int, frozen: bool = False) -> None:
 @shared_task(name="judging.versus_step", bind=True, max_retries=None)
 def versus_step(self, batch_id: int) -> None:
     """After one of a versus batch's games ended: stop the batch or queue its next games."""
-    from judging import versus
 
     try:
         did = versus.step(batch_id)

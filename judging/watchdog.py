@@ -30,8 +30,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from contests.models import Submission
-from judging import builds, confidence, dispatch, matches, notifications, queues, tournaments
+from judging import dispatch, queues
 from judging.models import Lease, Match, MatchAttempt
+from judging.news import notifications
+from judging.play import builds, matches
+from judging.record import confidence
+from judging.schedule import tournaments
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +147,7 @@ def send_missing_tokens() -> int:
     missing one leaves a match queued."""
     sent = 0
     for queue, races in ((queues.MATCHES, False), (queues.RACES, True)):
-        queued = matches.of_queue(Match.objects.filter(status=Match.Status.QUEUED), races)
+        queued = queues.of_queue(Match.objects.filter(status=Match.Status.QUEUED), races)
         missing = queued.count() - broker_backlog(queue)
         if missing > 0:
             dispatch.queue_matches(queued.order_by("priority", "pk").values_list("pk", flat=True)[:missing])

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from judging import dispatch
 from judging.models import Ping, WorkerHeartbeat
 
 
@@ -54,11 +55,9 @@ def answer_ping(ping_id: int, hostname: str) -> bool:
 
 
 def send_ping() -> Ping:
-    from judging.tasks import ping
-
     with transaction.atomic():
         p = Ping.objects.create()
-        ping.delay_on_commit(p.pk)
+        dispatch.task("judging.ping").delay_on_commit(p.pk)
     return p
 
 

@@ -6,9 +6,9 @@ from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
 from contests.services import log_action
 from games import registry
-from judging import formats, lifecycle
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchSeat, Verification
+from judging.record import formats, lifecycle
 from web.contest_form import SECTIONS, ContestForm, JSONField
 
 
@@ -23,7 +23,7 @@ admin.site.has_permission = _administrators_only
 
 
 class StageForm(forms.ModelForm):
-    """A stage's kind is one of the registered formats (judging.formats), chosen from a list."""
+    """A stage's kind is one of the registered formats (judging.record.formats), chosen from a list."""
 
     kind = forms.ChoiceField(choices=formats.choices)
 

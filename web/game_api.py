@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from contests.models import GameVersion
 from games.hosted import ManifestError
-from judging import hosting
+from judging.uploaded import hosting
 from sandbox.errors import UnsafeArchive
 from web.api_support import body_object, refused
 from web.game_views import _version, can_upload, visible_versions

@@ -1,6 +1,6 @@
 """The games the platform hosts without code of its own (issue 25): the list, an organiser's
 upload, a version's page with its conformance kit's report, its archive (to play at home, as
-on the site) and its own viewer script. Each view translates HTTP to judging.hosting."""
+on the site) and its own viewer script. Each view translates HTTP to judging.uploaded.hosting."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from contests.services import visible_contests
 from games import registry
 from games.clocks import Clock
 from games.hosted import KEY, ManifestError, read_manifest
-from judging import hosting
+from judging.uploaded import hosting
 from sandbox.errors import UnsafeArchive
 
 UPLOAD = "contests.upload_game"

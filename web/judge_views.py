@@ -1,6 +1,6 @@
 """The judges' pages of a contest: verifying the outputs of an output-only stage, in the
 MSO page's order, and the log of every judge action. Each view translates HTTP to a service
-call (judging.verification) and renders the answer."""
+call (judging.record.verification) and renders the answer."""
 
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import roles, services
 from contests.models import Contest, Entry, Stage, Submission
-from judging import formats, lifecycle, metrics, publication, queues, verification
-from judging import matches as judging_matches
+from judging import metrics, queues
 from judging import services as judges
-from judging.matches import stale_after
 from judging.models import Match, MatchAttempt, WorkerHeartbeat
+from judging.play import matches as judging_matches
+from judging.play.matches import stale_after
+from judging.record import formats, lifecycle, publication, verification
 from web.converters import parse_id
 from web.stage_form import StageForm, kinds_for
 from web.views import _contest
@@ -186,7 +187,7 @@ def _console_state(contest: Contest) -> dict:
     playing = ("full", "degraded") if settings.ARBITER_INSECURE_ALLOW_DEGRADED_SANDBOX else ("full",)
     able = [w for w in workers if w.sandbox_level in playing]
     served = {q for w in able if not w.low_disk for q in w.queues}
-    plays = queues.RACES if contest.game in judging_matches.race_games() else queues.MATCHES
+    plays = queues.RACES if contest.game in queues.race_games() else queues.MATCHES
     # A queue whose only workers have a full disk is served again once there is room: say that.
     full = {q: [w for w in able if w.low_disk and q in w.queues] for q in (queues.BUILDS, plays) if q not in served}
     unserved = [queue for queue, waiting in full.items() if not waiting]

@@ -8,8 +8,10 @@ from rest_framework import serializers
 from contests import bounds
 from contests.models import Contest, ContestRole, Entry, Stage, Submission
 from games import registry
-from judging import formats, notifications, plans, results
 from judging.models import Match, MatchAttempt, MatchSeat, Notification
+from judging.news import notifications, results
+from judging.record import formats
+from judging.schedule import plans
 
 
 class StageSerializer(serializers.ModelSerializer):

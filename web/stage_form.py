@@ -9,7 +9,7 @@ from django import forms
 
 from contests.models import Contest, Stage
 from games import registry
-from judging import formats
+from judging.record import formats
 
 
 def kinds_for(contest: Contest) -> list[tuple[str, str]]:

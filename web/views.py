@@ -25,24 +25,15 @@ from games import registry
 from games.base import BatchGame, RaceGame
 from games.clocks import Clock
 from games.hosted import HostedGame
-from judging import attempts as attempts_service
-from judging import (
-    bundles,
-    confidence,
-    counts,
-    formats,
-    lifecycle,
-    plans,
-    publication,
-    results,
-    scheduling,
-    testgames,
-    versus,
-)
+from judging import bundles
 from judging import services as judges
-from judging import standings as standings_service
 from judging.models import Match, MatchSeat
-from judging.race import login_names
+from judging.news import results
+from judging.play.race import login_names
+from judging.record import attempts as attempts_service
+from judging.record import confidence, counts, entrants, fits, formats, lifecycle, publication
+from judging.record import standings as standings_service
+from judging.schedule import plans, testgames, versus
 from web.converters import parse_id
 from web.forms import SubmissionForm
 from web.limits import anonymous_limit
@@ -75,7 +66,7 @@ def contest_detail(request, slug: str):
     for stage in stages:
         found = progress.get(stage.pk, counts.Progress())
         stage.progress = (found.finished + replayed.get(stage.pk, 0), found.total)
-        stage.ranked = confidence.described(stage)
+        stage.ranked = fits.described(stage)
     entries = contest.entries.filter(status=Entry.Status.ACTIVE).order_by("name")
     mine = (
         contest.entries.filter(user=request.user).prefetch_related("submissions")
@@ -83,7 +74,7 @@ def contest_detail(request, slug: str):
         else []
     )
     references = [
-        (entry, scheduling.ready_submission(entry) or entry.submissions.order_by("-number").first())
+        (entry, entrants.ready_submission(entry) or entry.submissions.order_by("-number").first())
         for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
     ]
     game = registry.GAMES.get(contest.game)
@@ -350,7 +341,7 @@ def entry_detail(request, slug: str, entry_id: int):
             cells = list(zip((c.label for c in table.columns), row.cells, strict=True))
             results.append(
                 {"stage": stage, "row": row, "cells": cells, "of": found.of, "opponents": found.opponents,
-                 "rated": table.rated, "level": round(100 * (table.fit.level if table.fit else confidence.LEVEL))}
+                 "rated": table.rated, "level": round(100 * (table.fit.level if table.fit else fits.LEVEL))}
             )  # fmt: skip
     games = (
         publication.visible_matches(request.user, publication.played_by(contest.matches.all(), entry.pk))
@@ -417,8 +408,8 @@ def standings(request, slug: str):
         context["query"] = f"stage={stage.pk}" if request.GET.get("stage") else ""  # kept by the page links
         whole = found.pages == 1  # a crosstable is of a whole table (of a page's size at most)
         context["crosstable"] = standings_service.crosstable(contest, stage, table.rows, record) if whole else None
-        context["exact"] = confidence.exact(contest, stage)
-        context["level"] = round(100 * (table.fit.level if table.fit else confidence.level(stage) if stage else 0.95))
+        context["exact"] = fits.exact(contest, stage)
+        context["level"] = round(100 * (table.fit.level if table.fit else fits.level(stage) if stage else 0.95))
     return render(request, "contests/standings.html", context)
 
 
@@ -436,7 +427,7 @@ def standings_history(request, slug: str):
         stage = standings_service.current_stage(contest)
     record = publication.record_for(contest, request.user)
     rows = standings_service.page(contest, stage, record, size=10).table.rows  # the chart's ten
-    if stage is not None and confidence.rated(stage):
+    if stage is not None and fits.rated(stage):
         top = {row.entry.pk: row.entry.name for row in rows[:10]}
         until = contest.standings_frozen_at if record.frozen else None
         lines = confidence.rating_lines(stage, top, until)
@@ -454,7 +445,7 @@ def entry_ratings(request, slug: str, entry_id: int):
     contest = _contest(request, slug)
     entry = get_object_or_404(contest.entries, pk=entry_id)
     stage = get_object_or_404(contest.stages, pk=parse_id(request.GET.get("stage", "")) or 0)
-    if not contest.is_hosted or not confidence.rated(stage):
+    if not contest.is_hosted or not fits.rated(stage):
         raise Http404("That stage is not ranked by rating.")
     record = publication.record_for(contest, request.user)
     until = contest.standings_frozen_at if record.frozen else None
@@ -478,7 +469,7 @@ def match_list(request, slug: str):
     if request.GET.get("stage"):
         stage_id = parse_id(request.GET["stage"]) or 0
         matches = matches.filter(stage_id=stage_id)
-    known = None  # of a stage's games, how many there are is kept (judging.counts), not counted
+    known = None  # of a stage's games, how many there are is kept (judging.record.counts), not counted
     if request.GET.get("entry"):
         matches = publication.played_by(matches, parse_id(request.GET["entry"]) or 0)
     else:
@@ -552,7 +543,7 @@ def match_detail(request, pk: int):
 def _side_by_side(request, match: Match, attempts: list) -> dict:
     """The judges' comparison of two attempts, as ``?a=N&b=M`` picks them (attempt numbers):
     which attempts kept a replay to choose from, the two chosen (by default the last two),
-    and their moves side by side with the first that differs (``judging.attempts``)."""
+    and their moves side by side with the first that differs (``judging.record.attempts``)."""
     kept = [attempt for attempt in attempts if attempt.replay]
     said: dict = {"comparable": kept}
     if len(kept) < 2:

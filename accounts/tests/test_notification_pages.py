@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from contests.tests.factories import make_contest, make_user
-from judging import notifications
 from judging.models import EmailOptOut, Notification
+from judging.news import notifications
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ form to the judges' verification."""
 import pytest
 from django.core.management import call_command
 
-from judging import lifecycle
+from judging.record import lifecycle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -113,8 +113,8 @@ def _in_a_thread(work):
 def _build_and_test(entry_name: str) -> int:
     """What the worker does for a new submission: build it, play its system test."""
     from contests.models import Submission
-    from judging import builds, matches
     from judging.models import Match
+    from judging.play import builds, matches
 
     submission = Submission.objects.get(entry__name=entry_name)
     builds.build_submission(submission.pk)
@@ -168,7 +168,7 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 
     def run_final():
         from contests.models import Stage
-        from judging import matches
+        from judging.play import matches
 
         stage = Stage.objects.get(contest__slug="crossed-words", kind="batch")
         for match in lifecycle.run_stage(stage):
@@ -195,8 +195,9 @@ def test_a_crossed_words_entry_through_the_form_then_the_judges_verification(pag
 def test_the_standings_follow_a_finished_match_without_a_reload(page, live_server):
     from contests.models import Contest, Submission
     from contests.tests.factories import make_entry, make_match, make_submission, make_user
-    from judging import confidence, events
     from judging.models import Match
+    from judging.news import events
+    from judging.record import confidence
 
     page.goto(live_server.url + "/contests/chomp/standings/")
     page.evaluate("window.stillThisPage = true")
@@ -228,7 +229,7 @@ def test_the_standings_follow_a_finished_match_without_a_reload(page, live_serve
 def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_entry, page, live_server):
     from contests.models import Submission
     from contests.tests.factories import make_submission
-    from judging import events
+    from judging.news import events
 
     made = []
     _in_a_thread(lambda: made.append(make_submission(alices_entry, status=Submission.Status.QUEUED)))

@@ -36,14 +36,18 @@ def test_each_kind_of_write_is_found_and_nothing_else():
 def test_a_write_outside_its_owner_fails_the_check(tmp_path, monkeypatch):
     """The tournament's bye set its match's result_attempt itself before this check (now
     lifecycle.count_made_result): a module that does so again fails ``make lint``."""
-    (tmp_path / "judging").mkdir()
-    (tmp_path / "judging" / "lifecycle.py").write_text("match.status = 'queued'\n")
-    (tmp_path / "judging" / "tournaments.py").write_text("Match.objects.filter(pk=1).update(result_attempt=attempt)\n")
+    for package in ("record", "schedule"):
+        (tmp_path / "judging" / package).mkdir(parents=True)
+    (tmp_path / "judging" / "record" / "lifecycle.py").write_text("match.status = 'queued'\n")
+    (tmp_path / "judging" / "schedule" / "tournaments.py").write_text(
+        "Match.objects.filter(pk=1).update(result_attempt=attempt)\n"
+    )
     (tmp_path / "judging" / "tests").mkdir()
     (tmp_path / "judging" / "tests" / "test_x.py").write_text("match.status = 'failed'\n")
     monkeypatch.setattr(owners, "ROOT", tmp_path)
     assert owners.trespasses() == [
-        "judging/tournaments.py:1: Match.result_attempt is written only by judging/lifecycle.py, judging/matches.py"
+        "judging/schedule/tournaments.py:1: Match.result_attempt is written only by "
+        "judging/play/matches.py, judging/record/lifecycle.py"
     ]
     assert owners.main([]) == 1
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.once  # no database: the processes only import the site
 
 ASK = (
-    "import judging.ratings\n"  # numpy, as the ratings' fit loads it
+    "import judging.record.ratings\n"  # numpy, as the ratings' fit loads it
     "from threadpoolctl import threadpool_info\n"
     "print('threads', sorted({p['num_threads'] for p in threadpool_info()}))\n"
 )

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from contests.models import Contest, Entry, Stage, Submission
 from games.base import FAULTS
-from judging import counts, tallies
 from judging.models import Match, MatchAttempt, MatchSeat, UntoldFault
+from judging.record import counts, tallies
 
 _n = itertools.count(1)
 
@@ -60,7 +60,7 @@ def make_match(contest: Contest, submissions: list[Submission], **kwargs) -> Mat
     kwargs.setdefault("seed", 12345)
     finished = kwargs.get("status") == Match.Status.FINISHED
     match = Match.objects.create(contest=contest, **kwargs)
-    counts.changed(match, None)  # as judging.scheduling.create_match keeps the counts of matches
+    counts.changed(match, None)  # as judging.schedule.scheduling.create_match keeps the counts of matches
     for index, submission in enumerate(submissions):
         MatchSeat.objects.create(match=match, index=index, entry=submission.entry, submission=submission)
     if finished:
@@ -72,7 +72,7 @@ def finish_on_paper(match: Match, results: list[tuple[float, float, str]] | None
     """Record a result as a worker would, without playing: ``results`` gives each seat's
     (points, score, status), in seat order (the seats' current values when None)."""
     was = Match.objects.values_list("status", flat=True).get(pk=match.pk)
-    with tallies.recounting(match.pk):  # as judging.matches.write_result keeps the standings' totals
+    with tallies.recounting(match.pk):  # as judging.play.matches.write_result keeps the standings' totals
         _hold(match, results, reason)
     counts.moved([(match.contest_id, match.stage_id, was, Match.Status.FINISHED)])
     match.refresh_from_db()

@@ -5,7 +5,7 @@ The seat's result: points, the score the verifier recomputed (0 for an output it
 score, the score the output claims on its first line; status ``valid`` for an output every
 line of which replays, else ``illegal`` (the output is wrong), ``timeout`` (still running at
 the limit: "disqualified ... if program execution time exceeds the execution time limit") or
-``crash`` (no output.txt at all). Judges then verify the claims (judging/verification.py).
+``crash`` (no output.txt at all). Judges then verify the claims (judging/record/verification.py).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from django.db import migrations, models
 def count_what_is_counted(apps, schema_editor):
     """The kept totals of the results already counted (and of a freeze's snapshot); the
     pairs, whose rows later migrations change, are counted by 0017."""
-    from judging.tallies import build_totals
+    from judging.record.tallies import build_totals
 
     seat, frozen_seat = apps.get_model("judging", "MatchSeat"), apps.get_model("judging", "FrozenSeat")
     tally = apps.get_model("judging", "Tally")

@@ -9,7 +9,7 @@ def forget_pairs(apps, schema_editor):
 def count_pairs(apps, schema_editor):
     """The pairs of the results already counted (and of a freeze's snapshot), now by the
     opponent's version too, with wins and draws."""
-    from judging.tallies import build_pairs
+    from judging.record.tallies import build_pairs
 
     seat, frozen_seat = apps.get_model("judging", "MatchSeat"), apps.get_model("judging", "FrozenSeat")
     pair = apps.get_model("judging", "PairTally")

@@ -1,5 +1,5 @@
 """Swiss pairing as it was before issue 35, kept to compare with: the tests of
-``judging.pairing`` and ``bench/bench_swiss.py`` (which runs without Django) use it."""
+``judging.schedule.pairing`` and ``bench/bench_swiss.py`` (which runs without Django) use it."""
 
 from __future__ import annotations
 

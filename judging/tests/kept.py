@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import connection
 
 from contests.models import Contest
-from judging import counts, standings
+from judging.record import counts, standings
 
 
 def analyze_as_it_is() -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from contests.models import Stage
-from judging.lifecycle import OPEN
 from judging.models import Match, MatchSeat
+from judging.record.lifecycle import OPEN
+from judging.schedule.tournaments import swiss_rounds
 from judging.tasks import pair_swiss_round
-from judging.tournaments import swiss_rounds
 
 TASK = pair_swiss_round.name.rpartition(".")[2]
 

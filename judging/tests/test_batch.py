@@ -10,9 +10,10 @@ from contests.models import JudgeAction, Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games import registry
 from games.clocks import Clock
-from judging import lifecycle, matches, publication, standings, verification
 from judging.models import Match
-from judging.referee import Player, play
+from judging.play import matches
+from judging.play.referee import Player, play
+from judging.record import lifecycle, publication, standings, verification
 from judging.tests.conftest import PLAYERS, PROGRAMS, build
 
 GAME = registry.get("crossed_words")

@@ -1,5 +1,5 @@
 """bench/bench_scale.py at a tiny size: its rows are what the real code reads, and its claimers,
-processes claiming at once through ``judging.matches.claim``, take every queued match exactly
+processes claiming at once through ``judging.play.matches.claim``, take every queued match exactly
 once. No time is asserted."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db import connection
 
 from bench import bench_scale
 from conftest import other_sessions
-from judging import standings
 from judging.models import Match, MatchAttempt, MatchSeat
+from judging.record import standings
 
 pytestmark = [pytest.mark.postgres]
 

@@ -6,7 +6,7 @@ import pytest
 
 from games import registry
 from games.clocks import Clock
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 
 pytestmark = pytest.mark.once
 

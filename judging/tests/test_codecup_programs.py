@@ -10,7 +10,7 @@ import pytest
 from games import registry
 from games.base import FAULTS
 from games.clocks import Clock
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from sandbox.languages import LANGUAGES
 from sandbox.programs import build_program
 

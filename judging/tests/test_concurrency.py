@@ -23,9 +23,12 @@ from contests.tests.factories import (
     make_submission,
 )
 from games.base import GameResult
-from judging import lifecycle, matches, system_test, tasks
+from judging import tasks
 from judging.models import Match, MatchAttempt
-from judging.referee import MatchRecord, SeatTotals
+from judging.play import matches
+from judging.play.referee import MatchRecord, SeatTotals
+from judging.record import lifecycle
+from judging.schedule import system_test
 from sandbox.errors import SandboxUnavailable
 
 
@@ -114,7 +117,7 @@ def test_a_match_task_that_cannot_reach_the_database_is_retried_not_forgotten(mo
 
 
 def test_a_pairing_task_that_cannot_reach_the_database_is_retried_not_forgotten(monkeypatch):
-    from judging import tournaments
+    from judging.schedule import tournaments
 
     def no_database(stage_id):
         raise OperationalError("could not connect to server: Connection refused")
@@ -152,7 +155,7 @@ def test_a_pairing_delivered_twice_at_the_same_moment_pairs_the_round_once(queue
 
 
 def test_a_build_task_retries_platform_faults_until_it_gives_up(monkeypatch):
-    from judging import builds
+    from judging.play import builds
 
     faults = iter([False, False, True])
 

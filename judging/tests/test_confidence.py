@@ -1,4 +1,4 @@
-"""The stored ratings and rank intervals of a stage (judging.confidence), read by the standings."""
+"""The stored ratings and rank intervals of a stage (judging.record.confidence), read by the standings."""
 
 import random
 import time
@@ -9,8 +9,9 @@ from django.test import Client
 
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import confidence, publication, standings
 from judging.models import Match, Rating, RatingFit, RatingPoint
+from judging.record import confidence, fits, publication, standings
+from judging.schedule import steering
 
 pytestmark = pytest.mark.django_db
 
@@ -239,7 +240,7 @@ def test_the_standings_page_shows_intervals_ties_and_how_it_ranks(client):
 def test_a_one_seat_stage_ranks_exactly():
     contest = make_contest(game="crossed_words", game_params={})
     stage = make_stage(contest, kind="batch")
-    assert "each rank exact" in confidence.described(stage)
+    assert "each rank exact" in fits.described(stage)
     assert confidence.rate(stage.pk) is None
 
 
@@ -294,7 +295,7 @@ def test_the_games_go_around_the_places_that_matter_until_they_are_settled():
     pairs: dict[frozenset, int] = {}
     for _ in range(400):
         found = confidence.fitted(stage.pk)
-        did = confidence.steer(found, rng)
+        did = steering.steer(found, rng)
         stage.refresh_from_db()
         if stage.status == Stage.Status.FINISHED:
             break
@@ -304,7 +305,7 @@ def test_the_games_go_around_the_places_that_matter_until_they_are_settled():
             pairs[names] = pairs.get(names, 0) + 1
         assert _finish_queued(stage, DEMO, rng) == 4
     assert stage.status == Stage.Status.FINISHED, pairs
-    assert confidence.described(stage).endswith(
+    assert fits.described(stage).endswith(
         "its games go where they separate places 1, 2 from the next. It ends once places 1, 2 are separated at 95% "
         "or after 2,000 games, whichever comes first."
     )
@@ -326,7 +327,7 @@ def test_a_stage_ends_after_its_declared_number_of_games():
     _play(contest, stage, subs["Weak A"], subs["Weak B"], True)
     rng = random.Random(6)
     for _ in range(50):
-        confidence.steer(confidence.fitted(stage.pk))
+        steering.steer(confidence.fitted(stage.pk))
         stage.refresh_from_db()
         if stage.status != Stage.Status.RUNNING:
             break
@@ -387,8 +388,8 @@ def test_a_round_robin_may_ask_to_rank_by_rating():
     assert table.rated and all(r.sure.rating is not None for r in table.rows)
     ratings_shown = [r.sure.rating for r in table.rows]
     assert ratings_shown == sorted(ratings_shown, reverse=True) and table.rows[0].entry.name == "Strong"
-    assert "(μ − 1σ), a Bradley–Terry strength of each entry" in confidence.described(stage)
-    assert confidence.steer(confidence.fitted(stage.pk)) == ""  # nothing to schedule: not a continuous stage
+    assert "(μ − 1σ), a Bradley–Terry strength of each entry" in fits.described(stage)
+    assert steering.steer(confidence.fitted(stage.pk)) == ""  # nothing to schedule: not a continuous stage
 
 
 def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
@@ -407,9 +408,9 @@ def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
     rows = {r.entry.name: r.sure for r in standings.compute(contest, stage).rows}
     assert (rows["Fast"].rank_low, rows["Fast"].rank_high) == (1, 1)
     assert rows["Mid A"].tied and rows["Mid A"].group == rows["Mid B"].group != rows["Slow"].group
-    assert "Ranked by points; each row's 95% rank interval" in confidence.described(stage)
+    assert "Ranked by points; each row's 95% rank interval" in fits.described(stage)
     practice = make_stage(contest, kind="practice", status=Stage.Status.RUNNING)
-    assert "each rank exact" in confidence.described(practice) and confidence.rate(practice.pk) is None
+    assert "each rank exact" in fits.described(practice) and confidence.rate(practice.pk) is None
 
 
 @pytest.mark.postgres
@@ -443,7 +444,7 @@ def test_a_fit_queued_while_one_works_leaves_the_work_to_it_and_queues_the_next(
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from judging import ratings
+    from judging.record import ratings
     from judging.tasks import rate_stage
 
     sent = []

@@ -13,7 +13,7 @@ import pytest
 
 from games import registry
 from games.clocks import Clock
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from sandbox.conf import get_settings
 from sandbox.jail import cgroup_layout
 from sandbox.limits import Limits

@@ -7,11 +7,12 @@ import pytest
 
 from contests.models import Entry, Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission, make_user
-from judging import lifecycle, standings, system_test, tournaments
-from judging.lifecycle import Ended
 from judging.models import Match
+from judging.record import lifecycle, standings
+from judging.record.lifecycle import Ended
+from judging.schedule import system_test, tournaments
+from judging.schedule.tournaments import swiss_pairs
 from judging.tests.pairings import deliver_pairings
-from judging.tournaments import swiss_pairs
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +108,7 @@ def test_only_entries_ranked_in_the_earlier_stages_proceed_as_a_contestants_best
     (match,) = lifecycle.run_stage(first)
     finish_on_paper(match, [(2, 2, "win"), (0, 0, "loss")])
     late = make_submission(make_entry(contest, user=alice, name="A2 (late)"), is_active=True, status="ready")
-    proceeding = {entry.name for entry, _ in tournaments.contenders(second)}
+    proceeding = {entry.name for entry, _ in standings.contenders(second)}
     assert proceeding == {"A1", "B1"}  # A2 never played the first stage: it has no rank to be best by
     assert late.entry.name not in proceeding and a1 and b1
 

@@ -20,8 +20,9 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from contests.models import Contest, Entry, Stage, Submission
 from contests.services import submit
-from judging import builds, formats
-from judging import lifecycle
+from judging.play import builds
+from judging.record import formats
+from judging.record import lifecycle
 
 slug = {slug!r}
 user, _ = User.objects.get_or_create(username="organiser")

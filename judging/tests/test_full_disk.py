@@ -16,8 +16,9 @@ import pytest
 from django.db import OperationalError
 
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
-from judging import disks, matches, metrics
+from judging import disks, metrics
 from judging.models import Match, MatchAttempt, WorkerHeartbeat
+from judging.play import matches
 from judging.tests.conftest import PLAYERS, PROGRAMS
 
 pytestmark = [
@@ -168,7 +169,7 @@ def test_a_round_robin_through_a_full_disk_loses_no_game(media_tmpfs, worker):
     freed: every game counted once; none discarded, none failed."""
     from contests.services import submit
     from contests.tests.factories import make_user
-    from judging import lifecycle
+    from judging.record import lifecycle
     from judging.tests.test_tournament import wait_for
 
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3}, max_entries_per_user=10)
@@ -205,7 +206,7 @@ def test_a_round_robin_through_a_full_disk_loses_no_game(media_tmpfs, worker):
     assert not stage.matches.exclude(status="finished").exists()
     assert MatchAttempt.objects.filter(match__stage=stage).exclude(outcome="finished").count() == 0
     assert MatchAttempt.objects.filter(match__stage=stage, outcome="finished").count() == 90  # each once
-    from judging import standings
+    from judging.record import standings
 
     assert standings.compute(contest, stage).finished == 90
     assert sum(row.games for row in standings.compute(contest, stage).rows) == 180

@@ -22,11 +22,12 @@ from contests.tests.factories import make_contest, make_entry, make_stage, make_
 from games import registry
 from games.clocks import Clock
 from games.hosted import ManifestError
-from judging import hosting, tournaments
 from judging.models import Match, MatchAttempt
-from judging.program_referee import RefereeFault
-from judging.referee import Player, play
+from judging.play.referee import Player, play
+from judging.schedule import tournaments
 from judging.tests.conftest import PROGRAMS, build
+from judging.uploaded import hosting
+from judging.uploaded.program_referee import RefereeFault
 from sandbox.errors import UnsafeArchive
 
 NIM = PROGRAMS / "nim"
@@ -268,7 +269,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
 
 @pytest.mark.once
 def test_a_match_called_off_stops_a_referee_that_never_asks():
-    from judging.referee import Cancelled
+    from judging.play.referee import Cancelled
 
     game = hosting.manifest_of(nim_files())
     players = [Player(name, build(PROGRAMS / "nim" / name)) for name in ("taker.py", "one.py")]
@@ -288,7 +289,7 @@ def test_a_match_called_off_stops_a_referee_that_never_asks():
 def test_a_referees_own_words_for_a_result_read_as_words():
     from types import SimpleNamespace
 
-    from judging import results
+    from judging.news import results
 
     game = hosting.manifest_of(nim_files())
     seat = SimpleNamespace(status="illegal", detail="BAD_TAKE", reason="move 3: a take of 4", points=0.0)

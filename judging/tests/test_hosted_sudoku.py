@@ -22,8 +22,8 @@ from games.clocks import Clock
 from games.sudoku import codecup
 from games.sudoku.rules import Sudoku
 from games.tests.test_sudoku_referee_example import FINAL, official_answers
-from judging import hosting
-from judging.referee import Player, play
+from judging.play.referee import Player, play
+from judging.uploaded import hosting
 from sandbox.programs import build_program
 
 pytestmark = pytest.mark.once
@@ -124,7 +124,7 @@ def test_official_final_games_end_with_the_official_result_through_the_platform(
 
 @pytest.mark.parametrize("example", ["sudoku-referee", "connect-four"])
 def test_both_examples_pass_the_conformance_kit(example):
-    from judging.conformance import run_kit
+    from judging.uploaded.conformance import run_kit
 
     report = run_kit(hosting.manifest_of(hosting.read_folder(ROOT / "examples" / "games" / example)))
     assert report["passed"], report["problems"]

@@ -32,8 +32,8 @@ from contests.tests.factories import make_contest, make_entry, make_match, make_
 from games import registry
 from games.base import FAULTS
 from games.clocks import Clock
-from judging import matches
-from judging.referee import Player, play
+from judging.play import matches
+from judging.play.referee import Player, play
 from judging.tests.conftest import build
 from sandbox.cgroups import Cgroup
 from sandbox.conf import get_settings

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from games.base import SEAT_STATUSES
 from games.clocks import Clock
-from judging import hosting
-from judging.program_referee import RefereeFault
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from judging.tests.conftest import PROGRAMS, build
+from judging.uploaded import hosting
+from judging.uploaded.program_referee import RefereeFault
 
 pytestmark = [pytest.mark.once, pytest.mark.slow]
 

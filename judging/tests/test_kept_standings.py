@@ -1,4 +1,4 @@
-"""The kept standings (``judging.tallies``) and counts of matches (``judging.counts``): after
+"""The kept standings (``judging.record.tallies``) and counts of matches (``judging.record.counts``): after
 any history of results, platform faults, re-runs, cancellations, deletions,
 disqualifications, new versions and freezes, every table read from the kept totals is the one added up from the
 seats, and each stage's kept count of matches by state is its matches counted;
@@ -35,10 +35,11 @@ from contests.tests.factories import (
     name_to,
 )
 from games.base import GameResult
-from judging import formats, lifecycle, matches, standings
 from judging import services as judges
 from judging.models import Match, MatchAttempt, MatchCount, Tally
-from judging.referee import MatchRecord, SeatTotals
+from judging.play import matches
+from judging.play.referee import MatchRecord, SeatTotals
+from judging.record import formats, lifecycle, standings
 from judging.tests.kept import analyze_as_it_is, assert_kept_as_counted
 from judging.tests.pairings import deliver_pairings
 

@@ -8,7 +8,7 @@ import pytest
 
 from games import registry
 from games.clocks import Clock
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from sandbox.programs import build_program
 
 pytestmark = pytest.mark.once

@@ -23,9 +23,11 @@ from contests.tests.factories import (
     make_submission,
 )
 from games.base import GameResult
-from judging import lifecycle, matches, standings, watchdog
-from judging.lifecycle import Ended
+from judging import watchdog
 from judging.models import Event, Match, MatchAttempt, read_replay
+from judging.play import matches
+from judging.record import lifecycle, standings
+from judging.record.lifecycle import Ended
 from judging.tests.conftest import PLAYERS, PROGRAMS
 from judging.tests.pairings import deliver_pairings
 from sandbox.errors import PlatformStall, SandboxError
@@ -288,7 +290,7 @@ def test_a_swiss_round_waits_for_a_judge_when_a_game_failed(queued):
 def test_a_late_result_of_a_called_off_attempt_is_not_counted(monkeypatch, queued):
     match = _chomp_match()
     attempt = matches.claim("w1")
-    from judging.referee import play as real_play
+    from judging.play.referee import play as real_play
 
     record = real_play(*_play_args(match))
     lifecycle.rerun_match(match)  # a judge re-runs it while attempt 1 is being played
@@ -359,7 +361,7 @@ def test_cancelling(queued):
 def test_a_result_waits_for_the_database_and_is_spooled_meanwhile(monkeypatch, settings, tmp_path):
     match = _chomp_match()
     attempt = matches.claim("w1")
-    from judging.referee import play as real_play
+    from judging.play.referee import play as real_play
 
     record = real_play(*_play_args(match))
     real_write = matches.write_result
@@ -383,7 +385,7 @@ def test_a_result_waits_for_the_database_and_is_spooled_meanwhile(monkeypatch, s
 def test_the_watchdog_writes_a_spooled_result_its_process_left(monkeypatch, queued):
     match = _chomp_match()
     attempt = matches.claim("w1")
-    from judging.referee import play as real_play
+    from judging.play.referee import play as real_play
 
     path = matches.spool(attempt.pk, real_play(*_play_args(match)))
     # The process died waiting for the database; meanwhile its attempt was given up.
@@ -433,7 +435,7 @@ def test_one_worker_at_a_time_holds_the_watchdog():
 
 
 def test_a_build_the_platform_keeps_failing_ends_for_a_judge_to_retry(queued):
-    from judging import builds
+    from judging.play import builds
 
     submission = make_submission(make_entry(make_contest()), status="building")
     for _ in range(builds.MAX_BUILD_FAULTS - 1):
@@ -458,7 +460,7 @@ def test_a_lost_build_is_put_back(queued, monkeypatch):
 
 
 def test_a_build_queued_again_just_now_is_not_sent_twice_however_old_it_is(queued, monkeypatch):
-    from judging import builds
+    from judging.play import builds
 
     monkeypatch.setattr(watchdog, "broker_backlog", lambda queue: 0)  # the broker holds nothing
     submission = make_submission(make_entry(make_contest()), status="platform_fault")
@@ -517,7 +519,7 @@ def test_play_command_explains_bad_arguments(args, message):
     ],
 )
 def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, detail, passed):
-    from judging import system_test
+    from judging.schedule import system_test
 
     contest = make_contest(game="sudoku", game_params={})
     stage = make_stage(contest, kind="system_test")
@@ -535,7 +537,7 @@ def test_a_sudoku_system_test_fails_on_codecups_fault_statuses(status, detail, p
 def test_a_chomp_system_test_passes_with_the_referees_warnings_written_back():
     """POTM's judge wrote back what he forgave (slow moves, untidy output) without failing the
     program: the referee's warnings of each game are in the log, under the game's line."""
-    from judging import system_test
+    from judging.schedule import system_test
 
     contest = make_contest(game="chomp")
     stage = make_stage(contest, kind="system_test")
@@ -556,7 +558,7 @@ def test_a_chomp_system_test_passes_with_the_referees_warnings_written_back():
 
 
 def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
-    from judging import system_test
+    from judging.schedule import system_test
 
     contest = make_contest(game="chomp")
     stage = make_stage(contest, kind="system_test")
@@ -576,7 +578,7 @@ def test_rerunning_a_system_test_game_judges_its_submission_again(queued):
 def test_a_version_that_fails_a_rerun_of_its_system_test_gives_way_to_the_last_that_passed(queued):
     """The entry keeps playing: the newest other version that passed plays again, its
     contestant reads why, the judges' log has it, and a ladder schedules its games."""
-    from judging import system_test
+    from judging.schedule import system_test
 
     contest = make_contest(game="chomp")
     stage = make_stage(contest, kind="system_test")
@@ -590,7 +592,7 @@ def test_a_version_that_fails_a_rerun_of_its_system_test_gives_way_to_the_last_t
     v2.refresh_from_db()
     assert (v2.status, v2.is_active) == ("ready", True)  # it plays on while its game is played again
     attempt = matches.claim("w1", match_id=match.pk)
-    from judging.referee import MatchRecord, SeatTotals
+    from judging.play.referee import MatchRecord, SeatTotals
 
     crashed = GameResult((0.0, 1.0), (0.0, 0.0), ("crash", "win"), "seat 0 crashed", ("", ""))
     assert matches.write_result(attempt.pk, MatchRecord(crashed, [SeatTotals(), SeatTotals()], {"moves": []}))
@@ -698,7 +700,7 @@ def test_the_watchdog_goes_on_while_the_broker_is_away_and_resends_tokens_at_the
 def test_a_rerun_keeps_each_attempts_replay_and_they_compare_move_by_move(queued):
     """Issue 36: only the counted attempt's replay could be read, so a judge could not read a
     re-run against the game it replaced."""
-    from judging import attempts, lifecycle
+    from judging.record import attempts, lifecycle
 
     match = _chomp_match()
     assert matches.play_now(match.pk) == Match.Status.FINISHED

@@ -11,17 +11,21 @@ import logging
 import pytest
 
 from contests.tests.factories import make_contest, make_user, name_to
-from judging import lifecycle, logs, matches, metrics
+from judging import logs, metrics
 from judging.models import Latency, Match, MatchAttempt, WorkerHeartbeat
+from judging.play import latencies, matches
+from judging.record import lifecycle
 from judging.tests.test_matches import _chomp_match
 
 pytestmark = pytest.mark.django_db
 
 
 def test_observations_fill_each_hosts_buckets_and_add_up_over_hosts():
-    metrics.observe("a", {"move_overhead_seconds": [0.0001, 0.0004, 0.0004, 0.003, 9.0], "jail_start_seconds": [0.007]})
-    metrics.observe("a", {"move_overhead_seconds": [0.0004]})
-    metrics.observe("b", {"move_overhead_seconds": [0.0015], "unknown": [1.0]})
+    latencies.observe(
+        "a", {"move_overhead_seconds": [0.0001, 0.0004, 0.0004, 0.003, 9.0], "jail_start_seconds": [0.007]}
+    )
+    latencies.observe("a", {"move_overhead_seconds": [0.0004]})
+    latencies.observe("b", {"move_overhead_seconds": [0.0015], "unknown": [1.0]})
     by = {(h.host, h.name): h for h in metrics.snapshot().histograms}
     a = by[("a", "move_overhead_seconds")]
     assert a.count == 6 and a.total == pytest.approx(9.0043)
@@ -40,7 +44,7 @@ def test_a_match_played_records_its_jails_and_moves(db):
     match = _chomp_match()
     assert matches.play_now(match.pk) == Match.Status.FINISHED
     moves = sum(match.seats.values_list("moves", flat=True))
-    metrics.flush()  # a worker process writes what it measured every few seconds
+    latencies.flush()  # a worker process writes what it measured every few seconds
     overall = metrics.snapshot().overall
     assert overall("jail_start_seconds").count == 2
     assert 0 < overall("move_overhead_seconds").count <= moves  # the move that ends the game is not timed
@@ -58,7 +62,7 @@ def test_the_metrics_endpoint_speaks_prometheus_and_may_ask_for_a_token(client, 
     MatchAttempt.objects.create(match=race, number=1, started_at=now, last_seen=now, outcome="lost")
     WorkerHeartbeat.objects.create(hostname="w1@h", queues=["matches"], concurrency=2, started_at=now, last_seen=now,
                                    sandbox_level="full")  # fmt: skip
-    metrics.observe("h", {"jail_start_seconds": [0.008, 0.03]})
+    latencies.observe("h", {"jail_start_seconds": [0.008, 0.03]})
     text = client.get("/metrics").content.decode()
     assert 'arbiter_queue_length{queue="matches"} 1.0' in text and 'arbiter_queue_length{queue="races"} 1.0' in text
     assert 'arbiter_matches{state="finished"} 1.0' in text and 'arbiter_attempts{outcome="lost"} 1.0' in text
@@ -152,8 +156,8 @@ def test_what_a_quiet_worker_measured_is_written_within_the_flush_period(monkeyp
 
     monkeypatch.setattr(metrics, "FLUSH_S", 0.2)
     monkeypatch.setattr(metrics, "QUIET_FLUSH", True)  # as in a worker (conftest turns it off)
-    metrics._flushed[0] = time.monotonic()  # it wrote just now: this one waits for the timer
-    metrics.observe_safely("quiet", {"jail_start_seconds": [0.01]})
+    latencies._flushed[0] = time.monotonic()  # it wrote just now: this one waits for the timer
+    latencies.observe_safely("quiet", {"jail_start_seconds": [0.01]})
     assert not Latency.objects.filter(host="quiet").exists()
     deadline = time.monotonic() + 5
     while not Latency.objects.filter(host="quiet").exists() and time.monotonic() < deadline:

@@ -25,9 +25,13 @@ from contests.tests.factories import (
     make_submission,
     make_user,
 )
-from judging import builds, notifications, system_test, verification, watchdog
 from judging import services as judges
+from judging import watchdog
 from judging.models import EmailOptOut, Match, MatchAttempt, Notification, ReportedFault, UntoldFault
+from judging.news import notifications
+from judging.play import builds
+from judging.record import verification
+from judging.schedule import system_test
 from sandbox.programs import BuildResult
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Swiss pairing by maximum-weight matching (``judging.pairing``), against the backtracking it
+"""Swiss pairing by maximum-weight matching (``judging.schedule.pairing``), against the backtracking it
 replaced and against every pairing there is, on small fields; on large ones, the rules it
 must keep over 24 rounds of random results. No clock here: ``bench/bench_swiss.py`` times it."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judging import pairing
-from judging.pairing import swiss_pairs
+from judging.schedule import pairing
+from judging.schedule.pairing import swiss_pairs
 from judging.tests.backtracking import backtracking_pairs
 
 

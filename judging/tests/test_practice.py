@@ -6,11 +6,13 @@ import pytest
 
 from contests.models import Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission
-from judging import lifecycle, matches, standings, system_test
 from judging.models import Match
+from judging.play import matches
+from judging.record import lifecycle, standings
+from judging.schedule import system_test
+from judging.schedule.tournaments import practice_seed
 from judging.tests.conftest import PLAYERS
 from judging.tests.test_batch import _weak_source
-from judging.tournaments import practice_seed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -68,7 +70,7 @@ def test_a_practice_stage_runs_a_race_clients_laps_alone():
 def test_an_entry_says_when_it_plays_next(queued):
     """A version that arrives after the judges' run is told that a judge must add a stage; a
     practice stage plays it at once; a pending stage plays it when the judges run it."""
-    from judging.plans import next_games
+    from judging.schedule.plans import next_games
 
     contest = make_contest(slug="words", game="crossed_words", game_params={}, clock={"seconds": 20})
     final = make_stage(contest, name="Final run", kind="batch", params={"seconds": 20})
@@ -105,7 +107,7 @@ def test_a_wheels_archive_whose_install_script_writes_what_it_needs_races(queued
     import io
     import tarfile
 
-    from judging import builds
+    from judging.play import builds
 
     def member(name: str, data: bytes) -> tuple[tarfile.TarInfo, bytes]:
         info = tarfile.TarInfo(name)

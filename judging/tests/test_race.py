@@ -10,10 +10,11 @@ from contests.tests.factories import make_contest, make_entry, make_stage, make_
 from games import registry
 from games.base import CRASH, EXIT, LOSS, WIN
 from games.clocks import Clock
-from judging import formats, lifecycle, matches, standings
 from judging.models import Match, MatchAttempt
-from judging.race import login_names
-from judging.referee import Player, play
+from judging.play import matches
+from judging.play.race import login_names
+from judging.play.referee import Player, play
+from judging.record import formats, lifecycle, standings
 from judging.tests.conftest import PLAYERS, PROGRAMS
 
 GAME = registry.get("wheels")
@@ -241,7 +242,7 @@ def test_a_race_stage_of_a_game_that_is_no_race_is_refused_in_words():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_new_version_is_system_tested_in_a_race_of_its_own(queued):
-    from judging import system_test
+    from judging.schedule import system_test
 
     contest = make_contest(slug="wheels", game="wheels", game_params={})
     make_stage(contest, kind="system_test", name="System test", params={"decks": 1, "seconds": 60})

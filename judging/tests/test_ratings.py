@@ -1,4 +1,4 @@
-"""The ratings' arithmetic (judging/ratings.py): what a fit depends on, and whether its
+"""The ratings' arithmetic (judging/record/ratings.py): what a fit depends on, and whether its
 intervals hold the truth as often as they say, on games drawn from known strengths."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judging import ratings
-from judging.ratings import Pair
+from judging.record import ratings
+from judging.record.ratings import Pair
 
 Game = tuple[int, int, float]  # (a, b, what a scored: 1, 1/2 or 0)
 

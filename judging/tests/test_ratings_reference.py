@@ -2,7 +2,7 @@
 now that it is faster (issue 35): the same strengths, spreads, rank intervals and settled
 boundaries on fixed fields, within a tolerance far below what a page shows.
 
-``data/ratings_reference.json`` was written by that commit's ``judging/ratings.py`` from the
+``data/ratings_reference.json`` was written by that commit's ``judging/record/ratings.py`` from the
 fields ``cases()`` makes (``write_reference`` below, run there); a change of the arithmetic
 that moves a figure fails here.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judging import ratings
+from judging.record import ratings
 
 REFERENCE = Path(__file__).parent / "data" / "ratings_reference.json"
 SEED = 7  # the draws' seed

@@ -7,8 +7,9 @@ import pytest
 
 from contests.models import Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import builds, matches, system_test
 from judging.models import Match
+from judging.play import builds, matches
+from judging.schedule import system_test
 from judging.tests.conftest import PLAYERS
 from sandbox.tests.test_rebuild import SEGFAULT, WRONG_FORMAT, entry
 

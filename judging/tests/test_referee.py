@@ -4,8 +4,8 @@ import pytest
 
 from games import registry
 from games.clocks import Clock, ClockError
-from judging import referee
-from judging.referee import Player
+from judging.play import referee
+from judging.play.referee import Player
 
 pytestmark = pytest.mark.once
 

@@ -1,5 +1,5 @@
 """The two registries that make a new kind of stage or of interaction an addition: stage
-formats (judging.formats) and referees (judging.referee)."""
+formats (judging.record.formats) and referees (judging.play.referee)."""
 
 from dataclasses import dataclass
 
@@ -8,9 +8,10 @@ import pytest
 from contests.tests.factories import make_contest, make_stage
 from games.base import GameInfo, GameResult, TurnGame
 from games.clocks import Clock
-from judging import formats, lifecycle, referee
-from judging.lifecycle import Ended
 from judging.models import Match
+from judging.play import referee
+from judging.record import formats, lifecycle
+from judging.record.lifecycle import Ended
 
 
 def test_every_kind_the_platform_runs_has_a_format_and_says_how_it_counts():

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from games import registry
-from judging.results import seat_words, summary
+from judging.news.results import seat_words, summary
 
 
 @dataclass

@@ -46,10 +46,12 @@ from contests import services
 from contests.models import Entry, JudgeAction, Stage, Submission
 from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games.base import BYE, GameResult
-from judging import confidence, formats, lifecycle, matches, standings, system_test, verification
 from judging import services as judges
 from judging.models import FrozenSeat, Match, MatchAttempt, MatchSeat, RatingFit
-from judging.referee import MatchRecord, SeatTotals
+from judging.play import matches
+from judging.play.referee import MatchRecord, SeatTotals
+from judging.record import confidence, formats, lifecycle, standings, verification
+from judging.schedule import system_test
 from judging.tasks import pair_swiss_round
 from judging.tests.kept import analyze_as_it_is, assert_kept_as_counted
 from judging.tests.pairings import (

@@ -4,8 +4,8 @@ import pytest
 
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import confidence, counts, lifecycle, standings, tallies
 from judging.models import Match
+from judging.record import confidence, counts, lifecycle, standings, tallies
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def test_a_contests_standings_leave_out_system_tests_and_test_games():
 
 def test_only_each_contestants_best_entry_proceeds_past_the_first_round():
     from contests.tests.factories import make_user
-    from judging.tournaments import contenders
+    from judging.record.standings import contenders
 
     contest = make_contest(game="hearts_flowers", game_params={"n": 4}, max_entries_per_user=3)
     first = make_stage(contest, order=1)
@@ -323,7 +323,7 @@ def test_a_test_game_is_in_no_standings_to_compare():
 
 
 def test_a_crosstable_shows_points_against_each_opponent_in_the_standings_order():
-    from judging.standings import crosstable
+    from judging.record.standings import crosstable
 
     contest = make_contest()
     stage = make_stage(contest)
@@ -342,7 +342,7 @@ def test_a_crosstable_shows_points_against_each_opponent_in_the_standings_order(
 
 
 def test_an_entrys_row_of_the_crosstable_names_each_opponent_it_met_however_large_the_table(client):
-    from judging.standings import CROSSTABLE_MAX, head_to_head
+    from judging.record.standings import CROSSTABLE_MAX, head_to_head
 
     contest = make_contest(slug="h2h")
     stage = make_stage(contest, status=Stage.Status.RUNNING)
@@ -372,7 +372,7 @@ def test_an_entrys_row_of_the_crosstable_names_each_opponent_it_met_however_larg
 
 
 def test_the_history_gives_each_best_entrys_points_after_each_slice_of_the_games(client):
-    from judging.standings import history
+    from judging.record.standings import history
 
     contest = make_contest(slug="hist")
     stage = make_stage(contest)
@@ -463,7 +463,7 @@ def test_an_entrys_standing_is_its_row_of_the_whole_table_and_the_opponents_it_m
 @pytest.mark.parametrize("named", [False, True])
 def test_a_ladder_lists_every_contender_as_the_tournament_chooses_them(named):
     from contests.models import Entry
-    from judging.tournaments import contenders
+    from judging.record.standings import contenders
 
     contest = make_contest()
     ready = [make_submission(make_entry(contest, name=f"R{i}"), is_active=True, status="ready") for i in range(4)]
@@ -504,8 +504,8 @@ def test_a_disqualified_entry_plays_no_more_and_a_reinstated_one_plays_what_was_
     from contests.models import JudgeAction
     from contests.tests.factories import make_user
     from games.base import GameResult
-    from judging import matches
-    from judging.referee import MatchRecord, SeatTotals
+    from judging.play import matches
+    from judging.play.referee import MatchRecord, SeatTotals
 
     fits = []
     monkeypatch.setattr("judging.tasks.rate_stage.apply_async", lambda args, **kwargs: fits.append(args))

@@ -11,12 +11,14 @@ from contests.locks import writing
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_stage, make_submission
 from games.base import BYE
-from judging import lifecycle, standings, tournaments, watchdog
-from judging.lifecycle import Ended
+from judging import watchdog
 from judging.models import Match, MatchSeat
+from judging.record import lifecycle, standings
+from judging.record.lifecycle import Ended
+from judging.schedule import tournaments
+from judging.schedule.tournaments import swiss_pairs
 from judging.tasks import pair_swiss_round
 from judging.tests.pairings import deliver_pairings, pairings_of
-from judging.tournaments import swiss_pairs
 
 
 def test_pairs_go_top_down_by_placing():
@@ -92,7 +94,7 @@ def test_swiss_rounds_follow_each_other_then_the_best_go_on(queued):
     # E3 and E4 tie for second on every column (10 points, no irregular loss, 4 wins): the
     # earlier entry goes on.
     assert table.rows[1].rank == table.rows[2].rank == 2
-    assert [e.name for e, _ in tournaments.contenders(final)] == ["E3", "E5"]
+    assert [e.name for e, _ in standings.contenders(final)] == ["E3", "E5"]
     final_matches = lifecycle.run_stage(final)
     assert len(final_matches) == 2
 

@@ -104,7 +104,8 @@ def test_a_token_on_a_full_disk_is_held_quietly_and_played_within_seconds_of_roo
 def test_a_build_on_a_full_disk_waits_for_room_then_builds_at_once(monkeypatch):
     import time
 
-    from judging import builds, disks, tasks
+    from judging import disks, tasks
+    from judging.play import builds
 
     built, full = [], [True]
     monkeypatch.setattr(builds, "build_submission", built.append)

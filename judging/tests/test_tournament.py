@@ -10,8 +10,9 @@ import pytest
 from contests.models import Entry, Stage, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
-from judging import lifecycle, standings, tournaments
 from judging.models import Match
+from judging.record import lifecycle, standings
+from judging.schedule import tournaments
 from judging.tests.conftest import PLAYERS, PROGRAMS
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]

@@ -1,4 +1,4 @@
-"""Versus batches (judging.versus): a version against a pool, unrated, stopped honestly."""
+"""Versus batches (judging.schedule.versus): a version against a pool, unrated, stopped honestly."""
 
 import numpy as np
 import pytest
@@ -7,9 +7,10 @@ from rest_framework.test import APIClient
 
 from contests.models import Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_submission, make_user
-from judging import standings, versus
-from judging.formats import StageError
 from judging.models import Match, VersusBatch
+from judging.record import standings
+from judging.record.formats import StageError
+from judging.schedule import versus
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Issue 34, item 6: an archive is unpacked or refused in words (UnsafeArchive), never another
 exception, and one of 100,000 members is refused from its central directory, before anything is
-read. Shared by contestants' archives (their builds) and uploaded games (judging/hosting.py)."""
+read. Shared by contestants' archives (their builds) and uploaded games (judging/uploaded/hosting.py)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from django.db import transaction
 from contests import roles
 from contests.models import Contest, ContestRole, Entry, Stage, Submission
 from contests.services import ensure_organisers_group
-from judging import formats, lifecycle
 from judging.models import Match
+from judging.record import formats, lifecycle
 from web.demo import DEMO_CONTESTS, DEMO_USERS, DemoContest
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ def play_demo() -> list[str]:
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
     Only games not yet played are played, so a second run changes nothing. The round robins
     and finals wait for a judge to run them."""
-    from judging import builds, matches
+    from judging.play import builds, matches
 
     done = []
     for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
@@ -160,7 +160,8 @@ def play_demo() -> list[str]:
 
 
 def _run_batch(stage: Stage) -> list[str]:
-    from judging import formats, matches
+    from judging.play import matches
+    from judging.record import formats
 
     try:
         made = lifecycle.run_stage(stage)

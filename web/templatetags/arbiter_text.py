@@ -22,7 +22,7 @@ def markdown_filter(text: str):
 @register.filter(name="stage_kind")
 def stage_kind(kind: str) -> str:
     """A kind of stage as judges and contestants read it (its format's label)."""
-    from judging import formats
+    from judging.record import formats
 
     return formats.label(kind)
 
@@ -31,7 +31,7 @@ def stage_kind(kind: str) -> str:
 def stage_status(stage) -> str:
     """A stage's status as people read it: a system test is "Running", then "Finished"."""
     from contests.models import Stage
-    from judging import formats
+    from judging.record import formats
 
     return Stage.Status(formats.shown_status(stage)).label
 
@@ -74,7 +74,7 @@ def outcome(shown, game: str, side=None) -> str:
     crashed (move 1)"): ``side`` an entry, an entry's id, or a user (their own seat, if they
     played); a bystander's line otherwise ("Bob won against Alice"). "" while unplayed or hidden."""
     from games import registry
-    from judging.results import summary
+    from judging.news.results import summary
 
     if shown is None or shown.hidden:
         return ""
@@ -89,7 +89,7 @@ def outcome(shown, game: str, side=None) -> str:
 def seat_result(seat, seats, game: str) -> str:
     """One seat's result in words ("lost: left no solution (move 23)", "2nd of 3: finished")."""
     from games import registry
-    from judging.results import seat_words
+    from judging.news.results import seat_words
 
     return seat_words(registry.get(game), seat, seats)
 

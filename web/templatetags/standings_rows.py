@@ -44,7 +44,7 @@ class Numbers:
 
 @register.simple_tag
 def standings_rows(contest, page) -> SafeString:
-    """The ``<tr>`` of each of the page's lines (``judging.standings.Page.lines``): a row, or a
+    """The ``<tr>`` of each of the page's lines (``judging.record.standings.Page.lines``): a row, or a
     gap where rows are left out; the viewer's own rows marked ``mine``."""
     table = page.table
     width = len(table.columns) + (5 if table.rated else 4)
@@ -59,7 +59,7 @@ def standings_rows(contest, page) -> SafeString:
 
 @register.simple_tag
 def opponent_rows(contest, opponents: list[dict]) -> SafeString:
-    """The ``<tr>`` of each opponent an entry met (``judging.standings.head_to_head``): its
+    """The ``<tr>`` of each opponent an entry met (``judging.record.standings.head_to_head``): its
     place, name, games, and the points each scored against the other."""
     numbers, (before, after) = Numbers(), _address(contest)
     return mark_safe(

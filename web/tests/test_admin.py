@@ -75,8 +75,8 @@ def test_the_admin_changes_no_result_and_logs_what_it_edits(admin_client):
     or added here is a line of the judges' log; a stage or an entry that has played is never
     deleted here."""
     from contests.models import JudgeAction, Stage
-    from judging import standings
     from judging.models import Match
+    from judging.record import standings
 
     contest = make_contest()
     first, second = make_stage(contest, name="First"), make_stage(contest, name="Second", order=2)

@@ -15,8 +15,8 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import confidence, tallies
 from judging.models import Event, Match
+from judging.record import confidence, tallies
 
 pytestmark = pytest.mark.django_db
 C_SOURCE = b"int main(void) { return 0; }\n"
@@ -352,7 +352,7 @@ def test_judges_run_rerun_disqualify_and_reinstate(queued):
 def test_match_deeds_keep_their_reason_refusals_are_409_and_the_log_is_in_the_api(queued, client):
     """Issue 36: the API's re-run and cancel dropped the reason; re-running a bye or a match of
     a cancelled stage answered 500 (the page offered the button); the judges' log had no API."""
-    from judging import lifecycle
+    from judging.record import lifecycle
 
     contest = make_contest(game="chomp", game_params={"rows": 3, "cols": 3})
     swiss = make_stage(contest, kind="swiss", params={"rounds": 1, "games_per_pairing": 1})
@@ -511,7 +511,7 @@ def test_the_owner_withdraws_and_renames_an_entry(queued):
 
 
 def test_the_match_lists_count_is_the_kept_one_and_the_same_as_counted():
-    """The lists' length comes from the kept counts of matches (judging.counts) and the test
+    """The lists' length comes from the kept counts of matches (judging.record.counts) and the test
     games this visitor may see; it is what counting the listed matches gives, for anyone,
     with any filter; and the stages' games are not counted for it."""
     from django.contrib.auth.models import AnonymousUser
@@ -519,8 +519,8 @@ def test_the_match_lists_count_is_the_kept_one_and_the_same_as_counted():
     from django.test.utils import CaptureQueriesContext
 
     from contests import services
-    from judging import lifecycle, publication
     from judging.models import Match
+    from judging.record import lifecycle, publication
 
     contest = make_contest(slug="listed")
     one, two = make_stage(contest, name="One"), make_stage(contest, name="Two", order=2)

@@ -14,9 +14,9 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import lifecycle
 from judging import services as judges
 from judging.models import Match
+from judging.record import lifecycle
 
 pytestmark = pytest.mark.django_db
 

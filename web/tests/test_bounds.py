@@ -17,8 +17,9 @@ from contests.services import ensure_organisers_group
 from contests.tests.factories import make_contest, make_entry, make_submission, make_user, name_to
 from games import registry
 from games.clocks import Clock
-from judging import formats, versus
-from judging.formats import StageError
+from judging.record import formats
+from judging.record.formats import StageError
+from judging.schedule import versus
 from web.serializers import VersusRequestSerializer
 from web.tests.test_organise import api, api_fields, page_fields
 

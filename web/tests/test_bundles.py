@@ -28,9 +28,10 @@ from contests.tests.factories import (
     name_to,
 )
 from games import registry
-from judging import bundles, matches
+from judging import bundles
 from judging.bundles import BundleError, check
 from judging.models import Match
+from judging.play import matches
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ROOT / "games"

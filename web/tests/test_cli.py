@@ -172,7 +172,7 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
 
 
 def test_the_standings_say_each_rows_interval_and_rating(transactional_db, live_server):
-    from judging import confidence
+    from judging.record import confidence
     from judging.tests.test_confidence import DEMO, _field
 
     contest = make_contest(slug="ladder")

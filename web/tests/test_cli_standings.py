@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from arbiter import cli
-from judging import standings
+from judging.record import standings
 from web.tests.test_standings_pages import _table
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from contests.models import Contest, Submission
 from contests.tests.factories import make_entry, make_match, make_submission
-from judging.testgames import create_test_game
+from judging.schedule.testgames import create_test_game
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import publication, verification
 from judging import services as judges
+from judging.record import publication, verification
 
 pytestmark = pytest.mark.django_db
 

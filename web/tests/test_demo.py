@@ -72,10 +72,10 @@ def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
     def no_compiler(pk):
         raise RuntimeError("no C compiler")
 
-    monkeypatch.setattr("judging.builds.build_submission", no_compiler)
+    monkeypatch.setattr("judging.play.builds.build_submission", no_compiler)
     assert play_demo() == []  # nothing built, nothing played, no exception
     Submission.objects.filter(entry__is_reference=True).update(status="ready", is_active=True)
-    monkeypatch.setattr("judging.matches.play_now", no_compiler)
+    monkeypatch.setattr("judging.play.matches.play_now", no_compiler)
     lines = play_demo()
     assert lines and all(line.endswith(": 0 games") for line in lines)
     assert Match.objects.filter(status="queued").exists()  # left for the worker
@@ -100,7 +100,7 @@ def test_load_demo_play_builds_the_reference_programs_here(monkeypatch, queued):
     from contests.models import Submission
 
     built = []
-    monkeypatch.setattr("judging.builds.build_submission", built.append)
+    monkeypatch.setattr("judging.play.builds.build_submission", built.append)
     call_command("load_demo", "--play", verbosity=0)
     assert queued == []  # not for a worker: built in this process
     assert sorted(built) == sorted(Submission.objects.filter(entry__is_reference=True).values_list("pk", flat=True))

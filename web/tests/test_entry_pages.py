@@ -13,8 +13,8 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import lifecycle
-from judging.publication import replay_for
+from judging.record import lifecycle
+from judging.record.publication import replay_for
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,9 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import lifecycle, publication
 from judging import services as judges
 from judging.models import Match
+from judging.record import lifecycle, publication
 
 pytestmark = pytest.mark.django_db
 
@@ -135,8 +135,8 @@ def test_freezing_twice_is_refused_and_a_publish_drops_the_snapshot(setting):
 
 def test_a_rerun_after_the_freeze_leaves_the_public_played_count_as_it_was(client, setting):
     """Issue 36: the frozen table's "played" went 20 -> 19 while a match was played again."""
-    from judging import standings
-    from judging.standings import FROZEN
+    from judging.record import standings
+    from judging.record.standings import FROZEN
 
     judges.freeze_standings(setting["judge"], setting["contest"])
     lifecycle.rerun_match(setting["ann_bob"])

@@ -19,10 +19,10 @@ from contests.models import GameVersion
 from contests.tests.factories import make_contest, make_user
 from games import registry
 from games.clocks import Clock
-from judging import hosting
 from judging.models import Notification
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from judging.tests.conftest import PROGRAMS, build
+from judging.uploaded import hosting
 
 pytestmark = pytest.mark.django_db
 NIM = PROGRAMS / "nim"
@@ -184,7 +184,7 @@ def test_a_match_of_an_uploaded_game_shows_its_frames_with_the_generic_viewer(or
 
 
 def test_an_uploaded_game_of_two_is_offered_the_stages_of_games_of_two(organiser):
-    from judging import formats
+    from judging.record import formats
 
     accepted(organiser[0])
     kinds = {kind for kind, _ in formats.choices(registry.get("nim@1"))}
@@ -223,9 +223,9 @@ def test_a_full_disk_keeps_nothing_of_an_upload_and_says_so(organiser, monkeypat
 def test_a_bundle_of_an_uploaded_game_carries_its_referee_and_plays_again_with_no_site(organiser, tmp_path):
     from contests.models import Submission
     from contests.tests.factories import make_entry, make_match, make_stage, make_submission
-    from judging import matches
     from judging.bundles import check
     from judging.models import Match
+    from judging.play import matches
 
     user, client = organiser
     accepted(user)

@@ -10,8 +10,9 @@ import pytest
 
 from contests.models import Stage, Submission
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import confidence, versus
 from judging.models import Match
+from judging.record import confidence
+from judging.schedule import versus
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 FIELD = {"Strong": 600, "Medium": 250, "Weak A": 0, "Weak B": 0}
@@ -119,7 +120,7 @@ def test_a_contestant_plays_a_versus_batch_and_sees_it_stop(ladder, newer, page,
 
 
 def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, page, live_server, monkeypatch):
-    from judging import standings
+    from judging.record import standings
 
     monkeypatch.setattr(standings, "PAGE_ROWS", 2)  # four rows: two pages
     contest, _, _, _ = ladder

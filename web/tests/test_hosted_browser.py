@@ -13,9 +13,9 @@ from contests.models import GameVersion
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
 from games import registry
 from games.clocks import Clock
-from judging import hosting
-from judging.referee import Player, play
+from judging.play.referee import Player, play
 from judging.tests.conftest import build
+from judging.uploaded import hosting
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"

@@ -7,8 +7,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
 from contests.tests.factories import make_contest, make_user
-from judging import notifications
 from judging.models import Notification
+from judging.news import notifications
 
 pytestmark = pytest.mark.django_db
 

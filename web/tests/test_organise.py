@@ -14,7 +14,7 @@ from contests.models import Contest, GameVersion, JudgeAction, Stage
 from contests.services import ensure_organisers_group
 from contests.tests.factories import make_contest, make_entry, make_user, name_to
 from games import registry
-from judging import hosting
+from judging.uploaded import hosting
 
 pytestmark = pytest.mark.django_db
 CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"

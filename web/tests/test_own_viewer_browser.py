@@ -24,8 +24,8 @@ from contests.tests.factories import (
     make_user,
     name_to,
 )
-from judging import hosting
 from judging.tests.conftest import PROGRAMS
+from judging.uploaded import hosting
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 HOSTILE = Path(__file__).with_name("hostile_viewer.js")

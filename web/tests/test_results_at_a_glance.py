@@ -7,8 +7,8 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
-from judging import matches
 from judging.models import Match
+from judging.play import matches
 from judging.tests.conftest import PROGRAMS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

@@ -5,8 +5,8 @@ at 200."""
 import pytest
 
 from contests.tests.factories import make_contest, make_stage, make_user
-from judging import counts
 from judging.models import Match
+from judging.record import counts
 
 pytestmark = pytest.mark.django_db
 

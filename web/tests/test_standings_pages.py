@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 
 from contests.models import Stage
 from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage, make_submission
-from judging import standings
 from judging.models import Match
+from judging.record import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ def test_the_match_list_takes_the_same_queries_however_many_matches(count, djang
 def _table(count=7, kind="round_robin"):
     """A running stage of ``count`` entries with random results (ranks of their own) and its
     stored ratings."""
-    from judging import confidence
+    from judging.record import confidence
     from judging.tests.test_standings import _ring
 
     contest = make_contest(slug=f"paged-{count}")

@@ -12,7 +12,7 @@ from django.utils.formats import localize
 
 from contests.models import Stage
 from contests.tests.factories import make_contest, make_entry, make_stage
-from judging import confidence, standings
+from judging.record import confidence, standings
 from judging.tests.test_confidence import _field, _ready
 from web.templatetags.standings_rows import Numbers, opponent_rows, standings_rows
 

@@ -6,9 +6,9 @@ import pytest
 
 from contests.models import Entry, Submission
 from contests.tests.factories import make_contest, make_entry, make_submission, make_user, name_to
-from judging.formats import StageError
 from judging.models import Match
-from judging.testgames import create_test_game
+from judging.record.formats import StageError
+from judging.schedule.testgames import create_test_game
 
 pytestmark = pytest.mark.django_db
 
@@ -103,8 +103,8 @@ def test_the_api_takes_an_opponent_version(setup, client):
 
 def test_a_test_games_end_is_news_for_its_player_only(queued, client):
     """/api/events/?after=0 listed every contestant's test-game finishes to anonymous visitors."""
-    from judging import events
     from judging.models import Event
+    from judging.news import events
 
     contest = make_contest(slug="chomp", game="chomp")
     ref = make_submission(make_entry(contest, name="Random", is_reference=True), is_active=True, status="ready")

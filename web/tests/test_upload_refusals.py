@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from contests.models import GameVersion
 from contests.services import ensure_organisers_group
 from contests.tests.factories import make_user
-from judging import hosting
 from judging.models import Notification
+from judging.uploaded import hosting
 from web.tests.test_game_pages import NIM, nim_zip, upload_file
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +143,7 @@ def test_a_check_the_platform_fails_ends_refused_not_checking_for_ever(organiser
     def broken_kit(game):
         raise TypeError("a bug of the kit")
 
-    monkeypatch.setattr("judging.conformance.run_kit", broken_kit)
+    monkeypatch.setattr("judging.uploaded.conformance.run_kit", broken_kit)
     tasks.build_game.apply(args=(version.pk,))
     version.refresh_from_db()
     assert version.status == GameVersion.Status.REFUSED

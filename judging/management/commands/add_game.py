@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from games.hosted import ManifestError
-from judging import hosting
+from judging.uploaded import hosting
 from sandbox.errors import SandboxError, UnsafeArchive
 
 

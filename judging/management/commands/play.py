@@ -17,12 +17,13 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from contests.models import Contest
 from games import registry
 from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
-from judging.program_referee import RefereeFault
-from judging.referee import Player, play
+from judging.play.referee import Player, RefereeFault, play
+from judging.uploaded import hosting
 from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
@@ -61,7 +62,6 @@ def _conditions(game, slug: str | None) -> dict:
             "clock": dict(game.default_clock),
             "params": {},
         }
-    from contests.models import Contest
 
     contest = Contest.objects.filter(slug=slug).first()
     if contest is None:
@@ -101,7 +101,6 @@ def _batch_summary(replay: dict) -> dict:
 def _game(name: str) -> Game:
     """The game to play: the registry's, or one on this disk (an organiser's folder, a game's
     archive downloaded from a site), played by its referee program."""
-    from judging import hosting
 
     path = Path(name)
     if not path.exists() or name in registry.BUILT_IN:

@@ -4,8 +4,8 @@ matches by state from its matches, from scratch, and say what differed.
 python manage.py rebuild_standings                   # every contest
 python manage.py rebuild_standings --contest SLUG    # one
 
-The totals are kept as results are counted (``judging.tallies``), the counts as matches are
-made and move (``judging.counts``); this is the check on them, and the repair after anything
+The totals are kept as results are counted (``judging.record.tallies``), the counts as matches are
+made and move (``judging.record.counts``); this is the check on them, and the repair after anything
 wrote seats or matches behind the platform's back (a database edited by hand, an old
 backup's seats, rows made by SQL).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from contests.models import Contest
-from judging import counts, tallies
+from judging.record import counts, tallies
 
 SHOWN = 50  # differences listed; the rest are counted
 

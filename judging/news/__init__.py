@@ -1,0 +1,1 @@
+"""People's news: notifications, results in words, events."""

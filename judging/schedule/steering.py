@@ -1,0 +1,75 @@
+"""Games where they matter, and when to stop: after each fit of a running continuous stage
+(a ladder), its next games go between the rows whose order at the places that matter
+(``places``) the fit does not settle, and the stage ends by its declared stopping rule
+(``stop_when_settled``, ``stop_after_games``). Called by the fit's task (``judging.tasks``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from contests.models import Stage
+from judging.record import confidence, counts, fits, formats, lifecycle
+from judging.schedule.tournaments import schedule_pairs
+
+UNIFORM_SHARE = 0.1  # of a batch, games between any two entries: no pair is left out for good
+NEAR = 20  # rows each side of a cut-off whose pairs are weighed
+
+
+def unsettled(stage: Stage, found: confidence.Fitted) -> list[int]:
+    """The places that matter (``places``) whose boundary the fit does not settle."""
+    at = fits.level(stage)
+    return [c for c in formats.places(stage) if c < len(found.entries) and found.shares[c - 1] < at]
+
+
+def pairs_to_play(found: confidence.Fitted, cuts: list[int], count: int, rng: random.Random) -> list[tuple[int, int]]:
+    """``count`` pairs of rows (entry ids) to play next: at each unsettled cut-off, a row shown
+    above it against one below, drawn in proportion to how likely they are in the wrong order
+    (the share of draws in which the lower is the stronger); a tenth of them any two rows."""
+    weighed: dict[tuple[int, int], float] = {}
+    for c in cuts:
+        for a in range(max(0, c - NEAR), c):
+            for b in range(c, min(len(found.entries), c + NEAR)):
+                wrong = float(np.mean(found.samples[:, b] > found.samples[:, a]))
+                weighed[(a, b)] = max(wrong, weighed.get((a, b), 0.0))
+    ranked = sorted(ab for ab in weighed if weighed[ab] > 0)
+    chosen = []
+    for _ in range(count):
+        if not ranked or rng.random() < UNIFORM_SHARE:
+            chosen.append(tuple(rng.sample(range(len(found.entries)), 2)))
+        else:
+            chosen.append(rng.choices(ranked, weights=[weighed[ab] for ab in ranked])[0])
+    return [(found.entries[a], found.entries[b]) for a, b in chosen]
+
+
+def steer(found: confidence.Fitted, rng: random.Random | None = None) -> str:
+    """After a fit of a running continuous stage: end it by its declared stopping rule, or
+    schedule its next games where they separate the places that matter. What it did, in words."""
+    stage = Stage.objects.select_related("contest").get(pk=found.fit.stage_id)
+    if found.fit.frozen or stage.status != Stage.Status.RUNNING or not formats.of(stage.kind).continuous:
+        return ""
+    progress = counts.of_stages([stage.pk]).get(stage.pk, counts.Progress())
+    limit = stage.params.get("stop_after_games")
+    cuts = formats.places(stage)
+    if limit and progress.finished >= int(limit):
+        why = f"after {progress.finished} games: the declared limit of {int(limit)} was reached"
+        if cuts:
+            why += f" (places {', '.join(map(str, unsettled(stage, found) or cuts))} not all settled)"
+        return why if lifecycle.end_stage(stage.pk, why) else ""
+    if found.samples is None or not cuts:
+        return ""
+    open_cuts = unsettled(stage, found)
+    if not open_cuts and stage.params.get("stop_when_settled"):
+        why = f"places {', '.join(map(str, cuts))} settled at {fits.level(stage):.0%} after {progress.finished} games"
+        return why if lifecycle.end_stage(stage.pk, why) else ""
+    return _more_games(stage, found, open_cuts, progress.open, rng or random.Random())
+
+
+def _more_games(stage: Stage, found: confidence.Fitted, cuts: list[int], playing: int, rng: random.Random) -> str:
+    """Keep as many games in play as the stage has rows, between the pairs that matter."""
+    wanted = max(2, len(found.entries)) - playing
+    if not cuts or wanted <= 0:
+        return ""
+    made = schedule_pairs(stage.pk, pairs_to_play(found, cuts, wanted, rng), rng)
+    return f"{len(made)} games scheduled around places {', '.join(map(str, cuts))}" if made else ""

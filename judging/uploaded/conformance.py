@@ -1,0 +1,152 @@
+"""The conformance kit: games an uploaded referee must judge well before its game is hosted.
+
+The reference players play each other (every order, two seeds), then each of four broken
+players takes every seat in turn beside a reference: one that crashes, one that never answers,
+one that writes garbage, one that exits at once. The kit checks that the referee ends every
+game with a well-formed result (the platform refuses any other, docs/referee-protocol.md),
+that no reference program is charged with a fault, and that a broken program is never
+scored above a seat that played by the rules: the referee never blames the wrong seat.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+import traceback
+from typing import Any
+
+from django.conf import settings
+
+from games.base import FAULTS
+from games.clocks import Clock
+from games.hosted import HostedGame
+from judging.play.referee import Player, play
+from judging.uploaded.program_referee import RefereeFault, build_referee
+from sandbox.programs import build_program
+
+log = logging.getLogger(__name__)
+
+SEEDS = (1, 2)
+MAX_REFERENCE_GAMES = 8
+# The clock of a game with a broken program: its sleeper is timed out at once (the suite, whose
+# references answer in milliseconds, sets less: CONFORMANCE_CLOCK_S).
+BROKEN = {
+    "crashes": ("crash", b"import sys\nsys.exit(3)\n"),
+    "never answers": ("timeout", b"import sys\nfor line in sys.stdin:\n    pass\n"),
+    "writes garbage": (
+        None,
+        b"import sys\nfor line in sys.stdin:\n    print('}{ \\u00ff garbage ~~ 0 0 0 -1 !!', flush=True)\n",
+    ),
+    "exits at once": ("exit", b"import sys\nsys.stdin.readline()\nsys.exit(0)\n"),
+}
+
+
+def _built(name: str, source: bytes, filename: str, language: str | None) -> Player:
+    build = build_program(source, filename, language=language)
+    if not build.ok or build.program is None:
+        raise ValueError(f"{name} does not build: {build.log[-1000:]}")
+    return Player(name=name, program=build.program)
+
+
+def _kit_clock(clock: dict[str, Any]) -> Clock:
+    cut = settings.CONFORMANCE_CLOCK_S
+    short = {k: min(v, cut) if k in ("time_limit", "move_limit_s") else v for k, v in clock.items()}
+    return Clock.from_json(short)
+
+
+def _lineups(references: list[Player], seats: int) -> list[list[Player]]:
+    """Every order of the references in the seats (each plays itself when it is alone)."""
+    if len(references) == 1 or seats == 1:
+        return [[references[0]] * seats] if seats > 1 else [[r] for r in references]
+    return [list(p) for p in itertools.permutations(references, min(seats, len(references)))][:MAX_REFERENCE_GAMES]
+
+
+def _game(game: HostedGame, players: list[Player], seed: int, clock: Clock, broken: int | None, kind: str) -> dict:
+    """One game of the kit and what is wrong with it ([] if nothing)."""
+    entry: dict[str, Any] = {"players": [p.name for p in players], "seed": seed, "problems": []}
+    started = time.monotonic()
+    params = {p.name: p.default for p in game.info.params}
+    try:
+        record = play(game, params, seed, players, clock)
+    except RefereeFault as e:
+        entry["problems"].append(str(e))
+        return entry
+    except Exception as e:  # a platform fault while checking: the kit failed, not the referee
+        log.exception("conformance kit: %s", game.info.name)
+        entry["problems"].append(f"the platform failed to play it: {type(e).__name__}: {e}")
+        entry["traceback"] = traceback.format_exc(limit=4)
+        return entry
+    finally:
+        entry["seconds"] = round(time.monotonic() - started, 2)
+    outcome = record.outcome
+    entry["result"] = outcome.to_json()
+    entry["referee"] = record.replay.get("referee", {})
+    entry["moves"] = len(record.replay.get("moves", []))
+    for seat, status in enumerate(outcome.statuses):
+        if seat != broken and status in FAULTS:
+            entry["problems"].append(f"seat {seat} ({players[seat].name}) played by the rules, and was given {status}")
+    if broken is not None:
+        expected = BROKEN[kind][0]
+        status = outcome.statuses[broken]
+        if expected and status != expected:
+            entry["problems"].append(f"the seat that {kind} was given {status}, not {expected}")
+        if expected is None and status not in ("illegal", "loss"):
+            entry["problems"].append(f"the seat that {kind} was given {status}, not illegal or a loss")
+        better = [s for s in range(len(players)) if s != broken and outcome.points[s] <= outcome.points[broken]]
+        if better:
+            entry["problems"].append(
+                f"the seat that {kind} scored {outcome.points[broken]:g}, as much as seat {better[0]} "
+                f"({outcome.points[better[0]]:g}), which played by the rules"
+            )
+    return entry
+
+
+def run_kit(game: HostedGame) -> dict[str, Any]:
+    """The kit's report on one version: ``passed``, every game with its problems, and the
+    problems in one list for the organiser's page."""
+    started = time.monotonic()
+    report: dict[str, Any] = {"passed": False, "games": [], "problems": []}
+    try:
+        build_referee(game.interaction)
+        references = [
+            _built(f"{p.name}", p.program.source, p.program.filename, p.program.language) for p in game.manifest.players
+        ]
+        broken = {
+            kind: _built(f"a program that {kind}", source, "broken.py", "python3")
+            for kind, (_, source) in BROKEN.items()
+        }
+    except (RefereeFault, ValueError) as e:
+        report["problems"].append(str(e))
+        report["seconds"] = round(time.monotonic() - started, 2)
+        return report
+    low, high = game.seat_range or (game.info.seats, game.info.seats)
+    clock = Clock.from_json(game.default_clock)
+    for seats in sorted({low, high}):
+        for lineup, seed in itertools.product(_lineups(references, seats), SEEDS):
+            report["games"].append({"what": "references", **_game(game, lineup, seed, clock, None, "")})
+    if any(entry["problems"] for entry in report["games"]):
+        report["skipped"] = "the games with broken programs: the references' own games must pass first"
+        return _concluded(report, started)
+    opponent = next((r for r, p in zip(references, game.manifest.players, strict=True) if p.opponent), references[0])
+    for kind, player in broken.items():
+        for seat in range(min(low, 4)):
+            lineup = [player if s == seat else opponent for s in range(low)]
+            report["games"].append(
+                {
+                    "what": f"a program that {kind}",
+                    **_game(game, lineup, SEEDS[0], _kit_clock(game.default_clock), seat, kind),
+                }
+            )
+    return _concluded(report, started)
+
+
+def _concluded(report: dict[str, Any], started: float) -> dict[str, Any]:
+    for entry in report["games"]:
+        for problem in entry["problems"]:
+            report["problems"].append(
+                f"{entry['what']} ({' v '.join(entry['players'])}, seed {entry['seed']}): {problem}"
+            )
+    report["passed"] = not report["problems"]
+    report["seconds"] = round(time.monotonic() - started, 2)
+    return report
