@@ -39,12 +39,12 @@ OUTPUT_EXCERPT = 200
 NAME_SHOWN = 100  # characters of a path named in a reason
 
 
-@dataclass
 class RefereeFault(Exception):
     """A game's referee program broke the protocol or its limits: the platform's fault, not a
     seat's (``judging.uploaded.program_referee`` raises it; a match's worker reads it so)."""
 
 
+@dataclass
 class Player:
     name: str
     program: Program
