@@ -277,6 +277,21 @@ class Game(ABC):
         pairings): a game of turns, or an uploaded game that two may play."""
         return False
 
+    @property
+    def in_groups(self) -> bool:
+        """Whether its programs play each other in groups (a round robin of pairs, or of
+        groups of more): a game two may play; an uploaded game that takes two or more."""
+        return self.head_to_head
+
+    @property
+    def default_seats(self) -> int:
+        """The players of one game when a stage does not say: two where the game takes two,
+        else its fewest (0: a race, every entry at once)."""
+        if self.seat_range is not None:
+            low, high = self.seat_range
+            return 2 if low <= 2 <= high else low
+        return self.info.seats
+
     def seats_wrong(self, count: int) -> str:
         """Why a game cannot have ``count`` players ("" if it can)."""
         if self.seat_range is not None:

@@ -311,6 +311,10 @@ class HostedGame(Game):
         return low <= 2 <= high
 
     @property
+    def in_groups(self) -> bool:
+        return self.seat_range[1] >= 2
+
+    @property
     def opponent(self) -> ReferencePlayer | None:
         """The reference player of the system test: the one marked so, else the first."""
         players = self.manifest.players

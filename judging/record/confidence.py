@@ -55,7 +55,7 @@ from judging import dispatch
 from judging.models import FrozenSeat, Match, MatchSeat, PairTally, Rating, RatingFit, RatingPoint
 from judging.news import events
 from judging.record import formats, ratings, standings
-from judging.record.fits import ELO, ELO_MEAN, exact, k, level, rated, seats_of, two_seats
+from judging.record.fits import ELO, ELO_MEAN, exact, k, level, paired, rated, seats_of
 
 __all__ = ["Fitted", "Running", "fitted", "hold", "queue", "rate", "rating_lines", "stale_fits"]
 
@@ -243,7 +243,7 @@ def _fit(stage: Stage, frozen: bool, wait: bool) -> Fitted:
         raise Running(f"a fit of stage {stage.pk}{' (frozen)' if frozen else ''} is at work")
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
-    read = _pairs if two_seats(stage.contest) else _race_pairs
+    read = _pairs if paired(stage) else _race_pairs
     nodes, pairs = read(stage, frozen, by_version)
     a, b, pair_games, pair_points = ratings._arrays(pairs)
     shown = _shown_nodes(stage, frozen, by_version)
@@ -461,7 +461,7 @@ def stale_fits(now: datetime, grace: timedelta) -> list[tuple[int, bool]]:
         and key[0] in stages
         and _fitted_at_all(stages[key[0]])
         # a race's fit counts its games as pairs: only two seats' is the kept pairs' count
-        and (why is True or two_seats(stages[key[0]].contest))
+        and (why is True or paired(stages[key[0]]))
     ]
 
 

@@ -24,13 +24,19 @@ METHOD = (
 def rated(stage: Stage | None) -> bool:
     """Whether the stage ranks by rating: continuous stages of two-seat games do, and any
     other that asks (``rated``)."""
-    if stage is None or not two_seats(stage.contest):
+    if stage is None or not paired(stage):
         return False
     return formats.of(stage.kind).continuous or bool(stage.params.get("rated"))
 
 
 def two_seats(contest: Contest) -> bool:
     return seats_of(contest) == 2
+
+
+def paired(stage: Stage) -> bool:
+    """Whether the stage's games are of two seats, read as pairs (rated, crosstables); a game
+    of more is read as its pairs, as a race is (``confidence._race_pairs``)."""
+    return stage.contest.is_hosted and formats.seats(stage) == 2
 
 
 def seats_of(contest: Contest) -> int | None:

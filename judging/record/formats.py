@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from contests import bounds
 from contests.models import Stage
+from games import registry
 from judging.models import Match
 
 if TYPE_CHECKING:
@@ -86,9 +87,20 @@ STOP_GAMES = StageParam(
     "stop_after_games", "End after games", "End the stage once it has played this many games (never, if empty).", 1
 )
 
+SEATS = StageParam(
+    "seats", "Seats a game", "How many programs play each game, within the game's range (two if it takes two, "
+    "else its fewest, if empty).", 1, 100,
+)  # fmt: skip
+
+
+def seats(stage: Stage) -> int:
+    """How many programs play each of the stage's games: its ``seats``, else the game's
+    default (``Game.default_seats``)."""
+    return int(stage.params.get("seats") or registry.get(stage.contest.game).default_seats)
+
 
 # What a stage declares before it starts and keeps (the admin refuses a change once it runs).
-DECLARED = ("rated", "rating_k", "confidence", "places", "stop_when_settled", "stop_after_games")
+DECLARED = ("seats", "rated", "rating_k", "confidence", "places", "stop_when_settled", "stop_after_games")
 
 
 def parse_places(value) -> list[int] | None:
@@ -200,6 +212,8 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
             errors[name] = f"{of(kind).label} stages of {game.info.title} take no such parameter (they take: " + (
                 f"{', '.join(takes)})" if takes else "none)"
             )
+    if "seats" in cleaned and (wrong := game.seats_wrong(cleaned["seats"])):
+        errors["seats"] = wrong
     if errors:
         raise ParamsError(errors)
     return cleaned

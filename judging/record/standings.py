@@ -522,7 +522,7 @@ def standing(contest: Contest, stage: Stage | None, entry: Entry, record: Record
     if entry.pk not in ranked.rank:
         return None
     opponents = None
-    if _two_seats(contest):
+    if _two_seats(contest, stage):
         cells = _pairs(contest, stage, record, entry=entry)
         met = [pk for pk in ranked.order if pk != entry.pk and (entry.pk, pk) in cells]
         opponents = _met(entry, ranked.rows(met), cells)
@@ -559,8 +559,12 @@ def _pairs(
     return {(p["entry_id"], p["opponent"]): (p["points"] or 0, p["games"]) for p in pairs}
 
 
-def _two_seats(contest: Contest) -> bool:
-    return registry.get(contest.game).info.seats == 2
+def _two_seats(contest: Contest, stage: Stage | None) -> bool:
+    """Whether the games read are of two seats: the stage's, else any the game can have."""
+    if stage is not None:
+        return fits.paired(stage)
+    game = registry.get(contest.game)
+    return game.default_seats == 2 and (game.seat_range is None or game.seat_range[1] == 2)
 
 
 def crosstable(
@@ -569,7 +573,7 @@ def crosstable(
     """A two-seat game's results as a grid, in the standings' order: for each entry, against
     each other one, the points it scored and the games it played (one grouped query); None
     for another kind of game or a table too large to read as one."""
-    if not _two_seats(contest) or not 1 < len(rows) <= CROSSTABLE_MAX:
+    if not _two_seats(contest, stage) or not 1 < len(rows) <= CROSSTABLE_MAX:
         return None
     cells = _pairs(contest, stage, record, kept=kept)
     order = [row.entry.pk for row in rows]
@@ -585,7 +589,7 @@ def head_to_head(
     """One entry's row of the crosstable, however large the table: each opponent it has met,
     in the standings' order, with the points each scored against the other and the games;
     None for a game that is not two seats."""
-    if not _two_seats(contest):
+    if not _two_seats(contest, stage):
         return None
     cells = _pairs(contest, stage, record, entry=entry, kept=kept)
     return _met(entry, [row for row in rows if row.entry.pk != entry.pk and (entry.pk, row.entry.pk) in cells], cells)

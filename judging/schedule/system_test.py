@@ -83,10 +83,13 @@ def start(submission: Submission) -> bool:
         return False
     Submission.objects.filter(pk=submission.pk).update(status=Submission.Status.TESTING, test_log="")
     params = stage_params(stage)
-    for game in range(int(stage.params.get("games", 1 if alone else 2))):
-        seats = [(submission.entry, submission)] if alone else [(submission.entry, submission), opponent]
-        if game % 2:
-            seats.reverse()
+    # a game of k seats: the version and k - 1 of the reference, the version's seat turned by
+    # one each game (each seat once in k games: the default)
+    k = 1 if alone else formats.seats(stage)
+    for game in range(int(stage.params.get("games", k if k > 1 else 1))):
+        seats = [(submission.entry, submission)] + [opponent] * (k - 1)
+        turn = game % k
+        seats = seats[-turn:] + seats[:-turn] if turn else seats
         scheduling.create_match(
             stage.contest,
             stage,
@@ -140,7 +143,7 @@ def conclude(match: Match) -> None:
             failed = True
             continue
         average = s.cpu_seconds / s.moves if s.moves else 0.0
-        side = "first" if s.index == 0 else "second"
+        side = ("first", "second", "third", "fourth")[s.index] if s.index < 4 else f"seat {s.index + 1}"
         said = results.seat_words(game, s)
         if s.detail and s.detail not in said:  # the game's own word too, as its author knows it
             said = f"{said} ({s.detail})"
@@ -243,8 +246,9 @@ class SystemTest(StageFormat):
 
     params = (
         StageParam(
-            "games", "Games", "Test games of each new version (2, each side first once; 1 for a run alone).", 1, 20
+            "games", "Games", "Test games of each new version (one a seat: each seat once; 1 for a run alone).", 1, 20
         ),
+        formats.SEATS,
         StageParam(
             "opponent", "Opponent", "The reference entry it plays, by name (the first ready if empty).", text=True
         ),

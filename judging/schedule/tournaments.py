@@ -48,6 +48,21 @@ def round_robin_pairs(count: int, games_per_pairing: int = 2) -> list[tuple[int,
     return games
 
 
+def round_robin_groups(count: int, seats: int, rotations: int) -> list[tuple[int, ...]]:
+    """Seat orders of a round robin of groups: every ``seats`` of ``count`` players meet, each
+    group in ``rotations`` of its orders turned by one seat (``seats`` of them: each player
+    sits in each seat once). Every two players meet equally often: in the C(count − 2,
+    seats − 2) groups holding both."""
+    games = []
+    for group in combinations(range(count), seats):
+        for turn in range(rotations):
+            games.append(group[turn:] + group[:turn])
+    return games
+
+
+MAX_ROUND_ROBIN = 100_000  # games of one round robin: beyond it a judge is told to choose fewer
+
+
 def stage_params(stage: Stage) -> dict:
     """The game parameters of this stage's matches: the contest's, overridden by the stage's."""
     game = registry.get(stage.contest.game)
@@ -77,14 +92,28 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     if stage.matches.exists():
         return []
     players = standings.contenders(stage)
-    if len(players) < 2:
-        raise StageError(f"a round robin needs two entries with a ready program; {stage.contest} has {len(players)}")
-    games_per_pairing = int(stage.params.get("games_per_pairing", 2))
+    seats = formats.seats(stage)
+    if len(players) < seats:
+        raise StageError(
+            f"a round robin of {seats}-player games needs {seats} entries with a ready program; "
+            f"{stage.contest} has {len(players)}"
+        )
+    if seats == 2:
+        orders = round_robin_pairs(len(players), int(stage.params.get("games_per_pairing", 2)))
+    else:  # a group's games: each of its orders turned by one seat, all of them unless the stage says
+        rotations = int(stage.params.get("games_per_pairing", seats))
+        if math.comb(len(players), seats) * rotations > MAX_ROUND_ROBIN:
+            raise StageError(
+                f"a round robin of {seats}-player games among {len(players)} entries would be "
+                f"{math.comb(len(players), seats) * rotations:,} games (at most {MAX_ROUND_ROBIN:,}): "
+                "choose fewer games a group, or a Swiss or a ladder"
+            )
+        orders = round_robin_groups(len(players), seats, rotations)
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}")  # the same stage re-created draws the same seeds
-    matches = []
-    for first, second in round_robin_pairs(len(players), games_per_pairing):
-        matches.append(_create_match(stage, 1, rng.randrange(2**62), params, [players[first], players[second]]))
+    matches = [
+        _create_match(stage, 1, rng.randrange(2**62), params, [players[i] for i in order]) for order in orders
+    ]
     return _launch(stage, matches)
 
 
@@ -110,7 +139,11 @@ def schedule_batch(stage: Stage) -> list[Match]:
 class RoundRobin(StageFormat):
     listed = 10
     params = (
-        formats.GAMES,
+        formats.StageParam(
+            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
+            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
+        ),
+        formats.SEATS,
         formats.TOP,
         formats.StageParam(
             "best_of_each_contestant", "Best entry of each contestant", "Only each contestant's best-ranked entry "
@@ -122,7 +155,7 @@ class RoundRobin(StageFormat):
     )  # fmt: skip
 
     def fits(self, game) -> bool:
-        return game.head_to_head
+        return game.in_groups
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_round_robin(stage)

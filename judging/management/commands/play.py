@@ -15,6 +15,7 @@ import json
 import signal
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from contests.models import Contest
@@ -207,6 +208,9 @@ class Command(BaseCommand):
             if not build.ok:
                 raise CommandError(f"{path} did not build:\n{build.log}")
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
+        # At home this game is the only one: its programs and an uploaded game's referee all
+        # run at once whatever the installation's slots (a game of turns runs one at a time).
+        settings.SANDBOX_SLOTS = max(settings.SANDBOX_SLOTS, len(players) + 1)
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))

@@ -1,0 +1,111 @@
+"""Games of more than two seats (issue 37): a stage says how many seats its games have; a
+round robin of groups meets every two entries equally often, each entry in each seat equally
+often; a system test seats the version with k - 1 of the reference; the standings add the
+points and the intervals read each game as its pairs; and ``arbiter play`` plays three
+programs on a default installation.
+
+The test game is Highest unique (judging/tests/programs/highest): three seats, each round
+the highest number named by one seat alone scores it a point."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from contests.models import GameVersion, Submission
+from contests.services import submit
+from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from judging.models import Match
+from judging.record import confidence, formats, standings
+from judging.schedule import tournaments
+from judging.schedule.tournaments import round_robin_groups
+from judging.tests.conftest import PROGRAMS
+from judging.uploaded import hosting
+
+HIGHEST = PROGRAMS / "highest"
+
+
+@pytest.mark.parametrize(("count", "seats"), [(3, 3), (4, 3), (5, 3), (6, 4), (5, 2)])
+def test_a_round_robin_of_groups_is_fair_in_meetings_and_seats(count, seats):
+    games = round_robin_groups(count, seats, seats)
+    met = Counter(pair for game in games for pair in combinations(sorted(game), 2))
+    assert set(met) == set(combinations(range(count), 2)) and len(set(met.values())) == 1
+    sat = Counter((player, seat) for game in games for seat, player in enumerate(game))
+    assert len(sat) == count * seats and len(set(sat.values())) == 1
+    assert all(len(set(game)) == seats for game in games)
+
+
+@pytest.fixture
+def highest(db):
+    version = hosting.upload(hosting.read_folder(HIGHEST), make_user())
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
+    return version.key
+
+
+def test_a_stage_says_its_seats_within_the_games_range(highest):
+    contest = make_contest(game=highest, game_params={})
+    game = hosting.manifest_of(hosting.read_folder(HIGHEST))
+    assert formats.clean_params("round_robin", game, {"seats": 3}) == {"seats": 3}
+    with pytest.raises(formats.ParamsError) as refused:
+        formats.clean_params("round_robin", game, {"seats": 2})
+    assert "needs 3 players, not 2" in refused.value.fields["seats"]
+    with pytest.raises(formats.ParamsError) as refused:
+        formats.clean_params("swiss", game, {"rounds": 3})
+    assert formats.seats(make_stage(contest, kind="round_robin")) == 3  # the game's own, unsaid
+    assert "round_robin" in dict(formats.choices(game)) and "swiss" not in dict(formats.choices(game))
+
+
+@override_settings(SANDBOX_SLOTS=3)
+def test_three_programs_play_at_home_on_a_default_installation(tmp_path):
+    """Three programs and the referee are four jails: a host of three slots refused the game."""
+    out = io.StringIO()
+    programs = [str(HIGHEST / name) for name in ("five.py", "cycle.py", "cycle.py")]
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    said = json.loads(out.getvalue())
+    # five, five, five, five, five against 4 3 2 1 5 twice: the first four rounds are five's
+    assert [seat["points"] for seat in said["seats"]] == [4.0, 0.0, 0.0]
+    assert [seat["status"] for seat in said["seats"]] == ["win", "loss", "loss"] and said["moves"] == 15
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+def test_a_contest_of_three_seat_games_tests_plays_a_round_robin_and_ranks_with_intervals(worker, highest):
+    from judging.tests.test_tournament import wait_for
+
+    contest = make_contest(game=highest, game_params={"rounds": 4})
+    make_stage(contest, kind="system_test", name="System test", params={})
+    stage = make_stage(contest, kind="round_robin", params={"seats": 3})
+    assert hosting.add_references(contest) == []  # five and cycle, made with the contest
+    wait_for(lambda: Submission.objects.filter(entry__is_reference=True, is_active=True).count() == 2, worker=worker)
+    mine = [
+        submit(make_entry(contest, name=name), filename=f"{name}.py", data=f"import sys\nfor l in sys.stdin:\n print({n}, flush=True)\n".encode())
+        for name, n in (("four", 4), ("three", 3))
+    ]  # fmt: skip
+    for version in mine:
+        wait_for(lambda v=version: Submission.objects.get(pk=v.pk).status in ("ready", "test_failed"), worker=worker)
+        version.refresh_from_db()
+        assert version.status == "ready" and version.is_active, version.test_log
+        tests = Match.objects.filter(seats__submission=version, stage__kind="system_test").distinct()
+        assert tests.count() == 3 and all(m.seats.count() == 3 for m in tests)
+        assert sorted(tests.values_list("seats__index", flat=True).filter(seats__submission=version)) == [0, 1, 2]
+        assert "moving third" in version.test_log
+
+    matches = tournaments.schedule_round_robin(stage)
+    assert len(matches) == 4 * 3  # four groups of three, each in its three seat orders
+    wait_for(lambda: not Match.objects.filter(stage=stage, status__in=["queued", "running"]).exists(), worker=worker)
+    assert not Match.objects.filter(stage=stage).exclude(status="finished").exists()
+    table = standings.compute(contest, stage)
+    assert all(row.games == 9 for row in table.rows)  # each entry in 3 groups, 3 games each
+    points = {row.entry.name: row.values["points"] for row in table.rows}
+    assert sum(points.values()) <= 12 * 4 and points["five"] == max(points.values())
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    assert table.fit is not None and table.fit.games > 0
+    assert all(row.sure is not None and row.sure.rank_low <= row.rank <= row.sure.rank_high for row in table.rows)
+    assert standings.crosstable(contest, stage, table.rows) is None  # a grid of pairs is for games of two
