@@ -8,12 +8,16 @@ class JudgingConfig(AppConfig):
         # late: an app's modules load once every app's models have (Django's registry), and
         # these are imported for what they register: the worker's heartbeat (signals), the
         # output-only, race and uploaded games' referees (referee.REFEREES), the stage formats
-        # (formats.FORMATS), and the receivers connected below.
+        # (formats.FORMATS), the tasks by name (dispatch.TASKS), and the receivers connected
+        # below.
         from django.db.models.signals import post_save
 
         from contests.models import Contest
         from contests.signals import contest_changed, entry_judged, role_changed, submission_received
-        from judging import signals  # noqa: F401
+        from judging import (
+            signals,  # noqa: F401
+            tasks,  # noqa: F401
+        )
         from judging.dispatch import queue_received_submission
         from judging.news.notifications import contest_changed as tell_contest_changed
         from judging.news.notifications import entry_judged as tell_entry_judged

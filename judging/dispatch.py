@@ -21,8 +21,8 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable
+from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
@@ -55,11 +55,19 @@ def time_budget(match) -> int:
     return max(default, math.ceil(seconds) + MARGIN_S)
 
 
+# Every task by its name, filled by ``judging.tasks`` as it is loaded (``judging.apps`` loads it
+# at start-up, a worker when it starts): the modules that queue work sit below the tasks that
+# do it with all of them. (Celery's ``current_app`` is per thread: a page served on another
+# thread did not find them there.)
+TASKS: dict[str, Any] = {}
+
+
 def task(name: str):
-    """A task by its name, from Celery's registry: the modules that queue work sit below
-    ``judging.tasks``, which does it with all of them (the registry is full once the app has
-    loaded its tasks: ``arbiter/celery.py``)."""
-    return current_app.tasks[name]
+    """The task of this name (``judging.tasks``)."""
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise LookupError(f"no task {name!r}: judging.tasks is not loaded") from None
 
 
 def send_on_commit(task, pk: int, budget: int | None = None) -> None:

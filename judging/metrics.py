@@ -109,20 +109,20 @@ def snapshot() -> Snapshot:
 
     now = timezone.now()
     queued = Match.objects.filter(status=Match.Status.QUEUED)
-    queues = []
+    waiting = []
     for name, races in (("matches", False), ("races", True)):
         found = queues.of_queue(queued, races).aggregate(n=Count("pk"), oldest=Min("queued_at"))
-        queues.append(Queue(name, found["n"], found["oldest"]))
+        waiting.append(Queue(name, found["n"], found["oldest"]))
     builds = Submission.objects.filter(status=Submission.Status.QUEUED).aggregate(
         n=Count("pk"), oldest=Min("queued_at")
     )
-    queues.append(Queue("builds", builds["n"], builds["oldest"]))
+    waiting.append(Queue("builds", builds["n"], builds["oldest"]))
     matches = dict(Match.objects.order_by().values_list("status").annotate(n=Count("pk")))
     attempts = dict(MatchAttempt.objects.order_by().values_list("outcome").annotate(n=Count("pk")))
     workers = list(
         WorkerHeartbeat.objects.filter(stopped_at__isnull=True, last_seen__gte=now - stale_after()).order_by("hostname")
     )
-    return Snapshot(now, queues, matches, attempts, workers, list(_histograms()))
+    return Snapshot(now, waiting, matches, attempts, workers, list(_histograms()))
 
 
 def _histograms() -> Iterator[Histogram]:

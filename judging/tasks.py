@@ -14,7 +14,7 @@ from celery import shared_task
 from django.conf import settings
 
 from contests.models import Stage
-from judging import disks, logs, workers
+from judging import disks, dispatch, logs, workers
 from judging.news import notifications
 from judging.play import builds, matches
 from judging.play.matches import DB_ERRORS
@@ -176,3 +176,12 @@ def send_notification(self, notification_id: int) -> None:
             return
         log.warning("notification %s not e-mailed (try %s of %s): %s", notification_id, tries, MAIL_TRIES, e)
         raise self.retry(exc=e, countdown=60 * backoff(self.request.retries)) from e
+
+
+dispatch.TASKS.update(
+    (task.name, task)
+    for task in (
+        ping, build_submission, build_game, play_match, play_race, pair_swiss_round, rate_stage, versus_step,
+        send_notification,
+    )
+)  # fmt: skip

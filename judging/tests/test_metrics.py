@@ -154,8 +154,8 @@ def test_the_oldest_wait_counts_from_the_last_queueing_not_the_making(queued):
 def test_what_a_quiet_worker_measured_is_written_within_the_flush_period(monkeypatch, transactional_db):
     import time
 
-    monkeypatch.setattr(metrics, "FLUSH_S", 0.2)
-    monkeypatch.setattr(metrics, "QUIET_FLUSH", True)  # as in a worker (conftest turns it off)
+    monkeypatch.setattr(latencies, "FLUSH_S", 0.2)
+    monkeypatch.setattr(latencies, "QUIET_FLUSH", True)  # as in a worker (conftest turns it off)
     latencies._flushed[0] = time.monotonic()  # it wrote just now: this one waits for the timer
     latencies.observe_safely("quiet", {"jail_start_seconds": [0.01]})
     assert not Latency.objects.filter(host="quiet").exists()

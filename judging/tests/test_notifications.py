@@ -71,7 +71,7 @@ def _failed_build(monkeypatch):
     entry = make_entry(contest, _contestant(), name="Muncher")
     submission = make_submission(entry, language="c", filename="main.c", status=Submission.Status.QUEUED)
     monkeypatch.setattr(
-        "sandbox.programs.build_program", lambda *args, **kwargs: BuildResult(False, "c", "gcc 12", BUILD_LOG)
+        "judging.play.builds.build_program", lambda *args, **kwargs: BuildResult(False, "c", "gcc 12", BUILD_LOG)
     )
     return submission
 

@@ -93,7 +93,7 @@ def test_a_token_on_a_full_disk_is_held_quietly_and_played_within_seconds_of_roo
 
     room_at = time.monotonic() + 1.0
     monkeypatch.setattr(disks, "low", lambda: [_full_disk()] if time.monotonic() < room_at else [])
-    monkeypatch.setattr("sandbox.require_isolation", lambda: None)
+    monkeypatch.setattr("judging.play.matches.require_isolation", lambda: None)
     with caplog.at_level(logging.INFO):
         sent = _run(tasks.play_match, monkeypatch, 1)
     assert sent == [0] and time.monotonic() - room_at < 2.5

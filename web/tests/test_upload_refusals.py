@@ -143,7 +143,7 @@ def test_a_check_the_platform_fails_ends_refused_not_checking_for_ever(organiser
     def broken_kit(game):
         raise TypeError("a bug of the kit")
 
-    monkeypatch.setattr("judging.uploaded.conformance.run_kit", broken_kit)
+    monkeypatch.setattr("judging.uploaded.hosting.run_kit", broken_kit)
     tasks.build_game.apply(args=(version.pk,))
     version.refresh_from_db()
     assert version.status == GameVersion.Status.REFUSED
