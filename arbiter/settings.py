@@ -253,7 +253,8 @@ SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache
 # The conformance kit cuts every clock to this many seconds in its games with a broken program
 # (one that never answers is timed out at once); an uploaded game's references must answer in it.
 CONFORMANCE_CLOCK_S = env_int("CONFORMANCE_CLOCK_S", 3, minimum=1)
-SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(3, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
+# at least 5: an uploaded game of four seats and its referee (docs/deployment.md)
+SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(5, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
 # The host-wide pool of uids jails run as; each jail leases one that no other jail on the host
 # (of any installation) is using.
 SANDBOX_UID_BASE = env_int("SANDBOX_UID_BASE", 60000, minimum=1000, maximum=2**31)

@@ -296,7 +296,8 @@ class Game(ABC):
         """Why a game cannot have ``count`` players ("" if it can)."""
         if self.seat_range is not None:
             low, high = self.seat_range
-            return "" if low <= count <= high else f"{self.info.name} needs {low} to {high} players, not {count}"
+            players = f"{low}" if low == high else f"{low} to {high}"
+            return "" if low <= count <= high else f"{self.info.name} needs {players} players, not {count}"
         seats = self.info.seats
         if not seats:
             return "" if count else f"{self.info.name} needs at least one player"

@@ -111,9 +111,7 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
         orders = round_robin_groups(len(players), seats, rotations)
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}")  # the same stage re-created draws the same seeds
-    matches = [
-        _create_match(stage, 1, rng.randrange(2**62), params, [players[i] for i in order]) for order in orders
-    ]
+    matches = [_create_match(stage, 1, rng.randrange(2**62), params, [players[i] for i in order]) for order in orders]
     return _launch(stage, matches)
 
 
