@@ -128,3 +128,27 @@ def _best_matching(
         graph.add_edge(i, j, most - (rematch * unit[0] + groups * unit[1] + clash * unit[2] + places))
     found = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda weight: weight)
     return [(min(i, j), max(i, j)) for i, j in found]
+
+
+def swiss_groups(
+    order: Sequence[int], met: set[frozenset[int]], byes: Mapping[int, int], size: int
+) -> tuple[list[list[int]], list[int]]:
+    """A Swiss round of games of ``size`` seats: (groups, those sitting out). ``order`` is the
+    players best first (the standings' order, so neighbours are of near points); ``met`` the
+    pairs that shared a game; ``byes`` how many rounds each sat out. The ``len(order) % size``
+    who sit out are the lowest placed of those with the fewest byes; the rest are taken in
+    order, each group the best placed left and, of the next ``2 × size`` in order, those who
+    met the fewest of the group so far (the nearer on a tie): players of near points together,
+    rematches only where the neighbours leave no other."""
+    out = sorted(order, key=lambda p: (byes.get(p, 0), -order.index(p)))[: len(order) % size]
+    left = [p for p in order if p not in out]
+    groups = []
+    while left:
+        group = [left.pop(0)]
+        while len(group) < size:
+            near = left[: 2 * size]
+            chosen = min(near, key=lambda p: (sum(frozenset((p, q)) in met for q in group), left.index(p)))
+            group.append(chosen)
+            left.remove(chosen)
+        groups.append(group)
+    return groups, sorted(out, key=order.index)

@@ -22,7 +22,7 @@ from judging.record import formats, lifecycle, standings
 from judging.record.formats import StageError, StageFormat, register
 from judging.record.lifecycle import Ended
 from judging.schedule import scheduling
-from judging.schedule.pairing import swiss_pairs
+from judging.schedule.pairing import swiss_groups, swiss_pairs
 
 log = logging.getLogger(__name__)
 
@@ -481,19 +481,36 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     by_entry = {entry.pk: (entry, submission) for entry, submission in players}
     order = sorted(by_entry, key=lambda pk: (rank.get(pk, 0), pk))
     met, byes, firsts = _swiss_history(stage)
-    pairs, bye = swiss_pairs(order, met, byes, points=points, firsts=firsts)
-    games = int(stage.params.get("games_per_pairing", 2))
+    size = formats.seats(stage)
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}/{done_rounds + 1}")
     matches = []
-    for a, b in pairs:  # a moves first in the pairing's first game
+    if size == 2:
+        pairs, bye = swiss_pairs(order, met, byes, points=points, firsts=firsts)
+        groups, out = [list(pair) for pair in pairs], [bye] if bye is not None else []
+        games = int(stage.params.get("games_per_pairing", 2))
+    else:  # groups of near points, each in each of its seat orders unless the stage says
+        met = {frozenset(pair) for together in met for pair in combinations(sorted(together), 2)}
+        groups, out = swiss_groups(order, met, byes, size)
+        games = int(stage.params.get("games_per_pairing", size))
+    for group in groups:  # the first of a group moves first in its first game, then each in turn
         for g in range(games):
-            seats = [by_entry[a], by_entry[b]] if g % 2 == 0 else [by_entry[b], by_entry[a]]
+            turn = g % len(group)
+            seats = [by_entry[pk] for pk in group[turn:] + group[:turn]]
             matches.append(_create_match(stage, done_rounds + 1, rng.randrange(2**62), params, seats))
-    if bye is not None:
-        points_of_bye = float(stage.params.get("bye_points", games * win_points(stage)))
-        matches.append(_create_bye(stage, done_rounds + 1, by_entry[bye], points_of_bye))
+    for pk in out:
+        matches.append(_create_bye(stage, done_rounds + 1, by_entry[pk], _bye_points(stage, games)))
     return _launch(stage, matches)
+
+
+def _bye_points(stage: Stage, games: int) -> float:
+    """What a round sat out scores: the stage's ``bye_points``, else winning its games (a game
+    whose rules the platform does not hold, an uploaded one, scores 0 unless the stage says)."""
+    if "bye_points" in stage.params:
+        return float(stage.params["bye_points"])
+    if not hasattr(registry.get(stage.contest.game), "initial_state"):
+        return 0.0
+    return games * win_points(stage)
 
 
 def swiss_rounds(stage: Stage) -> int:
@@ -562,7 +579,11 @@ class Swiss(StageFormat):
     listed = 20
     params = (
         formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
-        formats.GAMES,
+        formats.StageParam(
+            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
+            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
+        ),
+        formats.SEATS,
         formats.StageParam("bye_points", "Points of a bye", "What sitting out a round scores (a win's points if "
                            "empty).", 0, 1000),
         formats.RATED,
@@ -576,7 +597,7 @@ class Swiss(StageFormat):
         return schedule_swiss_round(stage)
 
     def fits(self, game) -> bool:
-        return game.head_to_head
+        return game.in_groups
 
     def match_ended(self, match: Match, why: Ended) -> None:
         """Once every game of the stage so far is over (finished, or cancelled by a judge: not

@@ -56,7 +56,7 @@ def test_a_stage_says_its_seats_within_the_games_range(highest):
         formats.clean_params("round_robin", game, {"seats": 2})
     assert refused.value.fields["seats"] == "highest@1 needs 3 players, not 2"
     assert formats.seats(make_stage(contest, kind="round_robin")) == 3  # the game's own, unsaid
-    assert "round_robin" in dict(formats.choices(game)) and "swiss" not in dict(formats.choices(game))
+    assert {"round_robin", "swiss"} <= set(dict(formats.choices(game))) and "ladder" not in dict(formats.choices(game))
 
 
 @override_settings(SANDBOX_SLOTS=3)
@@ -107,3 +107,45 @@ def test_a_contest_of_three_seat_games_tests_plays_a_round_robin_and_ranks_with_
     assert table.fit is not None and table.fit.games > 0
     assert all(row.sure is not None and row.sure.rank_low <= row.rank <= row.sure.rank_high for row in table.rows)
     assert standings.crosstable(contest, stage, table.rows) is None  # a grid of pairs is for games of two
+
+
+def test_a_swiss_round_of_groups_seats_near_points_together_and_spreads_the_byes():
+    from judging.schedule.pairing import swiss_groups
+
+    order = list(range(1, 8))  # seven players, best first
+    groups, out = swiss_groups(order, set(), {}, 3)
+    assert groups == [[1, 2, 3], [4, 5, 6]] and out == [7]  # the lowest placed sits out
+    met = {frozenset(p) for g in groups for p in combinations(g, 2)}
+    groups, out = swiss_groups(order, met, {7: 1}, 3)
+    assert out == [6]  # 7 sat out already: the lowest of those with none
+    assert groups[0][0] == 1 and sum(frozenset(p) in met for g in groups for p in combinations(g, 2)) < 3
+
+
+def test_a_swiss_stage_of_three_seat_games_plays_its_rounds_by_points(highest):
+    from contests.tests.factories import finish_on_paper
+
+    contest = make_contest(game=highest, game_params={})
+    stage = make_stage(contest, kind="swiss", params={"rounds": 3, "seats": 3, "games_per_pairing": 1})
+    for n in range(7):
+        make_submission_ready(make_entry(contest, name=f"P{n}"))
+    sat_out = Counter()
+    for round_no in range(1, 4):
+        made = tournaments.schedule_swiss_round(stage) if round_no == 1 else tournaments.pair_next_round(stage.pk)
+        played = [m for m in made if m.seats.count() == 3]
+        byes = [m for m in made if m.seats.count() == 1]
+        assert len(played) == 2 and len(byes) == 1 and {m.round for m in made} == {round_no}
+        sat_out[byes[0].seats.get().entry_id] += 1
+        for match in played:  # the first seat wins each game
+            finish_on_paper(Match.objects.get(pk=match.pk), [(1, 1, "win"), (0, 0, "loss"), (0, 0, "loss")])
+    assert max(sat_out.values()) == 1  # three different entries sat out
+    assert tournaments.pair_next_round(stage.pk) == []  # after the last round: none, and the stage ends
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+    table = standings.compute(contest, stage)
+    assert sum(row.games for row in table.rows) == 3 * 2 * 3  # six games of three seats (a bye is no game)
+
+
+def make_submission_ready(entry):
+    from contests.tests.factories import make_submission
+
+    return make_submission(entry, status="ready", is_active=True)
