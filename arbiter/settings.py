@@ -253,6 +253,11 @@ SANDBOX_CACHE_DIR = Path(env_str("SANDBOX_CACHE_DIR", str(VAR_DIR / "build-cache
 # The conformance kit cuts every clock to this many seconds in its games with a broken program
 # (one that never answers is timed out at once); an uploaded game's references must answer in it.
 CONFORMANCE_CLOCK_S = env_int("CONFORMANCE_CLOCK_S", 3, minimum=1)
+# A Python referee's libraries (judging/uploaded/libraries.py), installed once per text of
+# requirements in a read-only folder here (shared by every host, as the media are), at most
+# this many MiB each.
+REFEREE_LIBRARIES_DIR = Path(env_str("REFEREE_LIBRARIES_DIR", "") or MEDIA_ROOT / "referee-libraries").resolve()
+REFEREE_LIBRARIES_MAX_MB = env_int("REFEREE_LIBRARIES_MAX_MB", 1024, minimum=1, maximum=1 << 20)
 # at least 5: an uploaded game of four seats and its referee (docs/deployment.md)
 SANDBOX_SLOTS = env_int("SANDBOX_SLOTS", max(5, len(os.sched_getaffinity(0))), minimum=1, maximum=256)
 # The host-wide pool of uids jails run as; each jail leases one that no other jail on the host

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Column, Game, GameInfo, Param, count_status, total_points
-from sandbox.languages import LANGUAGES
+from sandbox.languages import LANGUAGES, language_for
 
 MANIFEST = "game.json"
 NAME = re.compile(r"^[a-z][a-z0-9-]{0,29}$")
@@ -45,6 +45,7 @@ KEYS = {
     "referee_seconds",
     "referee_cpu_seconds",
     "referee_memory_mb",
+    "requirements",
 }
 
 
@@ -78,6 +79,9 @@ class RefereeProgram:
     seconds: float = REFEREE_SECONDS  # the longest it may take for its next line
     cpu_seconds: float = REFEREE_CPU_SECONDS  # its CPU in a game
     memory_mb: int = REFEREE_MEMORY_MB
+    # A Python referee's libraries: a pip requirements file's text, installed from wheels into a
+    # read-only folder on its path (judging/uploaded/libraries.py); "" for none.
+    requirements: str = ""
 
 
 @dataclass(frozen=True)
@@ -261,7 +265,10 @@ def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
         seconds=_number(data, "referee_seconds", REFEREE_SECONDS, MAX_REFEREE_LINE_S),
         cpu_seconds=_number(data, "referee_cpu_seconds", REFEREE_CPU_SECONDS, MAX_REFEREE_CPU_S),
         memory_mb=int(_number(data, "referee_memory_mb", REFEREE_MEMORY_MB, 16384)),
+        requirements=_document(files, data, "requirements", 64 << 10),
     )
+    if referee.requirements and (referee.program.language or _language_of(referee.program.filename)) != "python3":
+        raise ManifestError("'requirements': libraries are installed for a Python referee (referee.py) only")
     return Manifest(
         name=name,
         title=_text(data, "title", 100),
@@ -274,6 +281,13 @@ def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
         viewer=_document(files, data, "viewer", 256 << 10),
         raw=dict(data),
     )
+
+
+def _language_of(filename: str) -> str | None:
+    try:
+        return language_for(filename).name
+    except (KeyError, ValueError):
+        return None
 
 
 def key(name: str, version: int) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from games.base import DRAW, EXIT, LOSS, SEAT_STATUSES, VALID, WIN, GameResult
 from games.hosted import RefereeProgram
 from judging.play.referee import _ENDED, OUTPUT_EXCERPT, Referee, RefereeFault, _session_fault, _tail, referee_for
+from judging.uploaded import libraries
 from sandbox.errors import PlatformStall
 from sandbox.jail import reserve_slots
 from sandbox.limits import MB, Limits
@@ -40,12 +41,18 @@ TOLD = {"timeout": "timeout", "crash": "crash", "exit": "exit", "illegal": "cras
 
 
 def build_referee(interaction: RefereeProgram) -> Program:
-    """The referee, built as an entry is (and cached as one); a build that fails is a fault."""
+    """The referee, built as an entry is (and cached as one), with its libraries if it names
+    any (installed once: ``libraries.ensure``); a build or an install that fails is a fault."""
     source = interaction.program
     build = build_program(source.source, source.filename, language=source.language)
     if not build.ok or build.program is None:
         raise RefereeFault(f"the referee ({source.path}) does not build: {build.log[-FAULT_STDERR:]}")
-    return build.program
+    if not interaction.requirements:
+        return build.program
+    try:
+        return libraries.run_with(build.program, libraries.ensure(interaction.requirements))
+    except libraries.LibraryError as e:
+        raise RefereeFault(f"the referee's libraries: {e}") from None
 
 
 MAX_POINTS = 1e9  # a seat's points in one game: the standings add them up in the database
