@@ -81,6 +81,7 @@ class ProgramReferee(Referee):
         referee_limits = Limits(
             cpu_s=interaction.cpu_seconds,
             wall_s=interaction.seconds,
+            wall_real=True,  # a hung referee is given up on time, however crowded the host
             memory_mb=interaction.memory_mb,
             stdout_bytes=MAX_OUTPUT,
             line_bytes=FRAME_BYTES + 64,
