@@ -8,10 +8,13 @@ import os
 import subprocess
 import sys
 import time
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from games.clocks import Clock
+from games.hosted import ManifestError, impossible
 from judging.play.referee import Player, play
 from judging.tests.conftest import PROGRAMS, build
 from judging.tests.test_hosted_games import nim_files
@@ -45,3 +48,60 @@ def test_a_referee_that_hangs_computing_is_given_up_within_its_seconds_on_a_crow
             spinner.kill()
             spinner.wait()
     assert 2 <= took < 3, took
+
+
+@pytest.mark.parametrize(
+    ("outcome", "points", "statuses", "why"),
+    [
+        ("one_winner", (2, 2), ("win", "win"), "2 seats won, and one wins at most"),
+        ("one_winner", (0, 2), ("win", "loss"), "a seat that won has 0 points, no more than a seat that lost (2)"),
+        ("one_winner", (1, 1), ("win", "crash"), "a seat that won has 1 points, no more than a seat that lost (1)"),
+        ("one_winner", (2, 0), ("win", "timeout"), ""),
+        ("one_winner", (1, 1), ("draw", "draw"), ""),
+        ("one_winner", (0, 2), ("crash", "crash"), ""),  # no seat won: the points are the referee's
+        ("zero_sum", (1, -1), ("win", "loss"), ""),
+        ("zero_sum", (2, 0), ("win", "loss"), "its points add up to 2, not 0"),
+        ("ranking", (3, 3, 1), ("win", "win", "loss"), ""),  # tied for first
+        ("ranking", (3, 2, 1), ("win", "win", "loss"), "a seat that won has 2 points, fewer than the most (3)"),
+        ("ranking", (3, 4, 1), ("win", "draw", "loss"), "a seat that won has 3 points, fewer than the most (4)"),
+        ("free", (0, 2), ("win", "win"), ""),
+    ],
+)
+def test_a_result_is_checked_against_the_games_declared_outcome(outcome, points, statuses, why):
+    assert impossible(outcome, points, statuses) == why
+
+
+def test_the_outcome_defaults_to_the_strictest_that_fits_and_is_refused_in_words_when_unknown():
+    assert hosting.manifest_of(nim_files()).manifest.outcome == "one_winner"
+    assert hosting.manifest_of(nim_files(seats={"min": 2, "max": 4})).manifest.outcome == "ranking"
+    assert hosting.manifest_of(nim_files(outcome="zero_sum")).manifest.outcome == "zero_sum"
+    for bad in ("winner", ["free"], None):
+        with pytest.raises(ManifestError, match="'outcome' must be one of zero_sum, one_winner, ranking, free"):
+            hosting.manifest_of(nim_files(outcome=bad))
+
+
+def _players() -> list[Player]:
+    return [Player(name, build(PROGRAMS / "nim" / name)) for name in ("taker.py", "one.py")]
+
+
+@pytest.mark.once
+def test_a_game_declared_free_may_end_with_two_winners():
+    game = hosting.manifest_of(nim_files(outcome="free"))
+    record = play(game, {"stones": 5, "fault": 12}, 1, _players(), Clock.from_json(game.default_clock))
+    assert record.outcome.statuses == ("win", "win") and record.outcome.points == (2.0, 2.0)
+
+
+@pytest.mark.once
+@pytest.mark.slow
+def test_play_at_home_refuses_a_result_with_two_winners(tmp_path):
+    nim = tmp_path / "nim"
+    nim.mkdir()
+    for name, data in nim_files().items():
+        (nim / name).write_bytes(data)
+    with pytest.raises(CommandError) as refused:
+        call_command(
+            "play", str(nim), str(nim / "taker.py"), str(nim / "one.py"), "--param", "fault=12", stdout=StringIO()
+        )
+    said = str(refused.value)
+    assert said.startswith("the game's referee failed (not a player's fault): the referee gave a result no game")
+    assert "(2 seats won, and one wins at most): 'result 2 2 | win win'" in said
