@@ -264,7 +264,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     assert failed.status == "failed"
     errors = list(MatchAttempt.objects.filter(match=failed).values_list("outcome", "error"))
     assert errors and all(
-        o == "infra" and "the game's referee: the referee ended before its result" in e for o, e in errors
+        o == "referee" and "the game's referee: the referee ended before its result" in e for o, e in errors
     )
     assert not failed.seats.exclude(status="").exists()
 

@@ -13,9 +13,16 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from contests.models import GameVersion, Submission
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from games.clocks import Clock
 from games.hosted import ManifestError, impossible
+from judging import tasks  # noqa: F401  (the tasks by name, as dispatch looks them up)
+from judging.models import Match, Notification
+from judging.play import matches
 from judging.play.referee import Player, play
+from judging.record import lifecycle
+from judging.schedule import system_test
 from judging.tests.conftest import PROGRAMS, build
 from judging.tests.test_hosted_games import nim_files
 from judging.uploaded import hosting
@@ -105,3 +112,46 @@ def test_play_at_home_refuses_a_result_with_two_winners(tmp_path):
     said = str(refused.value)
     assert said.startswith("the game's referee failed (not a player's fault): the referee gave a result no game")
     assert "(2 seats won, and one wins at most): 'result 2 2 | win win'" in said
+
+
+@pytest.mark.django_db
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        (1, "the referee ended before its result (exited with code 1)"),
+        (12, "the referee gave a result no game of outcome one_winner can have (2 seats won, and one wins at most)"),
+    ],
+)
+def test_a_system_test_the_referee_cannot_decide_waits_for_a_judge_and_blames_nobody(queued, fault, said):
+    organiser = make_user()
+    version = hosting.upload(nim_files(), organiser)
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)  # its kit: elsewhere
+    contest = make_contest(game="nim@1", game_params={"stones": 5, "fault": fault})
+    stage = make_stage(contest, kind="system_test", name="System test", params={"games": 1})
+    Submission.objects.filter(entry__contest=contest, entry__name="taker").update(status="ready", is_active=True)
+    alice = make_entry(contest, name="alice")
+    mine = make_submission(alice, source=(PROGRAMS / "nim" / "one.py").read_bytes(), filename="one.py")
+    assert system_test.start(mine)
+    (match,) = Match.objects.filter(stage=stage)
+    for _ in range(lifecycle.MAX_FAULTS):  # tried again after each fault, then held for a judge
+        matches.play_now(match.pk)
+    match.refresh_from_db()
+    assert match.status == "failed" and match.result_attempt is None
+    assert match.error.startswith("not played: the game's referee failed 3 times in a row; last: the game's referee")
+    assert said in match.error
+    attempts = list(match.attempts.all())
+    assert len(attempts) == 3 and {a.get_outcome_display() for a in attempts} == {
+        "The game's referee failed (not a player's fault)"
+    }
+    assert not match.seats.exclude(status="").exists()  # no seat charged, nothing counted
+
+    mine.refresh_from_db()
+    assert mine.status == "testing" and not mine.is_active  # waiting: neither failed nor passed
+    assert mine.test_log.splitlines() == [
+        f"game 1 (match {match.pk}): not played, not your program's doing: the game's referee failed in it",
+        "system test waiting for a judge to play again a game that could not be played",
+    ]
+    assert not Notification.objects.filter(user=alice.user).exists()  # nothing blames alice's program
+    told = Notification.objects.get(user=organiser, kind="game")  # the game's owner is told
+    assert told.subject == "the referee of nim@1 failed in a match" and said in told.log
