@@ -4,6 +4,7 @@ neither is ever charged to a seat or to a contestant's version."""
 
 from __future__ import annotations
 
+import html
 import os
 import subprocess
 import sys
@@ -12,9 +13,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from contests.models import GameVersion, Submission
-from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user, name_to
 from games.clocks import Clock
 from games.hosted import ManifestError, impossible
 from judging import tasks  # noqa: F401  (the tasks by name, as dispatch looks them up)
@@ -123,7 +125,7 @@ def test_play_at_home_refuses_a_result_with_two_winners(tmp_path):
         (12, "the referee gave a result no game of outcome one_winner can have (2 seats won, and one wins at most)"),
     ],
 )
-def test_a_system_test_the_referee_cannot_decide_waits_for_a_judge_and_blames_nobody(queued, fault, said):
+def test_a_system_test_the_referee_cannot_decide_waits_for_a_judge_and_blames_nobody(client, queued, fault, said):
     organiser = make_user()
     version = hosting.upload(nim_files(), organiser)
     GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)  # its kit: elsewhere
@@ -145,6 +147,9 @@ def test_a_system_test_the_referee_cannot_decide_waits_for_a_judge_and_blames_no
         "The game's referee failed (not a player's fault)"
     }
     assert not match.seats.exclude(status="").exists()  # no seat charged, nothing counted
+    client.force_login(name_to(contest, make_user()))  # a judge's page of the match
+    page = html.unescape(client.get(reverse("contests:match", args=[match.pk])).content.decode())
+    assert page.count("The game's referee failed (not a player's fault)") == 3 and "Infrastructure fault" not in page
 
     mine.refresh_from_db()
     assert mine.status == "testing" and not mine.is_active  # waiting: neither failed nor passed
