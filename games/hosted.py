@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Column, Game, GameInfo, Param, count_status, total_points
+from games.base import FAULTS, LOSS, WIN, Column, Game, GameInfo, Param, count_status, total_points
 from sandbox.languages import LANGUAGES, language_for
 
 MANIFEST = "game.json"
@@ -46,7 +46,11 @@ KEYS = {
     "referee_cpu_seconds",
     "referee_memory_mb",
     "requirements",
+    "outcome",
 }
+# What a game's results may be (docs/referee-protocol.md, "`result`"), strictest first; a
+# result that its game's cannot be is the referee's fault, never counted.
+OUTCOMES = ("zero_sum", "one_winner", "ranking", "free")
 
 
 class ManifestError(ValueError):
@@ -95,6 +99,7 @@ class Manifest:
     players: tuple[ReferencePlayer, ...]
     rules: str = ""  # Markdown
     viewer: str = ""  # the game's own viewer script
+    outcome: str = "one_winner"  # one of OUTCOMES
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -167,6 +172,37 @@ def _params(value: Any) -> tuple[Param, ...]:
             raise ManifestError(f"parameter {name!r}: its help is a string of at most 200 characters")
         params.append(Param(name, default, low, high, help_text))
     return tuple(params)
+
+
+def _outcome(data: Mapping[str, Any], seats: tuple[int, int]) -> str:
+    """The declared outcome, else the strictest that fits every game: one winner at most when a
+    game has two seats at most, a ranking by points when it may have more."""
+    value = data.get("outcome", "one_winner" if seats[1] <= 2 else "ranking")
+    if value not in OUTCOMES:
+        shown = repr(value) if isinstance(value, str) and len(value) <= 40 else "this"
+        raise ManifestError(f"'outcome' must be one of {', '.join(OUTCOMES)}, not {shown}")
+    return value
+
+
+def impossible(outcome: str, points: tuple[float, ...], statuses: tuple[str, ...]) -> str:
+    """Why a result (each seat's points and word, the platform's word for a seat it saw fail)
+    cannot be one of a game of this outcome, in words; "" when it can. Every outcome but
+    ``free``: a seat that won scores more than every seat that lost (``loss`` or a fault);
+    ``one_winner`` and ``zero_sum``: one seat wins at most; ``zero_sum``: the points add up to
+    0; ``ranking``: a seat that won has the most points (several only when tied for them)."""
+    if outcome == "free":
+        return ""
+    wins = [p for p, s in zip(points, statuses, strict=True) if s == WIN]
+    lost = [p for p, s in zip(points, statuses, strict=True) if s == LOSS or s in FAULTS]
+    if wins and lost and min(wins) <= max(lost):
+        return f"a seat that won has {min(wins):g} points, no more than a seat that lost ({max(lost):g})"
+    if outcome in ("one_winner", "zero_sum") and len(wins) > 1:
+        return f"{len(wins)} seats won, and one wins at most"
+    if outcome == "zero_sum" and abs(sum(points)) > 1e-9 * max(1.0, *map(abs, points)):
+        return f"its points add up to {sum(points):g}, not 0"
+    if outcome == "ranking" and wins and min(wins) < max(points):
+        return f"a seat that won has {min(wins):g} points, fewer than the most ({max(points):g})"
+    return ""
 
 
 def _clean_path(value: Any, what: str) -> str:
@@ -269,16 +305,18 @@ def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
     )
     if referee.requirements and (referee.program.language or _language_of(referee.program.filename)) != "python3":
         raise ManifestError("'requirements': libraries are installed for a Python referee (referee.py) only")
+    seats = _seats(data.get("seats"))
     return Manifest(
         name=name,
         title=_text(data, "title", 100),
-        seats=_seats(data.get("seats")),
+        seats=seats,
         referee=referee,
         clock=_clock(data["clock"], int(memory)),
         params=_params(data.get("params", {})),
         players=_players(data.get("players", []), files),
         rules=_document(files, data, "rules", 256 << 10),
         viewer=_document(files, data, "viewer", 256 << 10),
+        outcome=_outcome(data, seats),
         raw=dict(data),
     )
 

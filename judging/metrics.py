@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 INFRASTRUCTURE = (
     MatchAttempt.Outcome.LOST,
     MatchAttempt.Outcome.INFRA,
+    MatchAttempt.Outcome.REFEREE,
     MatchAttempt.Outcome.STALLED,
     MatchAttempt.Outcome.ERROR,
 )

@@ -144,6 +144,7 @@ class MatchAttempt(models.Model):
         FINISHED = "finished", "Finished"
         LOST = "lost", "Lost: its worker stopped (killed, paused, cut off)"
         INFRA = "infra", "Infrastructure fault (sandbox, host)"
+        REFEREE = "referee", "The game's referee failed (not a player's fault)"
         STALLED = "stalled", "The platform stalled during the game"
         ERROR = "error", "Platform error"
         SUPERSEDED = "superseded", "Called off: a judge re-ran or cancelled the match"

@@ -18,6 +18,9 @@ class Limits:
     # sleeps, reads, blocks), so a program computing on a loaded host is never cut by it; its
     # CPU limit stops it, or at worst WAIT_BACKSTOP × cpu_s of wall time (see monitor.py).
     wall_waiting_only: bool = False
+    # True: the wall limit is real time; the host's holding the program from a CPU does not move
+    # it on (a referee's limit: no seat is judged by it, and a hung referee is given up on time).
+    wall_real: bool = False
     memory_mb: int = 256
     pids: int = 64
     file_size_mb: int = 64

@@ -133,7 +133,8 @@ class Monitor:
         self.cpu0 = self.cgroup.cpu_ns()
         # The counters as the last run of this jail ended them (nothing runs in between), else read.
         self.oom0, self.pids0 = jail.counters or (self.cgroup.oom_kills(), self.cgroup.pids_limit_hits())
-        self.clock = StallClock(self.cgroup.cpu_held_us if self.cgroup.layout.pressure else None)
+        held = self.cgroup.cpu_held_us if self.cgroup.layout.pressure and not limits.wall_real else None
+        self.clock = StallClock(held)
         self.t0 = self.clock.t0
         self.stalled_s = 0.0  # the platform's stalls over the run (or the session's turns)
         self.held_s = 0.0  # the time the host held the program from a CPU, likewise

@@ -269,7 +269,7 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
             end_attempt(attempt.pk, Outcome.INFRA, f"{type(e).__name__}: {e}")
             return
         except RefereeFault as e:  # the organiser's program, not a player's: retried, then a judge's
-            if end_attempt(attempt.pk, Outcome.INFRA, f"the game's referee: {e}"):
+            if end_attempt(attempt.pk, Outcome.REFEREE, f"the game's referee: {e}"):
                 notifications.referee_failed(match, str(e))
             return
         except Exception:  # a platform bug: recorded for the judges, retried elsewhere, never lost
@@ -415,7 +415,7 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
             return True
         with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
             log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
-        lifecycle.requeue_after_fault(match, error)
+        lifecycle.requeue_after_fault(match, error, by="the game's referee" if outcome == Outcome.REFEREE else "")
     return True
 
 

@@ -20,7 +20,7 @@ from contests.services import log_action
 from games import registry
 from games.base import CRASH, FAULTS
 from judging import dispatch
-from judging.models import Match, MatchSeat
+from judging.models import Match, MatchAttempt, MatchSeat
 from judging.news import events, notifications, results
 from judging.record import entrants, formats
 from judging.record.formats import SECONDS, SEED, StageError, StageFormat, StageParam, register
@@ -134,13 +134,13 @@ def conclude(match: Match) -> None:
         seats = seats.filter(match__created_at__gte=submission.built_at)
     if any(s.match.status in (Match.Status.QUEUED, Match.Status.RUNNING) for s in seats):
         return
-    lines, failed = [], False
+    lines, failed, unplayed = [], False, False
     game = registry.get(match.contest.game)
     for number, s in enumerate(seats, start=1):
         m = s.match
         if m.status != Match.Status.FINISHED:
-            lines.append(f"game {number} (match {m.pk}): not played ({m.get_status_display().lower()})")
-            failed = True
+            lines.append(f"game {number} (match {m.pk}): not played, not your program's doing: {_not_played(m)}")
+            unplayed = True
             continue
         average = s.cpu_seconds / s.moves if s.moves else 0.0
         side = ("first", "second", "third", "fourth")[s.index] if s.index < 4 else f"seat {s.index + 1}"
@@ -157,6 +157,9 @@ def conclude(match: Match) -> None:
         lines += [f"  warning: {w}" for w in _warnings(m, s.index)]
     if first_test and failed and _supplied_runme_did_not_run(submission, seats):
         _rebuild_from_sources(submission, lines)
+        return
+    if unplayed and not failed:
+        _waits(submission, lines, first_test)
         return
     warned = sum(line.startswith("  warning: ") for line in lines)
     if failed:
@@ -177,6 +180,27 @@ def conclude(match: Match) -> None:
     events.submission_changed(submission)
     if active is not None and active != submission:
         events.submission_changed(active)
+
+
+def _not_played(match: Match) -> str:
+    """Why a test game was not played, in words for the version's author."""
+    if match.status == Match.Status.CANCELLED:
+        return "a judge cancelled it"
+    last = match.attempts.order_by("-number").values_list("outcome", flat=True).first()
+    who = "the game's referee" if last == MatchAttempt.Outcome.REFEREE else "the platform"
+    return f"{who} failed in it"
+
+
+def _waits(submission: Submission, lines: list[str], first_test: bool) -> None:
+    """A test game could not be played (the platform or the game's referee failed it, or a judge
+    cancelled it) and none that was showed a fault of the program: the test is not decided. The
+    version waits, as it was (a first test stays under way; a re-run leaves it playing or not
+    as before), until a judge plays the game again; nobody is told it failed."""
+    if not first_test:
+        lines.insert(0, "a judge re-ran this version's system test:")
+    lines.append("system test waiting for a judge to play again a game that could not be played")
+    Submission.objects.filter(pk=submission.pk).update(test_log="\n".join(lines))
+    events.submission_changed(submission)
 
 
 def _told_back(failed: Submission, active: Submission | None, lines: list[str]) -> None:

@@ -80,6 +80,7 @@ def test_a_referee_program_judges_a_game_of_nim():
         (8, "ended before its result (exited with code 0)"),
         (10, "gave seat 0 the word 'champion'"),
         (11, "wrote a result whose points are not numbers up to 1e+09: 'result 1e300 0'"),
+        (12, "gave a result no game of outcome one_winner can have (2 seats won, and one wins at most)"),
     ],
 )
 def test_a_referee_that_breaks_the_protocol_is_the_platforms_fault_in_words(fault, said):
@@ -158,6 +159,7 @@ def test_the_kit_refuses_a_referee_that_fails_or_blames_the_wrong_seat(fault, pr
         ({"players": [{"name": "a", "source": "one.py"}, {"name": "a", "source": "taker.py"}]}, "two players"),
         ({"params": {"stones": {"default": 0, "min": 1, "max": 9}}}, "its default 0 is not between 1 and 9"),
         ({"colour": "blue"}, "unknown keys colour"),
+        ({"outcome": "winner"}, "'outcome' must be one of zero_sum, one_winner, ranking, free, not 'winner'"),
         ({"rules": "taker.py", "title": ""}, "'title' must be a non-empty string"),
     ],
 )
@@ -262,7 +264,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
     assert failed.status == "failed"
     errors = list(MatchAttempt.objects.filter(match=failed).values_list("outcome", "error"))
     assert errors and all(
-        o == "infra" and "the game's referee: the referee ended before its result" in e for o, e in errors
+        o == "referee" and "the game's referee: the referee ended before its result" in e for o, e in errors
     )
     assert not failed.seats.exclude(status="").exists()
 

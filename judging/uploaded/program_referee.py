@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from games.base import DRAW, EXIT, LOSS, SEAT_STATUSES, VALID, WIN, GameResult
-from games.hosted import RefereeProgram
+from games.hosted import HostedGame, RefereeProgram, impossible
 from judging.play.referee import _ENDED, OUTPUT_EXCERPT, Referee, RefereeFault, _session_fault, _tail, referee_for
 from judging.uploaded import libraries
 from sandbox.errors import PlatformStall
@@ -88,6 +88,7 @@ class ProgramReferee(Referee):
         referee_limits = Limits(
             cpu_s=interaction.cpu_seconds,
             wall_s=interaction.seconds,
+            wall_real=True,  # a hung referee is given up on time, however crowded the host
             memory_mb=interaction.memory_mb,
             stdout_bytes=MAX_OUTPUT,
             line_bytes=FRAME_BYTES + 64,
@@ -234,6 +235,11 @@ class ProgramReferee(Referee):
                 status = self.gone[seat][0]
             statuses.append(status)
             details.append(detail)
+        assert isinstance(self.game, HostedGame)
+        outcome = self.game.manifest.outcome
+        why = impossible(outcome, points, tuple(statuses))
+        if why:  # never counted: the referee's fault, retried and then a judge's (issue 37)
+            raise self._fault(f"gave a result no game of outcome {outcome} can have ({why}): {line[:80]!r}")
         reason = self.reason or next((why for _, why in self.gone.values()), "") or _in_words(statuses)
         return GameResult(points, points, tuple(statuses), reason, tuple(details))
 

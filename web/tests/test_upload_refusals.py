@@ -83,11 +83,14 @@ ATTACKS = [
     (lambda: nim_zip(clock={"kind": "total", "seconds": 0.01}), "the clock's seconds is 0.01: this site's bound"),
     (lambda: nim_zip(memory_mb=16384, referee_memory_mb=8), "referee_memory_mb is 8: this site's bound"),
     (lambda: _zip({"a/" * 40 + "game.json": b"{}"}), "is nested more than 32 folders deep"),
+    (lambda: nim_zip(outcome="winners"), "'outcome' must be one of zero_sum, one_winner, ranking, free, not 'winners'"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("make", "said"), ATTACKS, ids=["deep-json", "bad-crc", "language", "many", "clock", "memory", "deep-folders"]
+    ("make", "said"),
+    ATTACKS,
+    ids=["deep-json", "bad-crc", "language", "many", "clock", "memory", "deep-folders", "outcome"],
 )
 def test_each_attack_is_a_400_naming_the_problem_and_nothing_is_kept(organiser, make, said):
     user, client = organiser
@@ -163,7 +166,7 @@ JSON = st.recursive(
     max_leaves=8,
 )
 KEYS = ["name", "title", "seats", "referee", "referee_language", "clock", "memory_mb", "params", "players",
-        "referee_seconds", "referee_cpu_seconds", "referee_memory_mb", "rules", "viewer"]  # fmt: skip
+        "referee_seconds", "referee_cpu_seconds", "referee_memory_mb", "rules", "viewer", "outcome"]  # fmt: skip
 CLOCK = st.fixed_dictionaries(
     {"kind": st.sampled_from(["total", "per_move", "sometimes"]), "seconds": st.one_of(st.floats(), JSON)}
 )

@@ -4,7 +4,8 @@ Each player is sent the stones left when asked, and answers with its take.
 The parameter `fault` makes the referee misbehave, each way a referee can fail the protocol:
 1 crash at once, 2 hang, 3 ask a seat that does not exist, 4 write a line of no protocol,
 5 a result of one number, 6 flood frames, 7 blame the wrong seat for a crash, 8 exit without a
-result, 9 burn CPU, 10 a result word not in the protocol, 11 points past what the standings add.
+result, 9 burn CPU, 10 a result word not in the protocol, 11 points past what the standings add,
+12 a result no game of two can have (both seats win).
 """
 
 import json
@@ -73,6 +74,8 @@ while True:
             say("result 2")
         elif fault == 11:
             say("result 1e300 0")
+        elif fault == 12:
+            say("result 2 2 | win win")
         elif fault == 10:
             say(f"result {points[0]} {points[1]} | champion loser")
         else:
