@@ -149,3 +149,13 @@ def make_submission_ready(entry):
     from contests.tests.factories import make_submission
 
     return make_submission(entry, status="ready", is_active=True)
+
+
+@pytest.mark.django_db
+def test_a_host_that_can_never_hold_a_game_says_so_at_its_upload(settings):
+    """A game of three players and its referee are four programs at once: a host of three
+    slots refuses it in words when it is uploaded, not in every game's fault later."""
+    settings.SANDBOX_SLOTS = 3
+    version = hosting.check(hosting.upload(hosting.read_folder(HIGHEST), make_user()))
+    assert version.status == GameVersion.Status.REFUSED
+    assert "runs 4 programs at once (its referee too), but this host runs at most 3" in version.report["problems"][0]

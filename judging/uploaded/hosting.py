@@ -17,6 +17,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -305,7 +306,14 @@ def check(version: GameVersion) -> GameVersion:
     try:
         with version.archive.open("rb") as f:
             files = unpack(f.read())
-        report = run_kit(HostedGame(read_manifest(version.manifest, files), version.version))
+        game = HostedGame(read_manifest(version.manifest, files), version.version)
+        most = game.seat_range[1] + 1  # its players and its referee, all at once
+        if most > settings.SANDBOX_SLOTS:
+            raise ValueError(
+                f"a game of {most - 1} players runs {most} programs at once (its referee too), but this host "
+                f"runs at most {settings.SANDBOX_SLOTS} (SANDBOX_SLOTS): raise it on the hosts that play it"
+            )
+        report = run_kit(game)
     except (ManifestError, LookupError, ValueError) as e:
         report = unchecked(f"{type(e).__name__}: {e}" if isinstance(e, LookupError) else str(e))
     return _conclude(version, report)
