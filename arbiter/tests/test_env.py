@@ -134,7 +134,7 @@ def test_manage_py_reports_a_bad_value_in_one_line(tmp_path, var, value, message
     assert "Traceback" not in result.stderr
 
 
-def test_a_blank_integer_is_its_default_and_the_slots_default_to_the_cores_at_least_three(monkeypatch):
+def test_a_blank_integer_is_its_default_and_the_slots_default_to_the_cores_at_least_five(monkeypatch):
     import os
 
     from arbiter.env import env_int
@@ -146,7 +146,7 @@ def test_a_blank_integer_is_its_default_and_the_slots_default_to_the_cores_at_le
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "SANDBOX_SLOTS"}
-    for value, expected in (("", max(3, len(os.sched_getaffinity(0)))), ("5", 5)):
+    for value, expected in (("", max(5, len(os.sched_getaffinity(0)))), ("7", 7)):
         out = subprocess.run(
             [sys.executable, "-c", f"import django; django.setup(); {code}"],
             env={**env, "DJANGO_SETTINGS_MODULE": "arbiter.settings", "SANDBOX_SLOTS": value},
