@@ -22,9 +22,9 @@ METHOD = (
 
 
 def rated(stage: Stage | None) -> bool:
-    """Whether the stage ranks by rating: continuous stages of two-seat games do, and any
-    other that asks (``rated``)."""
-    if stage is None or not paired(stage):
+    """Whether the stage ranks by rating: continuous stages of games of two seats or more do
+    (more: each game read as its pairs), and any other that asks (``rated``)."""
+    if stage is None or not stage.contest.is_hosted or formats.seats(stage) < 2:
         return False
     return formats.of(stage.kind).continuous or bool(stage.params.get("rated"))
 

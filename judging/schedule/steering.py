@@ -69,7 +69,7 @@ def steer(found: confidence.Fitted, rng: random.Random | None = None) -> str:
 def _more_games(stage: Stage, found: confidence.Fitted, cuts: list[int], playing: int, rng: random.Random) -> str:
     """Keep as many games in play as the stage has rows, between the pairs that matter."""
     wanted = max(2, len(found.entries)) - playing
-    if not cuts or wanted <= 0:
+    if not cuts or wanted <= 0 or formats.seats(stage) != 2:  # a ladder of groups draws its own
         return ""
     made = schedule_pairs(stage.pk, pairs_to_play(found, cuts, wanted, rng), rng)
     return f"{len(made)} games scheduled around places {', '.join(map(str, cuts))}" if made else ""

@@ -265,6 +265,8 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
         return []
     players = standings.contenders(stage)
     current = {sub.pk: (entry, sub) for entry, sub in players}
+    if formats.seats(stage) > 2:
+        return _launch(stage, _continuous_groups(stage, current, submission))
     played: dict[frozenset[int], int] = {}
     games_of: dict[int, int] = dict.fromkeys(current, 0)
     seats = MatchSeat.objects.filter(match__stage=stage, submission__in=current).exclude(
@@ -300,6 +302,43 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
 
 
 @writing()
+def _continuous_groups(
+    stage: Stage, current: dict[int, tuple[Entry, Submission]], submission: Submission | None
+) -> list[Match]:
+    """A continuous stage of games of k seats draws groups: at its start the current versions
+    shuffled into groups of k (the last filled with those drawn first); a new version then one
+    group with the k - 1 versions that have played least in the stage. Each group plays
+    ``games_per_pairing`` of its seat orders (all k if empty)."""
+    size = formats.seats(stage)
+    if len(current) < size:
+        return []
+    games_of = Counter(
+        MatchSeat.objects.filter(match__stage=stage, submission__in=current)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .values_list("submission_id", flat=True)
+    )
+    rng = random.Random()
+    if submission is None:
+        if games_of:
+            return []  # started already: each new version draws its own group
+        drawn = list(current)
+        rng.shuffle(drawn)
+        groups = [drawn[i : i + size] for i in range(0, len(drawn), size)]
+        groups[-1] += drawn[: size - len(groups[-1])]
+    elif submission.pk not in current or games_of[submission.pk]:
+        return []
+    else:
+        others = sorted((o for o in current if o != submission.pk), key=lambda o: (games_of[o], rng.random()))
+        groups = [[submission.pk, *others[: size - 1]]]
+    params = stage_params(stage)
+    rotations = int(stage.params.get("games_per_pairing", size))
+    return [
+        _create_match(stage, 1, rng.randrange(2**62), params, [current[pk] for pk in group[turn:] + group[:turn]])
+        for group in groups
+        for turn in range(rotations)
+    ]
+
+
 def schedule_pairs(stage_id: int, pairs: list[tuple[int, int]], rng: random.Random) -> list[Match]:
     """One game for each pair of entries (ids) of a running continuous stage, between their
     current versions, the first seat drawn: the games its ratings ask for (``judging.record.confidence``)."""
@@ -333,7 +372,11 @@ class Continuous(StageFormat):
 
     listed = 30
     params = (
-        formats.GAMES,
+        formats.StageParam(
+            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
+            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
+        ),
+        formats.SEATS,
         formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
                            "opponents, those that have played least (all if empty).", 1),
         formats.RATING_K,
@@ -347,7 +390,7 @@ class Continuous(StageFormat):
     ends_when_played = False  # it goes on while its contest is open
 
     def fits(self, game) -> bool:
-        return game.head_to_head
+        return game.in_groups
 
     def start(self, stage: Stage) -> list[Match]:
         return schedule_continuous(stage)

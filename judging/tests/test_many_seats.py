@@ -159,3 +159,25 @@ def test_a_host_that_can_never_hold_a_game_says_so_at_its_upload(settings):
     version = hosting.check(hosting.upload(hosting.read_folder(HIGHEST), make_user()))
     assert version.status == GameVersion.Status.REFUSED
     assert "runs 4 programs at once (its referee too), but this host runs at most 3" in version.report["problems"][0]
+
+
+def test_a_ladder_of_three_seat_games_draws_groups_and_ranks_by_rating(highest):
+    from contests.tests.factories import finish_on_paper
+
+    contest = make_contest(game=highest, game_params={})
+    stage = make_stage(contest, kind="ladder", status="running", params={"seats": 3})
+    versions = [make_submission_ready(make_entry(contest, name=f"P{n}")) for n in range(4)]
+    made = tournaments.schedule_continuous(stage)
+    assert len(made) == 2 * 3 and all(m.seats.count() == 3 for m in made)  # two groups, each in 3 orders
+    assert {s.submission_id for m in made for s in m.seats.all()} == {v.pk for v in versions}
+    assert tournaments.schedule_continuous(stage) == []  # started: no second draw
+    newer = make_submission_ready(make_entry(contest, name="P4"))
+    mine = tournaments.schedule_continuous(stage, newer)
+    assert len(mine) == 3 and all(newer.pk in m.seats.values_list("submission_id", flat=True) for m in mine)
+    for match in Match.objects.filter(stage=stage):  # the first seat wins
+        finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss"), (0, 0, "loss")])
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    assert table.rated and len(table.rows) == 5
+    assert all(r.sure is not None and r.sure.rating is not None for r in table.rows)
+    assert all(r.sure.rank_low <= r.rank <= r.sure.rank_high for r in table.rows)
