@@ -301,7 +301,6 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
     return _launch(stage, matches)
 
 
-@writing()
 def _continuous_groups(
     stage: Stage, current: dict[int, tuple[Entry, Submission]], submission: Submission | None
 ) -> list[Match]:
@@ -339,6 +338,7 @@ def _continuous_groups(
     ]
 
 
+@writing()
 def schedule_pairs(stage_id: int, pairs: list[tuple[int, int]], rng: random.Random) -> list[Match]:
     """One game for each pair of entries (ids) of a running continuous stage, between their
     current versions, the first seat drawn: the games its ratings ask for (``judging.record.confidence``)."""
