@@ -174,6 +174,56 @@ class BatchRun(StageFormat):
         return schedule_batch(stage)
 
 
+FREE_FOR_ALL = "free_for_all"
+
+
+@writing()
+def schedule_free_for_all(stage: Stage) -> list[Match]:
+    """Every contender in one game, ``games`` times (as many as seats if empty), each game the
+    seats turned by one: for a game whose seats take the whole field. A second call creates
+    nothing."""
+    stage = lifecycle.lock_stage(stage.pk)
+    if stage.kind != FREE_FOR_ALL:
+        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a free-for-all")
+    if stage.matches.exists():
+        return []
+    players = standings.contenders(stage)
+    wrong = registry.get(stage.contest.game).seats_wrong(len(players))
+    if len(players) < 2 or wrong:
+        raise StageError(f"a free-for-all plays every entry at once: {wrong or 'it needs two entries at least'}")
+    params = stage_params(stage)
+    rng = random.Random(f"{stage.contest.slug}/{stage.pk}")
+    games = int(stage.params.get("games", len(players)))
+    return _launch(
+        stage,
+        [
+            _create_match(
+                stage, 1, rng.randrange(2**62), params, players[g % len(players) :] + players[: g % len(players)]
+            )
+            for g in range(games)
+        ],
+    )
+
+
+@register(FREE_FOR_ALL, "Free-for-all")
+class FreeForAll(StageFormat):
+    """Every entry in one game at once, a few times (a game whose seats take the whole field)."""
+
+    listed = 15
+    params = (
+        formats.StageParam("games", "Games", "Games of the whole field, its seats turned by one each game (one a "
+                           "seat if empty).", 1, 1000),
+        formats.TOP,
+        formats.CONFIDENCE,
+    )  # fmt: skip
+
+    def fits(self, game) -> bool:
+        return game.seat_range is not None and game.seat_range[1] > 2
+
+    def start(self, stage: Stage) -> list[Match]:
+        return schedule_free_for_all(stage)
+
+
 # --- Races: every program at once against the game's server -------------------------------
 
 

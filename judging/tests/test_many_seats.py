@@ -181,3 +181,24 @@ def test_a_ladder_of_three_seat_games_draws_groups_and_ranks_by_rating(highest):
     assert table.rated and len(table.rows) == 5
     assert all(r.sure is not None and r.sure.rating is not None for r in table.rows)
     assert all(r.sure.rank_low <= r.rank <= r.sure.rank_high for r in table.rows)
+
+
+def test_a_free_for_all_seats_the_whole_field_in_each_game(highest):
+    from contests.tests.factories import finish_on_paper
+
+    contest = make_contest(game=highest, game_params={})
+    stage = make_stage(contest, kind="free_for_all", params={})
+    make_submission_ready(make_entry(contest, name="P0"))
+    make_submission_ready(make_entry(contest, name="P1"))
+    with pytest.raises(formats.StageError, match="needs 3 players, not 2"):
+        tournaments.schedule_free_for_all(stage)
+    make_submission_ready(make_entry(contest, name="P2"))
+    made = tournaments.schedule_free_for_all(stage)
+    firsts = [m.seats.get(index=0).entry.name for m in made]
+    assert len(made) == 3 and sorted(firsts) == ["P0", "P1", "P2"]  # each first once
+    assert tournaments.schedule_free_for_all(stage) == []
+    for match in made:
+        finish_on_paper(match, [(1, 1, "win"), (0, 0, "loss"), (0, 0, "loss")])
+    confidence.rate(stage.pk)
+    table = standings.compute(contest, stage)
+    assert [r.values["points"] for r in table.rows] == [1, 1, 1] and all(r.sure is not None for r in table.rows)
