@@ -16,7 +16,7 @@ from judging.record.lifecycle import Ended
 
 def test_every_kind_the_platform_runs_has_a_format_and_says_how_it_counts():
     assert set(formats.FORMATS) == {
-        "system_test", "practice", "round_robin", "swiss", "ladder", "batch", "qualification", "race"
+        "system_test", "practice", "round_robin", "free_for_all", "swiss", "ladder", "batch", "qualification", "race"
     }  # fmt: skip
     assert formats.uncounted_kinds() == ["system_test"]
     assert formats.continuous_kinds() == ["ladder", "practice"]
