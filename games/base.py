@@ -7,6 +7,7 @@ replay is re-derived by applying its moves again from the initial state.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,18 +24,66 @@ class ParamError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    name: str
-    default: int
-    minimum: int
-    maximum: int
-    help: str = ""
+    """A game parameter: a whole number (``integer``, the built-in games' only kind), a
+    ``number``, a ``string`` or a ``boolean``, with its default, bounds for numbers and, for
+    any kind, the values it may take (``choices``; empty: any)."""
 
-    def check(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParamError(f"{self.name} must be a whole number, not {value!r}")
-        if not self.minimum <= value <= self.maximum:
-            raise ParamError(f"{self.name} must be between {self.minimum} and {self.maximum}, not {value}")
+    name: str
+    default: Any
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+    kind: str = "integer"
+    choices: tuple[Any, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        """The value, checked against the parameter's kind, bounds and choices (ParamError)."""
+        if self.kind == "boolean":
+            if not isinstance(value, bool):
+                raise ParamError(f"{self.name} must be true or false, not {value!r}")
+        elif self.kind == "string":
+            if not isinstance(value, str) or len(value) > STRING_PARAM_MAX or "\n" in value or "\r" in value:
+                raise ParamError(f"{self.name} must be one line of text of at most {STRING_PARAM_MAX} characters")
+        else:
+            whole = self.kind == "integer"
+            if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+                raise ParamError(f"{self.name} must be a {'whole number' if whole else 'number'}, not {value!r}")
+            if not math.isfinite(value) or not (
+                (self.minimum is None or self.minimum <= value) and (self.maximum is None or value <= self.maximum)
+            ):
+                raise ParamError(f"{self.name} must be {self.says()}, not {value}")
+        if self.choices and value not in self.choices:
+            raise ParamError(f"{self.name} must be {self.says()}, not {value!r}")
         return value
+
+    def says(self) -> str:
+        """What values it takes, in words: "4 to 12", "one of hex, go", "true or false"."""
+        if self.choices:
+            return "one of " + ", ".join(map(_shown, self.choices))
+        if self.kind == "boolean":
+            return "true or false"
+        if self.kind == "string":
+            return "a line of text"
+        low = "any" if self.minimum is None else _shown(self.minimum)
+        high = "any" if self.maximum is None else _shown(self.maximum)
+        return f"between {low} and {high}"
+
+    def line(self, value: Any) -> str:
+        """The value as a referee reads it after ``param NAME ``: the rest of its line."""
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+STRING_PARAM_MAX = 200
+
+
+def _shown(value: Any) -> str:
+    return (
+        ("true" if value else "false")
+        if isinstance(value, bool)
+        else f"{value:g}"
+        if isinstance(value, float)
+        else str(value)
+    )
 
 
 @dataclass(frozen=True)

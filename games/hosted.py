@@ -17,7 +17,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import FAULTS, LOSS, WIN, Column, Game, GameInfo, Param, count_status, total_points
+from games.base import (
+    FAULTS,
+    LOSS,
+    STRING_PARAM_MAX,
+    WIN,
+    Column,
+    Game,
+    GameInfo,
+    Param,
+    ParamError,
+    count_status,
+    total_points,
+)
 from sandbox.languages import LANGUAGES, language_for
 
 MANIFEST = "game.json"
@@ -150,28 +162,65 @@ def _clock(value: Any, memory_mb: int) -> dict[str, Any]:
 
 
 def _params(value: Any) -> tuple[Param, ...]:
+    """The manifest's parameters: each ``{"default": D, "min": A, "max": B, "choices": [...],
+    "help": "…"}`` or a bare default (``"heaps": "3 4 5"``); its kind is its default's
+    (a whole number, a number, a string, true or false)."""
     if not isinstance(value, dict) or len(value) > 20:
         raise ManifestError("'params' must be an object of at most 20 parameters")
     params = []
     for name, spec in value.items():
         if not PARAM_NAME.match(name):
             raise ManifestError(f"parameter {name!r}: a name is letters, digits and _, at most 40")
-        if isinstance(spec, int) and not isinstance(spec, bool):
+        if not isinstance(spec, dict):
             spec = {"default": spec}
-        if not isinstance(spec, dict) or not set(spec) <= {"default", "min", "max", "help"}:
-            raise ManifestError(f"parameter {name!r} must be a whole number or {{default, min, max, help}}")
-        default, low, high = spec.get("default"), spec.get("min", -PARAM_BOUND), spec.get("max", PARAM_BOUND)
+        if not set(spec) <= {"default", "min", "max", "help", "choices"}:
+            raise ManifestError(f"parameter {name!r}: its keys are default, min, max, choices and help")
+        params.append(_param(name, spec))
+    return tuple(params)
+
+
+KINDS = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+
+def _param(name: str, spec: Mapping[str, Any]) -> Param:
+    default = spec.get("default")
+    kind = next((kind for type_, kind in KINDS if isinstance(default, type_)), None)
+    if kind is None:
+        raise ManifestError(
+            f"parameter {name!r}: its default must be a whole number, a number, a string, true or false"
+        )
+    numeric = kind in ("integer", "number")
+    low, high = spec.get("min"), spec.get("max")
+    if (low is not None or high is not None) and not numeric:
+        raise ManifestError(f"parameter {name!r}: min and max are for numbers, and its default is a {kind}")
+    if numeric:
+        low = -PARAM_BOUND if low is None else low
+        high = PARAM_BOUND if high is None else high
+        allowed = (int,) if kind == "integer" else (int, float)
         if not all(
-            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= PARAM_BOUND for v in (default, low, high)
+            isinstance(v, allowed) and not isinstance(v, bool) and abs(v) <= PARAM_BOUND for v in (default, low, high)
         ):
-            raise ManifestError(f"parameter {name!r}: default, min and max are whole numbers up to {PARAM_BOUND:,}")
+            what = "whole numbers" if kind == "integer" else "numbers"
+            raise ManifestError(f"parameter {name!r}: default, min and max are {what} up to {PARAM_BOUND:,}")
         if not low <= default <= high:
             raise ManifestError(f"parameter {name!r}: its default {default} is not between {low} and {high}")
-        help_text = spec.get("help", "")
-        if not isinstance(help_text, str) or len(help_text) > 200:
-            raise ManifestError(f"parameter {name!r}: its help is a string of at most 200 characters")
-        params.append(Param(name, default, low, high, help_text))
-    return tuple(params)
+    if kind == "string" and (len(default) > STRING_PARAM_MAX or "\n" in default or "\r" in default):
+        raise ManifestError(f"parameter {name!r}: a string's default is one line of at most {STRING_PARAM_MAX}")
+    choices = spec.get("choices", [])
+    if not isinstance(choices, list) or len(choices) > 100:
+        raise ManifestError(f"parameter {name!r}: its choices are a list of at most 100 values")
+    param = Param(name, default, low, high, "", kind, tuple(choices))
+    for choice in choices:
+        try:
+            Param(name, choice, low, high, "", kind).check(choice)
+        except ParamError:
+            raise ManifestError(f"parameter {name!r}: its choice {choice!r} is not a {kind} it can take") from None
+    if choices and default not in choices:
+        raise ManifestError(f"parameter {name!r}: its default {default!r} is not one of its choices")
+    help_text = spec.get("help", "")
+    if not isinstance(help_text, str) or len(help_text) > 200:
+        raise ManifestError(f"parameter {name!r}: its help is a string of at most 200 characters")
+    return Param(name, default, param.minimum, param.maximum, help_text, kind, param.choices)
 
 
 def _outcome(data: Mapping[str, Any], seats: tuple[int, int]) -> str:
@@ -248,8 +297,13 @@ def _players(value: Any, files: Mapping[str, bytes]) -> tuple[ReferencePlayer, .
         raise ManifestError("'players' must be a list of at most 10 programs")
     players = []
     for i, spec in enumerate(value):
+        if isinstance(spec, str):  # a path: named by its file, its language by its extension
+            spec = {
+                "name": spec.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0][:40] or f"player{i + 1}",
+                "source": spec,
+            }
         if not isinstance(spec, dict) or not set(spec) <= {"name", "source", "language", "opponent"}:
-            raise ManifestError(f"player {i + 1} must be {{name, source, language, opponent}}")
+            raise ManifestError(f"player {i + 1} must be a path, or {{name, source, language, opponent}}")
         name = _text(spec, "name", 40)
         if any(p.name == name for p in players):
             raise ManifestError(f"two players are named {name!r}")

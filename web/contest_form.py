@@ -61,7 +61,10 @@ def game_defaults(name: str) -> dict[str, Any]:
     memory = clock.pop("memory_mb", DEFAULT_MEMORY_MB)
     params = game.info.params
     about = "; ".join(
-        f"{p.name}: {p.minimum} to {p.maximum}, {p.default} if not set" + (f" ({p.help.rstrip('.')})" if p.help else "")
+        f"{p.name}: {p.says()}, {p.line(p.default)!r} if not set" + (f" ({p.help.rstrip('.')})" if p.help else "")
+        if p.kind == "string"
+        else f"{p.name}: {p.says().removeprefix('between ').replace(' and ', ' to ')}, {p.line(p.default)} if not set"
+        + (f" ({p.help.rstrip('.')})" if p.help else "")
         for p in params
     )
     return {
@@ -281,8 +284,9 @@ class ContestForm(forms.ModelForm):
             except ParamError as e:
                 self.add_error("game_params", str(e))
             else:
-                for param, value in cleaned["game_params"].items():
-                    if problem := bounds.GAME_PARAM.refusal(param, value):
+                for param, value in cleaned["game_params"].items():  # the site's bound is on numbers
+                    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+                    if numeric and (problem := bounds.GAME_PARAM.refusal(param, value)):
                         self.add_error("game_params", problem)
         for limit, bound in bounds.CONTEST_LIMITS.items():
             value = cleaned.get(limit)

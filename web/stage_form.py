@@ -49,14 +49,33 @@ class StageForm(forms.Form):
         )
         self.game_params = list(registry.get(contest.game).info.params)
         for p in self.game_params:
-            self.fields[f"game_{p.name}"] = forms.IntegerField(
-                required=False,
-                min_value=p.minimum,
-                max_value=p.maximum,
-                label=f"{p.name} (game)",
-                help_text=f"{_sentence(p.help)}Between {p.minimum} and {p.maximum}; the contest's "
-                f"({contest.game_params.get(p.name, p.default)}) if empty.",
+            help_text = (
+                f"{_sentence(p.help)}{p.says()[0].upper()}{p.says()[1:]}; the contest's "
+                f"({p.line(contest.game_params.get(p.name, p.default))}) if empty."
             )
+            label = f"{p.name} (game)"
+            if p.choices:
+                choices = [("", "the contest's"), *((p.line(c), p.line(c)) for c in p.choices)]
+                field = forms.TypedChoiceField(
+                    choices=choices,
+                    required=False,
+                    empty_value=None,
+                    coerce=lambda text, p=p: next(c for c in p.choices if p.line(c) == text),
+                )
+            elif p.kind == "boolean":
+                field = forms.TypedChoiceField(
+                    choices=[("", "the contest's"), ("true", "true"), ("false", "false")],
+                    required=False,
+                    empty_value=None,
+                    coerce=lambda text: text == "true",
+                )
+            elif p.kind == "string":
+                field = forms.CharField(required=False, max_length=200, strip=False, empty_value=None)
+            else:
+                number = forms.IntegerField if p.kind == "integer" else forms.FloatField
+                field = number(required=False, min_value=p.minimum, max_value=p.maximum)
+            field.label, field.help_text = label, help_text
+            self.fields[f"game_{p.name}"] = field
 
     def params(self) -> dict[str, Any]:
         """The stage's parameters: those given, the others left to their defaults."""

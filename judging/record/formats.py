@@ -204,8 +204,9 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
                 cleaned[name] = own[name].check(value)
             except ValueError as e:
                 errors[name] = str(e)
-            else:
-                if problem := bounds.GAME_PARAM.refusal(name, value):
+            else:  # the site's bound is on numbers: text and true or false are the game's own
+                numeric = isinstance(value, int | float) and not isinstance(value, bool)
+                if numeric and (problem := bounds.GAME_PARAM.refusal(name, value)):
                     errors[name] = problem
         else:
             takes = sorted(declared) + sorted(own)

@@ -159,8 +159,9 @@ class ProgramReferee(Referee):
 
     def _game(self) -> GameResult:
         self._tell(f"seats {len(self.players)}")
-        for name, value in self.params.items():
-            self._tell(f"param {name} {value}")
+        kinds = {p.name: p for p in self.game.info.params}
+        for name, value in self.params.items():  # the value is the rest of its line, spaces and all
+            self._tell(f"param {name} {kinds[name].line(value) if name in kinds else value}")
         self._tell(f"seed {self.seed}")
         self._tell("begin")
         while True:

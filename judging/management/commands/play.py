@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -38,17 +39,30 @@ def _stop(signum, frame) -> None:
     request_stop()
 
 
-def _pairs(items: list[str], what: str) -> dict[str, float]:
-    out = {}
+def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
+    """``NAME=VALUE`` items as a dict: each value as its parameter's kind reads it (a game's
+    parameter of text, true or false, or a number), else a number."""
+    kinds = {p.name: p.kind for p in game.info.params} if game is not None else {}
+    out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
             raise CommandError(f"--{what} {item!r}: write it as NAME=VALUE")
+        key = key.strip()
+        kind = kinds.get(key, "number")
+        if kind == "string":
+            out[key] = value
+            continue
+        if kind == "boolean":
+            if value.strip().lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise CommandError(f"--{what} {item!r}: {value!r} is not true or false")
+            out[key] = value.strip().lower() in ("true", "1", "yes")
+            continue
         try:
             number = float(value)
         except ValueError:
             raise CommandError(f"--{what} {item!r}: {value!r} is not a number") from None
-        out[key.strip()] = int(number) if number.is_integer() else number
+        out[key] = int(number) if number.is_integer() else number
     return out
 
 
@@ -180,7 +194,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--table {options['table']}: one of {', '.join(languages.TABLES)}")
             conditions["language_table"] = options["table"]
         try:
-            params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param")})
+            params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param", game)})
             clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock")})
         except (ParamError, ClockError) as e:
             raise CommandError(str(e)) from None
