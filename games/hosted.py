@@ -214,7 +214,7 @@ def _param(name: str, spec: Mapping[str, Any]) -> Param:
         try:
             Param(name, choice, low, high, "", kind).check(choice)
         except ParamError:
-            raise ManifestError(f"parameter {name!r}: its choice {choice!r} is not a {kind} it can take") from None
+            raise ManifestError(f"parameter {name!r}: its choice {choice!r} is not of its kind ({kind})") from None
     if choices and default not in choices:
         raise ManifestError(f"parameter {name!r}: its default {default!r} is not one of its choices")
     help_text = spec.get("help", "")
