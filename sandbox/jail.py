@@ -537,7 +537,7 @@ class Jail:
 
         return Session(self, argv, env, limits or self.limits, freeze)
 
-    def install(self, files: Path, keep: str | None = None, writable: str | None = None) -> None:
+    def install(self, files: Path, keep: str | None = None, writable: str | None = None, sealed: bool = False) -> None:
         """Put ``files`` (the program's build) in the work folder, as it was made, and note
         what it holds then (its pristine state, for ``changes`` and ``reset_work``). A folder
         ``keep`` is left as it is (not copied); a folder ``writable``'s files are the program's
@@ -548,6 +548,8 @@ class Jail:
         self.work.copy_in(files, skip=keep, files_owner=0, writable=writable)
         self._writable = writable  # for reset_work's copy
         self.work.restore_top()
+        if sealed:  # no file made beside them either (a referee's folder)
+            self.work.seal()
         self._pristine = self.work.snapshot(skip=keep)
         self._changes = None
 

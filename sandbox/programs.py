@@ -352,10 +352,12 @@ def open_jail(
     settings: SandboxSettings | None = None,
     slot: Slot | None = None,
     writable: str | None = None,
+    sealed: bool = False,
 ) -> Jail:
     """A started jail holding `program`'s files in its work folder (close it, or use `with`);
     in ``slot`` if given (one of a match's reservation), else in a slot of its own. The files
-    are read-only to the program but those in its folder ``writable`` (``Jail.install``)."""
+    are read-only to the program but those in its folder ``writable`` (``Jail.install``); with
+    ``sealed`` it makes no file among them either."""
     jail = None
     if slot is None and endpoint is None and user is None:  # a shape a pool can make ahead
         pool = pool_for(settings or get_settings())
@@ -364,7 +366,7 @@ def open_jail(
         jail = Jail(limits, binds=program.binds, endpoint=endpoint, user=user, settings=settings, slot=slot)
         jail.start()
     try:
-        jail.install(program.files, writable=writable)
+        jail.install(program.files, writable=writable, sealed=sealed)
     except BaseException:
         jail.close()
         raise

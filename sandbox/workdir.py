@@ -184,6 +184,18 @@ class WorkDir:
         finally:
             os.close(fd)
 
+    def seal(self) -> None:
+        """Every folder of it the root's: the program reads and runs its files but makes no file
+        there (a referee's folder: it writes in /tmp)."""
+        fd = os.open(self.path, O_DIR)
+        try:
+            os.fchown(fd, 0, 0)
+        finally:
+            os.close(fd)
+        for folder, folders, _ in os.walk(self.path):
+            for name in folders:
+                os.chown(os.path.join(folder, name), 0, 0, follow_symlinks=False)
+
     def restore_top(self) -> None:
         """The folder itself as it was mounted (its mode, times and extended attributes are the
         program's to change, and could carry something from one move to the next)."""

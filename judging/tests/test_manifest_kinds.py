@@ -107,3 +107,31 @@ def test_a_string_reaches_the_referee_whole(tmp_path):
         "--replay", str(replay), stdout=out,
     )  # fmt: skip
     assert json.loads(replay.read_text())["frames"][0]["text"] == ["two  spaces here"]
+
+
+def test_the_referees_folder_is_read_only_under_play(tmp_path):
+    """A referee made files in its folder (the folder was its jail's); its files could not be
+    changed, but a new one could be made beside them. Now it writes in /tmp only."""
+    files = hosting.read_folder(NIM)
+    probe = (
+        'stones, fault = header["stones"], header["fault"]\n'
+        "import os\n"
+        "tried = []\n"
+        'for path in ("mine.txt", "main.py", "/tmp/mine.txt"):\n'
+        "    try:\n"
+        '        with open(path, "a") as f:\n'
+        '            f.write("x")\n'
+        '        tried.append(f"{path} written")\n'
+        "    except OSError as e:\n"
+        '        tried.append(f"{path} refused ({e.errno})")\n'
+    )
+    referee = files["referee.py"].decode().replace('stones, fault = header["stones"], header["fault"]\n', probe)
+    referee = referee.replace('{"text": [f"{stones} stones"]', '{"text": tried')
+    for name, data in {**files, "referee.py": referee.encode()}.items():
+        (tmp_path / name).write_bytes(data)
+    replay = tmp_path / "replay.json"
+    call_command("play", str(tmp_path), str(NIM / "taker.py"), str(NIM / "one.py"), "--replay", str(replay),
+                 stdout=io.StringIO())  # fmt: skip
+    assert json.loads(replay.read_text())["frames"][0]["text"] == [
+        "mine.txt refused (13)", "main.py refused (13)", "/tmp/mine.txt written",
+    ]  # fmt: skip

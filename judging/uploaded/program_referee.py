@@ -96,7 +96,7 @@ class ProgramReferee(Referee):
         )
         slots = stack.enter_context(reserve_slots(len(players) + 1))
         jails = [self.timed_jail(stack, p.program, limits, slot=s) for p, s in zip(players, slots, strict=False)]
-        referee_jail = self.timed_jail(stack, referee, referee_limits, slot=slots[-1])
+        referee_jail = self.timed_jail(stack, referee, referee_limits, slot=slots[-1], sealed=True)
         self.sessions = [
             jail.start_session(p.program.argv(limits), env=dict(p.program.env))
             for jail, p in zip(jails, players, strict=True)
