@@ -43,7 +43,10 @@ def play_nim(*players: str, seed: int = 1, **params):
     game = hosting.manifest_of(nim_files())
     programs = [Player(name, build(PROGRAMS / name)) for name in players]
     clock = Clock.from_json(game.default_clock)
-    return play(game, {**{p.name: p.default for p in game.info.params}, **params}, seed, programs, clock)
+    given = {
+        name: str(value) if name == "fault" else value for name, value in params.items()
+    }  # a string: see game.json
+    return play(game, {**{p.name: p.default for p in game.info.params}, **given}, seed, programs, clock)
 
 
 @pytest.mark.once
@@ -111,7 +114,9 @@ def test_the_kit_accepts_nim_and_its_versions_are_played_by_name_at_version():
     version = hosting.check(hosting.upload(nim_files(), make_user()))
     assert version.key == "nim@1" and version.status == GameVersion.Status.ACCEPTED, version.report["problems"]
     report = version.report
-    assert len(report["games"]) == 4 + 4 * 2 and report["passed"]
+    assert len(report["games"]) == 4 + 2 + 4 * 2 and report["passed"]  # and stones at its min and max
+    bounds = [g["params"]["stones"] for g in report["games"] if g["changed"]]
+    assert bounds == [1, 1000] and all("params" in g for g in report["games"])
     assert {g["what"] for g in report["games"]} == {
         "references",
         "a program that crashes",
@@ -136,7 +141,7 @@ def test_the_kit_accepts_nim_and_its_versions_are_played_by_name_at_version():
 )
 def test_the_kit_refuses_a_referee_that_fails_or_blames_the_wrong_seat(fault, problem):
     params = json.loads(nim_files()["game.json"])["params"]
-    version = hosting.check(hosting.upload(nim_files(params={**params, "fault": {"default": fault, "max": 11}})))
+    version = hosting.check(hosting.upload(nim_files(params={**params, "fault": {"default": str(fault)}})))
     assert version.status == GameVersion.Status.REFUSED
     assert any(problem in p for p in version.report["problems"]), version.report["problems"]
     assert "nim@1" not in registry.GAMES
@@ -249,7 +254,7 @@ def test_a_contest_on_an_uploaded_game_runs_its_system_test_round_robin_and_repl
 
     # A referee that fails in a contest's own conditions: the platform's fault, retried, then a
     # judge's; no seat is charged.
-    faulty = make_contest(game="nim@1", game_params={"fault": 8})
+    faulty = make_contest(game="nim@1", game_params={"fault": "8"})
     faulty_stage = make_stage(faulty, kind="round_robin")
     for name in ("a", "b"):
         submit(make_entry(faulty, name=name), filename="one.py", data=(NIM / "one.py").read_bytes())
@@ -279,7 +284,7 @@ def test_a_match_called_off_stops_a_referee_that_never_asks():
     with pytest.raises(Cancelled, match="called off before the referee's line 501"):
         play(
             game,
-            {"stones": 15, "fault": 6},  # 10,001 frames and never an ask
+            {"stones": 15, "fault": "6"},  # 10,001 frames and never an ask
             1,
             players,
             Clock.from_json(game.default_clock),

@@ -75,7 +75,7 @@ def test_any_referee_ends_in_a_result_or_the_platforms_fault(players, lines):
     game = hosting.manifest_of(referee_of(lines))
     clock = Clock.from_json(game.default_clock)
     try:
-        record = play(game, {"stones": 5, "fault": 0}, 1, players, clock)
+        record = play(game, {"stones": 5, "fault": "0"}, 1, players, clock)
     except RefereeFault as e:
         assert str(e).startswith("the referee ")
         return

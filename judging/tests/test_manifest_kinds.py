@@ -135,3 +135,19 @@ def test_the_referees_folder_is_read_only_under_play(tmp_path):
     assert json.loads(replay.read_text())["frames"][0]["text"] == [
         "mine.txt refused (13)", "main.py refused (13)", "/tmp/mine.txt written",
     ]  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_kit_plays_each_parameter_at_its_bounds_and_names_them():
+    """A referee that crashed at pits=8 seeds=8 passed the kit, which played the defaults only:
+    here one that fails with all 1,000 stones (its maximum) is refused, the bound named."""
+    from contests.models import GameVersion
+
+    files = hosting.read_folder(NIM)
+    referee = files["referee.py"].decode().replace(
+        "if fault == 1:\n", "if fault == 1 or stones == 1000:\n", 1
+    )  # fmt: skip
+    version = hosting.check(hosting.upload({**files, "referee.py": referee.encode()}))
+    assert version.status == GameVersion.Status.REFUSED
+    assert any("stones=1000" in p and "ended before its result" in p for p in version.report["problems"])
+    assert not any("stones=1)" in p for p in version.report["problems"])  # its minimum plays well

@@ -50,7 +50,7 @@ def test_a_referee_that_hangs_computing_is_given_up_within_its_seconds_on_a_crow
     crowd = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3 * CORES)]
     try:
         with pytest.raises(RefereeFault, match="the referee wrote no line for 2 s"):
-            play(game, {"stones": 5, "fault": 9}, 1, players, Clock.from_json(game.default_clock), should_stop)
+            play(game, {"stones": 5, "fault": "9"}, 1, players, Clock.from_json(game.default_clock), should_stop)
         took = time.monotonic() - asked[-1]
     finally:
         for spinner in crowd:
@@ -96,7 +96,7 @@ def _players() -> list[Player]:
 @pytest.mark.once
 def test_a_game_declared_free_may_end_with_two_winners():
     game = hosting.manifest_of(nim_files(outcome="free"))
-    record = play(game, {"stones": 5, "fault": 12}, 1, _players(), Clock.from_json(game.default_clock))
+    record = play(game, {"stones": 5, "fault": "12"}, 1, _players(), Clock.from_json(game.default_clock))
     assert record.outcome.statuses == ("win", "win") and record.outcome.points == (2.0, 2.0)
 
 
@@ -129,7 +129,7 @@ def test_a_system_test_the_referee_cannot_decide_waits_for_a_judge_and_blames_no
     organiser = make_user()
     version = hosting.upload(nim_files(), organiser)
     GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)  # its kit: elsewhere
-    contest = make_contest(game="nim@1", game_params={"stones": 5, "fault": fault})
+    contest = make_contest(game="nim@1", game_params={"stones": 5, "fault": str(fault)})
     stage = make_stage(contest, kind="system_test", name="System test", params={"games": 1})
     Submission.objects.filter(entry__contest=contest, entry__name="taker").update(status="ready", is_active=True)
     alice = make_entry(contest, name="alice")

@@ -50,7 +50,7 @@ def test_a_referee_plays_with_its_library_installed_once_read_only(settings, tmp
     before = installed.stat().st_mtime_ns
     game = hosting.manifest_of(nim_with_library())
     players = [Player(name, build(NIM / name)) for name in ("taker.py", "one.py")]
-    record = play(game, {"stones": 9, "fault": 0}, 1, players, Clock.from_json(game.default_clock))
+    record = play(game, {"stones": 9, "fault": "0"}, 1, players, Clock.from_json(game.default_clock))
     assert record.outcome.statuses == ("win", "loss")
     assert installed.stat().st_mtime_ns == before  # installed once, for every game after
 

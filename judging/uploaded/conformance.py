@@ -1,8 +1,11 @@
 """The conformance kit: games an uploaded referee must judge well before its game is hosted.
 
-The reference players play each other (every order, two seeds), then each of four broken
-players takes every seat in turn beside a reference: one that crashes, one that never answers,
-one that writes garbage, one that exits at once. The kit checks that the referee ends every
+The reference players play each other (every order, two seeds) at the fewest and the most
+seats, once at every seat count between, and once with each parameter at its bounds (its
+minimum and maximum, each of its choices, true and false; the others at their defaults; at most
+``MAX_VARIANTS`` of them, spread over the list); then each of four broken players takes every
+seat in turn beside a reference: one that crashes, one that never answers, one that writes
+garbage, one that exits at once. Each game of the report names its parameters. The kit checks that the referee ends every
 game with a well-formed result (the platform refuses any other, docs/referee-protocol.md),
 that no reference program is charged with a fault, and that a broken program is never
 scored above a seat that played by the rules: the referee never blames the wrong seat.
@@ -62,11 +65,48 @@ def _lineups(references: list[Player], seats: int) -> list[list[Player]]:
     return [list(p) for p in itertools.permutations(references, min(seats, len(references)))][:MAX_REFERENCE_GAMES]
 
 
-def _game(game: HostedGame, players: list[Player], seed: int, clock: Clock, broken: int | None, kind: str) -> dict:
+MAX_VARIANTS = 24  # games of the references with one parameter at a bound
+
+
+def variants(game: HostedGame) -> list[dict[str, Any]]:
+    """The parameter sets the kit plays beside the defaults: each parameter in turn at its
+    bounds, the others at their defaults; a sample of ``MAX_VARIANTS`` spread evenly over them
+    when there are more."""
+    defaults = {p.name: p.default for p in game.info.params}
+    found = []
+    for p in game.info.params:
+        if p.choices:
+            values = list(p.choices)
+        elif p.kind == "boolean":
+            values = [True, False]
+        elif p.kind in ("integer", "number"):
+            values = [v for v in (p.minimum, p.maximum) if v is not None]
+        else:
+            values = []
+        for value in values:
+            if value != p.default and {**defaults, p.name: value} not in found:
+                found.append({**defaults, p.name: value})
+    if len(found) > MAX_VARIANTS:
+        step = len(found) / MAX_VARIANTS
+        found = [found[int(i * step)] for i in range(MAX_VARIANTS)]
+    return found
+
+
+def _game(
+    game: HostedGame,
+    players: list[Player],
+    seed: int,
+    clock: Clock,
+    broken: int | None,
+    kind: str,
+    params: dict[str, Any] | None = None,
+) -> dict:
     """One game of the kit and what is wrong with it ([] if nothing)."""
-    entry: dict[str, Any] = {"players": [p.name for p in players], "seed": seed, "problems": []}
+    defaults = {p.name: p.default for p in game.info.params}
+    params = params if params is not None else defaults
+    entry: dict[str, Any] = {"players": [p.name for p in players], "seed": seed, "params": params, "problems": []}
+    entry["changed"] = {name: value for name, value in params.items() if value != defaults.get(name)}
     started = time.monotonic()
-    params = {p.name: p.default for p in game.info.params}
     try:
         record = play(game, params, seed, players, clock)
     except RefereeFault as e:
@@ -125,6 +165,17 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
     for seats in sorted({low, high}):
         for lineup, seed in itertools.product(_lineups(references, seats), SEEDS):
             report["games"].append({"what": "references", **_game(game, lineup, seed, clock, None, "")})
+    for seats in range(low + 1, high):  # every count between, once
+        report["games"].append(
+            {
+                "what": f"references, {seats} seats",
+                **_game(game, _lineups(references, seats)[0], SEEDS[0], clock, None, ""),
+            }
+        )
+    for params in variants(game):  # each parameter at its bounds, at the fewest seats
+        report["games"].append(
+            {"what": "references", **_game(game, _lineups(references, low)[0], SEEDS[0], clock, None, "", params)}
+        )
     if any(entry["problems"] for entry in report["games"]):
         report["skipped"] = "the games with broken programs: the references' own games must pass first"
         return _concluded(report, started)
@@ -144,8 +195,10 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
 def _concluded(report: dict[str, Any], started: float) -> dict[str, Any]:
     for entry in report["games"]:
         for problem in entry["problems"]:
+            changed = ", ".join(f"{k}={v}" for k, v in entry.get("changed", {}).items())
             report["problems"].append(
-                f"{entry['what']} ({' v '.join(entry['players'])}, seed {entry['seed']}): {problem}"
+                f"{entry['what']} ({' v '.join(entry['players'])}, seed {entry['seed']}"
+                f"{', ' + changed if changed else ''}): {problem}"
             )
     report["passed"] = not report["problems"]
     report["seconds"] = round(time.monotonic() - started, 2)

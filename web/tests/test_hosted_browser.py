@@ -120,7 +120,7 @@ def nim_match(transactional_db):
     GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
     game = registry.get(version.key)
     players = [Player(name, build(NIM / name)) for name in ("taker.py", "one.py")]
-    record = play(game, {"stones": 6, "fault": 0}, 1, players, Clock.from_json(game.default_clock))
+    record = play(game, {"stones": 6, "fault": "0"}, 1, players, Clock.from_json(game.default_clock))
     make_user("alice", password="a-long-pass-phrase")
     yield _match(game, record.replay)
     SOURCE.forget()
