@@ -52,10 +52,32 @@ def test_two_and_four_seat_games_play_at_home(settings, libraries):
 
 
 @pytest.mark.django_db
-def test_the_upload_installs_openspiel_and_passes_its_kit(settings, libraries):
+def test_an_organiser_uploads_it_on_the_games_page_and_its_kit_passes(settings, libraries):
+    """Zipped and posted on the Games page as an organiser does; the worker's check installs
+    OpenSpiel and plays the kit (at 2, 3 and 4 seats, each parameter at its bounds)."""
+    import zipfile
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from contests.services import ensure_organisers_group
+
     settings.REFEREE_LIBRARIES_DIR = libraries
-    version = hosting.check(hosting.upload(hosting.read_folder(OPENSPIEL), make_user()))
+    organiser = make_user()
+    organiser.groups.add(ensure_organisers_group())
+    client = Client()
+    client.force_login(organiser)
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        for name, data in hosting.read_folder(OPENSPIEL).items():
+            archive.writestr(f"openspiel/{name}", data)
+    response = client.post("/games/upload/", {"archive": SimpleUploadedFile("openspiel.zip", packed.getvalue())})
+    assert response.status_code == 302 and response["Location"] == "/games/openspiel@1/"
+    hosting.check_queued(GameVersion.objects.get().pk)  # what the worker's task does
+    version = GameVersion.objects.get()
     assert version.status == GameVersion.Status.ACCEPTED, version.report
+    assert {len(game["players"]) for game in version.report["games"]} == {2, 3, 4}
+    assert "Accepted" in client.get("/games/openspiel@1/").content.decode()
 
 
 @pytest.mark.worker

@@ -59,10 +59,12 @@ def _kit_clock(clock: dict[str, Any]) -> Clock:
 
 
 def _lineups(references: list[Player], seats: int) -> list[list[Player]]:
-    """Every order of the references in the seats (each plays itself when it is alone)."""
+    """Every order of the references in the seats, each lineup of ``seats`` players (fewer
+    references than seats take the rest in turn; one plays itself when it is alone)."""
     if len(references) == 1 or seats == 1:
         return [[references[0]] * seats] if seats > 1 else [[r] for r in references]
-    return [list(p) for p in itertools.permutations(references, min(seats, len(references)))][:MAX_REFERENCE_GAMES]
+    orders = itertools.permutations(references, min(seats, len(references)))
+    return [[order[i % len(order)] for i in range(seats)] for order in orders][:MAX_REFERENCE_GAMES]
 
 
 MAX_VARIANTS = 24  # games of the references with one parameter at a bound
