@@ -58,6 +58,10 @@ class StageParam:
 GAMES = StageParam(
     "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn.", 1, 100, 2
 )
+GAMES_OF_GROUPS = StageParam(
+    "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if empty); "
+    "in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
+)  # fmt: skip
 TOP = StageParam(
     "top", "Only the best", "Only this many best entries of the stages before take part (all if empty).", 1
 )

@@ -137,10 +137,7 @@ def schedule_batch(stage: Stage) -> list[Match]:
 class RoundRobin(StageFormat):
     listed = 10
     params = (
-        formats.StageParam(
-            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
-            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
-        ),
+        formats.GAMES_OF_GROUPS,
         formats.SEATS,
         formats.TOP,
         formats.StageParam(
@@ -422,10 +419,7 @@ class Continuous(StageFormat):
 
     listed = 30
     params = (
-        formats.StageParam(
-            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
-            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
-        ),
+        formats.GAMES_OF_GROUPS,
         formats.SEATS,
         formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
                            "opponents, those that have played least (all if empty).", 1),
@@ -672,10 +666,7 @@ class Swiss(StageFormat):
     listed = 20
     params = (
         formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
-        formats.StageParam(
-            "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if "
-            "empty); in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
-        ),
+        formats.GAMES_OF_GROUPS,
         formats.SEATS,
         formats.StageParam("bye_points", "Points of a bye", "What sitting out a round scores (a win's points if "
                            "empty).", 0, 1000),
