@@ -49,6 +49,12 @@ def named_seats(reason: str, seats) -> str:
 WHEN_FORMATS = {"": "j M Y H:i", "seconds": "j M Y H:i:s", "date": "j M Y", "time": "H:i:s"}
 
 
+@register.filter(name="param_value")
+def param_value(value) -> str:
+    """A game parameter's value as a manifest writes it: true/false, not Python's True."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 @register.filter(name="when")
 def when(moment, style: str = ""):
     """A moment as a <time> element the visitor's browser shows in their own time zone:

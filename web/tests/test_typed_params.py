@@ -79,6 +79,8 @@ def test_a_contest_takes_strings_booleans_numbers_and_choices(typed_nim):
     made = api(organiser).post("/api/contests/", contest_body(**params), format="json")
     assert made.status_code == 201, made.json()
     assert Contest.objects.get(slug="typed").game_params == params
+    shown = Client().get("/contests/typed/").content.decode()
+    assert "<dt>fast</dt><dd>false</dd>" in shown  # as the manifest writes it, not Python's False
     page = Client().get("/games/nim@1/").content.decode()
     assert "<code>bias</code> 0.5 (between 0 and 1): how often it errs" in page
     assert "<code>map</code> ring (one of ring, big grid)" in page
