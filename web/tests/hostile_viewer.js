@@ -3,7 +3,8 @@
 // the replay it was given, then tries every way it knows to take the visitor's session, an API
 // token or the replay out to OUT (the test's recorder), and writes each try on the page. Last it
 // navigates, in the way the page that framed it names (`?try=` in its address, the frame's
-// referrer; by default its own window), since a navigation that works ends the script.
+// referrer; by default its own window; `stay` for none), since a navigation that works ends the
+// script.
 (() => {
   const OUT = "__LISTENER__";
   const said = [];

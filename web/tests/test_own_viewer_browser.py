@@ -214,7 +214,9 @@ def test_the_frame_is_given_no_programs_stderr(hostile, page, live_server, liste
     """The page's own viewer shows alice her program's stderr (and not bob's); the game's viewer
     is given neither: what the programs wrote for themselves is not the game's to draw."""
     _login(page, live_server, "alice")
-    page.goto(f"{live_server.url}/matches/{hostile['match'].pk}/")
+    # `stay`: the viewer makes its tries but does not navigate, which would take its page (and
+    # the replay it drew there) away before a loaded host reads it.
+    page.goto(f"{live_server.url}/matches/{hostile['match'].pk}/?try=stay")
     own = page.frame_locator("#own-viewer")
     given = own.locator("pre.hostile-replay").first
     given.wait_for()
