@@ -160,6 +160,24 @@ class SeatRecord:
     moves: int
     detail: str = ""  # the game's own name for the result, when it has one
     wall_seconds: float = 0.0
+    place: int = 0  # 1 for the most points of its game (tied seats share it); 0 for a bye
+
+
+def places(points: Sequence[float | None], statuses: Sequence[str]) -> list[int]:
+    """Each seat's place in its game, by points: one more than the seats with more points, so
+    tied seats share the better place ("1, 1, 3"); 0 for a bye, which has no game to place in.
+    A sum over seats as every total is: a column counts an entry's first places, seconds…"""
+    scored = [p or 0.0 for p in points]
+    return [
+        0 if status == BYE else 1 + sum(other > mine for other in scored)
+        for mine, status in zip(scored, statuses, strict=True)
+    ]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 TOTALLED = ("points", "score", "moves", "wall_seconds")  # the fields of a seat a column may add up
@@ -180,6 +198,7 @@ class Total:
     of: str = ""
     statuses: tuple[str, ...] = ()
     detail: str = ""
+    place: int = 0  # only the seats of this place in their games (``places``); 0: any
 
     def __post_init__(self) -> None:
         if self.of and self.of not in TOTALLED:
@@ -189,7 +208,11 @@ class Total:
             raise ValueError(f"seat statuses {unknown} are not in the vocabulary {SEAT_STATUSES}")
 
     def counts(self, seat: SeatRecord) -> bool:
-        return (not self.statuses or seat.status in self.statuses) and (not self.detail or seat.detail == self.detail)
+        return (
+            (not self.statuses or seat.status in self.statuses)
+            and (not self.detail or seat.detail == self.detail)
+            and (not self.place or seat.place == self.place)
+        )
 
     def __call__(self, seats: Sequence[SeatRecord]) -> float:
         chosen = [s for s in seats if self.counts(s)]
@@ -243,6 +266,11 @@ total_moves = Total("moves")
 def count_status(*statuses: str) -> Total:
     """The number of seats with one of these results."""
     return Total(statuses=statuses)
+
+
+def count_place(place: int) -> Total:
+    """The number of seats that finished their games in this place (``places``)."""
+    return Total(place=place)
 
 
 def count_detail(detail: str, *statuses: str) -> Total:

@@ -27,7 +27,9 @@ from games.base import (
     GameInfo,
     Param,
     ParamError,
+    count_place,
     count_status,
+    ordinal,
     total_points,
 )
 from sandbox.languages import LANGUAGES, language_for
@@ -386,6 +388,19 @@ def key(name: str, version: int) -> str:
     return f"{name}@{version}"
 
 
+def standings(seats: int) -> tuple[Column, ...]:
+    """A hosted game's table: points, then wins in a game of two; in a game of more seats, the
+    places its games gave by points (first places, then seconds… as tie-breaks, the last place
+    shown but not ranking: fewer of them is what the others already say)."""
+    if seats <= 2:
+        return (Column("points", "Points", total_points), Column("wins", "Wins", count_status("win")))
+    placed = tuple(
+        Column(f"place{n}", ordinal(n), count_place(n), ranks=n < seats, help=f"Games finished {ordinal(n)} by points")
+        for n in range(1, seats + 1)
+    )
+    return (Column("points", "Points", total_points), *placed)
+
+
 class _InWords(dict):
     """A referee's own names for results in words: THREE_IN_A_ROW reads "three in a row"."""
 
@@ -398,11 +413,6 @@ class HostedGame(Game):
 
     result_words = _InWords()
 
-    standings = (
-        Column("points", "Points", total_points),
-        Column("wins", "Wins", count_status("win")),
-    )
-
     def __init__(self, manifest: Manifest, version: int) -> None:
         self.manifest = manifest
         low, high = manifest.seats
@@ -410,6 +420,7 @@ class HostedGame(Game):
         self.seat_range = (low, high)
         self.interaction = manifest.referee
         self.default_clock = manifest.clock
+        self.standings = standings(high)
 
     @property
     def head_to_head(self) -> bool:

@@ -277,7 +277,7 @@ class FrozenSeat(models.Model):
 
 class Tally(models.Model):
     """Kept standings: one entry's totals in one stage, for one of its versions and one result
-    (status and the game's word for it), as the counted seats add up (``judging.record.tallies``
+    (status, the game's word for it and its place in its game), as the counted seats add up (``judging.record.tallies``
     keeps them in the transaction that changes a seat's counted result). Every column of a
     game is a sum of a seat's field or a count of seats over some results, so any column is a
     sum of these rows: a table reads O(entries) rows whatever the number of games. Which rows
@@ -290,6 +290,9 @@ class Tally(models.Model):
     submission = models.ForeignKey("contests.Submission", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=32, blank=True)
     detail = models.CharField(max_length=64, blank=True)
+    place = models.PositiveSmallIntegerField(
+        default=0, help_text="The seats' place in their games by points (games.base.places); 0 for byes."
+    )
     frozen = models.BooleanField(default=False)
     current_version = models.BooleanField(
         default=True, help_text="Frozen rows: its submission was its entry's active version at the freeze."
@@ -303,7 +306,7 @@ class Tally(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["stage", "frozen", "entry", "submission", "status", "detail"], name="tally_unique"
+                fields=["stage", "frozen", "entry", "submission", "status", "detail", "place"], name="tally_unique"
             )
         ]
         indexes = [models.Index(fields=["contest", "frozen"], name="tally_contest")]

@@ -3,6 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.base import ordinal, places
 from games.chomp import codec as chomp_codec
 from games.chomp.rules import Chomp, grid_lines
 from games.hearts_flowers import codec as hf_codec
@@ -81,3 +82,25 @@ def test_hf_each_seat_reads_the_board_as_hearts(state):
         assert lines[0] == str(state.n)
         mine = "H" if seat == 0 else "F"
         assert sum(row.count("H") for row in lines[1:]) == sum(row.count(mine) for row in state.board)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-3, 3).map(float)), min_size=1, max_size=8))
+def test_places_by_points_share_the_better_place_and_fill_the_rest(points):
+    """Standard competition places ("1, 1, 3"): a seat's place is one more than the seats with
+    more points; the places seen are exactly those the ties leave."""
+    statuses = ["win"] * len(points)
+    placed = places(points, statuses)
+    scored = [p or 0.0 for p in points]
+    for mine, place in zip(scored, placed, strict=True):
+        assert place == 1 + sum(other > mine for other in scored)
+    assert min(placed) == 1 and max(placed) <= len(points)
+    assert places([*points, 99.0], [*statuses, "bye"])[-1] == 0  # a bye places nowhere
+
+
+def test_ordinals_as_a_table_heads_them():
+    said = {n: ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)}
+    assert said == {
+        1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st",
+        22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th",
+    }  # fmt: skip

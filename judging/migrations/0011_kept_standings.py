@@ -5,16 +5,9 @@ from django.db import migrations, models
 
 
 def count_what_is_counted(apps, schema_editor):
-    """The kept totals of the results already counted (and of a freeze's snapshot); the
-    pairs, whose rows later migrations change, are counted by 0017."""
-    from judging.record.tallies import build_totals
-
-    seat, frozen_seat = apps.get_model("judging", "MatchSeat"), apps.get_model("judging", "FrozenSeat")
-    tally = apps.get_model("judging", "Tally")
-    counted = seat.objects.filter(match__stage__isnull=False, match__result_attempt__isnull=False)
-    for seats, frozen in ((counted, False), (frozen_seat.objects.all(), True)):
-        tallies = build_totals(seats, frozen, tally)
-        tally.objects.bulk_create(tallies, batch_size=1000)
+    """Nothing now: the kept totals of the results already counted are counted by 0024, which
+    keys them by place too (this one's rows would have no place to be keyed by); the pairs,
+    whose rows later migrations change, are counted by 0017."""
 
 
 class Migration(migrations.Migration):

@@ -24,9 +24,9 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 
 from contests.models import Contest, Entry, Stage, Submission
 from games import registry
-from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total
+from games.base import BYE, MEASURES, Column, Formula, SeatRecord, Total, places
 from judging.models import FrozenSeat, Match, MatchAttempt, MatchCount, MatchSeat, PairTally, RatingFit, Tally
-from judging.record import counts, entrants, fits, formats
+from judging.record import counts, entrants, fits, formats, tallies
 from judging.record.fits import Shown
 
 __all__ = [
@@ -177,6 +177,8 @@ def _sql(total: Total, kept: bool) -> Sum | Count:
         only &= Q(status__in=total.statuses)
     if total.detail:
         only &= Q(detail=total.detail)
+    if total.place:
+        only &= Q(place=total.place)
     if total.of:
         return Sum(total.of, filter=only or None)
     return _count(kept, only or None)
@@ -193,6 +195,8 @@ def _tallies(
     one lands."""
     seats = record.rows(contest, stage, kept=kept)
     summed = _summed(columns)
+    if not kept and any(c.total.place for c in summed):
+        seats = tallies.placed(seats)
     aliases = {f"c{i}": c.key for i, c in enumerate(summed)}
     if _formulas(columns):
         aliases["execution"] = "execution_s"
@@ -674,18 +678,21 @@ def _recorded(attempt: MatchAttempt | None, seats: list[MatchSeat]) -> list[tupl
     none when it has no result."""
     by_index = {seat.index: seat for seat in seats}
     result = (attempt.result or {}) if attempt is not None else {}
+    recorded = [r for r in result.get("seats", []) if r.get("index") in by_index]
+    placed = places([r.get("points") for r in recorded], [r.get("status") or "" for r in recorded])
     return [
         (by_index[r["index"]], SeatRecord(r.get("points") or 0.0, r.get("score") or 0.0, r.get("status") or "",
-                                          r.get("moves") or 0, r.get("detail") or "", r.get("wall_s") or 0.0))
-        for r in result.get("seats", [])
-        if r.get("index") in by_index
+                                          r.get("moves") or 0, r.get("detail") or "", r.get("wall_s") or 0.0, place))
+        for r, place in zip(recorded, placed, strict=True)
     ]  # fmt: skip
 
 
 def _held(seats: list[MatchSeat]) -> list[tuple[MatchSeat, SeatRecord]]:
     """The result the seats hold: the match's current one."""
+    placed = places([s.points for s in seats], [s.status for s in seats])
     return [
-        (s, SeatRecord(s.points or 0.0, s.score or 0.0, s.status, s.moves, s.detail, s.wall_seconds)) for s in seats
+        (s, SeatRecord(s.points or 0.0, s.score or 0.0, s.status, s.moves, s.detail, s.wall_seconds, place))
+        for s, place in zip(seats, placed, strict=True)
     ]
 
 

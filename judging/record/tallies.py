@@ -23,17 +23,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Case, Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 
 from contests.locks import lock, writing
 from contests.models import Contest, Entry
-from games.base import BYE, DRAW, WIN
+from games.base import BYE, DRAW, WIN, places
 from judging.models import FrozenSeat, MatchSeat, PairTally, RatingFit, Tally
 from judging.record import confidence
 
-__all__ = ["Rebuilt", "build", "build_pairs", "build_totals", "rebuild", "recounting", "snapshot", "thaw"]
+__all__ = ["Rebuilt", "build", "build_pairs", "build_totals", "placed", "rebuild", "recounting", "snapshot", "thaw"]
 
-TALLY_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "status", "detail")
+TALLY_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "status", "detail", "place")
 TALLY_SUMS = ("seats", "points", "score", "moves", "wall_seconds")
 PAIR_KEY = ("contest_id", "stage_id", "entry_id", "submission_id", "opponent_id", "opponent_submission_id")
 PAIR_SUMS = ("games", "points", "wins", "draws")
@@ -54,9 +55,10 @@ def _contribution(match_id: int) -> tuple[Sums, Sums]:
     )  # fmt: skip
     tallies: Sums = {}
     pairs: Sums = {}
+    placed = places([s["points"] for s in seats], [s["status"] for s in seats])
     for i, s in enumerate(seats):
         where = (s["match__contest_id"], s["match__stage_id"], s["entry_id"], s["submission_id"])
-        found = tallies.setdefault((*where, s["status"], s["detail"]), [0, 0.0, 0.0, 0, 0.0])
+        found = tallies.setdefault((*where, s["status"], s["detail"], placed[i]), [0, 0.0, 0.0, 0, 0.0])
         for n, value in enumerate((1, s["points"] or 0.0, s["score"] or 0.0, s["moves"], s["wall_seconds"])):
             found[n] += value
         if len(seats) == 2 and s["status"] != BYE:
@@ -136,16 +138,37 @@ def _grouping(frozen: bool) -> tuple[str, ...]:
     return ("match__contest_id", "match__stage_id", "entry_id", "submission_id", *version)
 
 
+def placed(seats: QuerySet) -> QuerySet:
+    """The seats with their ``place`` in their games, as ``games.base.places`` gives it: one
+    more than the seats of the same match with more points; 0 for a bye."""
+    above = (
+        seats.model.objects.filter(match=OuterRef("match"))
+        .annotate(scored=Coalesce("points", 0.0))
+        .filter(scored__gt=Coalesce(OuterRef("points"), 0.0))
+        .order_by()
+        .values("match")
+        .annotate(c=Count("pk"))
+        .values("c")
+    )
+    return seats.annotate(
+        place=Case(
+            When(status=BYE, then=Value(0)),
+            default=Value(1) + Coalesce(Subquery(above, output_field=IntegerField()), 0),
+            output_field=IntegerField(),
+        )
+    )
+
+
 def build_totals(seats: QuerySet, frozen: bool = False, tally: type[Tally] = Tally) -> list[Tally]:
     grouped = (
-        seats.order_by()
-        .values(*_grouping(frozen), "status", "detail")
+        placed(seats.order_by())
+        .values(*_grouping(frozen), "status", "detail", "place")
         .annotate(n=Count("pk"), p=Sum("points"), s=Sum("score"), m=Sum("moves"), w=Sum("wall_seconds"))
     )
     return [
         tally(
             contest_id=g["match__contest_id"], stage_id=g["match__stage_id"], entry_id=g["entry_id"],
-            submission_id=g["submission_id"], status=g["status"], detail=g["detail"], frozen=frozen,
+            submission_id=g["submission_id"], status=g["status"], detail=g["detail"], place=g["place"], frozen=frozen,
             current_version=g.get("current_version", True), seats=g["n"], points=g["p"] or 0.0,
             score=g["s"] or 0.0, moves=g["m"] or 0, wall_seconds=g["w"] or 0.0,
         )
@@ -219,7 +242,7 @@ def _keyed(rows, sums: tuple[str, ...]) -> dict[tuple, tuple[float, ...]]:
     fields = ("contest_id", "stage_id", "entry_id", "submission_id", "frozen", "current_version")
     found = {}
     for r in rows:
-        extra = (r.status, r.detail) if isinstance(r, Tally) else (r.opponent_id, r.opponent_submission_id)
+        extra = (r.status, r.detail, r.place) if isinstance(r, Tally) else (r.opponent_id, r.opponent_submission_id)
         found[tuple(getattr(r, f) for f in fields) + extra] = tuple(round(float(getattr(r, s)), 6) for s in sums)
     return found
 

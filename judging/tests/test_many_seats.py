@@ -1,7 +1,8 @@
 """Games of more than two seats (issue 37): a stage says how many seats its games have; a
 round robin of groups meets every two entries equally often, each entry in each seat equally
 often; a system test seats the version with k - 1 of the reference; the standings add the
-points and the intervals read each game as its pairs; and ``arbiter play`` plays three
+points and the places the games gave (first, second…) and the intervals read each game as its
+pairs; and ``arbiter play`` plays three
 programs on a default installation.
 
 The test game is Highest unique (judging/tests/programs/highest): three seats, each round
@@ -16,16 +17,17 @@ from itertools import combinations
 
 import pytest
 from django.core.management import call_command
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from contests.models import GameVersion, Submission
 from contests.services import submit
 from contests.tests.factories import make_contest, make_entry, make_stage, make_user
 from judging.models import Match
-from judging.record import confidence, formats, standings
+from judging.record import confidence, formats, standings, tallies
 from judging.schedule import tournaments
 from judging.schedule.tournaments import round_robin_groups
 from judging.tests.conftest import PROGRAMS
+from judging.tests.kept import assert_kept_as_counted
 from judging.uploaded import hosting
 
 HIGHEST = PROGRAMS / "highest"
@@ -102,6 +104,20 @@ def test_a_contest_of_three_seat_games_tests_plays_a_round_robin_and_ranks_with_
     assert all(row.games == 9 for row in table.rows)  # each entry in 3 groups, 3 games each
     points = {row.entry.name: row.values["points"] for row in table.rows}
     assert sum(points.values()) <= 12 * 4 and points["five"] == max(points.values())
+    # Places by points, as the games gave them: each game one place a seat, ties sharing the better.
+    assert [c.label for c in table.columns] == ["Points", "1st", "2nd", "3rd"]
+    placed = {row.entry.name: [row.values[f"place{n}"] for n in (1, 2, 3)] for row in table.rows}
+    assert all(sum(p) == 9 for p in placed.values()), placed
+    recount = {name: [0, 0, 0] for name in placed}
+    for match in Match.objects.filter(stage=stage).prefetch_related("seats__entry"):
+        seats = list(match.seats.all())
+        for seat in seats:
+            recount[seat.entry.name][sum(o.points > seat.points for o in seats)] += 1
+    assert placed == recount
+    assert_kept_as_counted(contest)
+    assert tallies.rebuild(contest).differences == []
+    page = Client().get(f"/contests/{contest.slug}/standings/?stage={stage.pk}").content.decode()
+    assert "<th" in page and ">1st<" in page and ">3rd<" in page
     confidence.rate(stage.pk)
     table = standings.compute(contest, stage)
     assert table.fit is not None and table.fit.games > 0
