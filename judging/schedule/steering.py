@@ -1,6 +1,6 @@
 """Games where they matter, and when to stop: after each fit of a running continuous stage
 (a ladder), its next games go between the rows whose order at the places that matter
-(``places``) the fit does not settle, and the stage ends by its declared stopping rule
+(``places``) the fit does not settle (in games of more seats, with rows from around them), and the stage ends by its declared stopping rule
 (``stop_when_settled``, ``stop_after_games``). Called by the fit's task (``judging.tasks``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 
 from contests.models import Stage
 from judging.record import confidence, counts, fits, formats, lifecycle
-from judging.schedule.tournaments import schedule_pairs
+from judging.schedule.tournaments import schedule_groups
 
 UNIFORM_SHARE = 0.1  # of a batch, games between any two entries: no pair is left out for good
 NEAR = 20  # rows each side of a cut-off whose pairs are weighed
@@ -43,6 +43,25 @@ def pairs_to_play(found: confidence.Fitted, cuts: list[int], count: int, rng: ra
     return [(found.entries[a], found.entries[b]) for a, b in chosen]
 
 
+def groups_to_play(
+    found: confidence.Fitted, cuts: list[int], count: int, size: int, rng: random.Random
+) -> list[tuple[int, ...]]:
+    """``count`` groups of ``size`` rows (entry ids) for games of more seats: each a pair of
+    ``pairs_to_play`` and ``size`` - 2 rows drawn from around it, whose games beside the pair
+    inform the same boundary (a game of k seats is read as its pairs, ``fits.paired``)."""
+    row = {entry: i for i, entry in enumerate(found.entries)}
+    groups = []
+    for a, b in pairs_to_play(found, cuts, count, rng):
+        low, high = sorted((row[a], row[b]))
+        near = [found.entries[i] for i in range(max(0, low - NEAR), min(len(found.entries), high + NEAR + 1))]
+        others = [e for e in near if e not in (a, b)]
+        if len(others) < size - 2:
+            others = [e for e in found.entries if e not in (a, b)]
+        if len(others) >= size - 2:
+            groups.append((a, b, *rng.sample(others, size - 2)))
+    return groups
+
+
 def steer(found: confidence.Fitted, rng: random.Random | None = None) -> str:
     """After a fit of a running continuous stage: end it by its declared stopping rule, or
     schedule its next games where they separate the places that matter. What it did, in words."""
@@ -67,9 +86,15 @@ def steer(found: confidence.Fitted, rng: random.Random | None = None) -> str:
 
 
 def _more_games(stage: Stage, found: confidence.Fitted, cuts: list[int], playing: int, rng: random.Random) -> str:
-    """Keep as many games in play as the stage has rows, between the pairs that matter."""
-    wanted = max(2, len(found.entries)) - playing
-    if not cuts or wanted <= 0 or formats.seats(stage) != 2:  # a ladder of groups draws its own
+    """Keep two seats in play for each row of the stage (as many games as rows, in games of
+    two), between the rows that matter."""
+    size = formats.seats(stage)
+    wanted = -(-2 * max(2, len(found.entries)) // size) - playing
+    if not cuts or wanted <= 0 or len(found.entries) < size:
         return ""
-    made = schedule_pairs(stage.pk, pairs_to_play(found, cuts, wanted, rng), rng)
+    if size == 2:
+        groups = pairs_to_play(found, cuts, wanted, rng)
+    else:
+        groups = groups_to_play(found, cuts, wanted, size, rng)
+    made = schedule_groups(stage.pk, groups, rng)
     return f"{len(made)} games scheduled around places {', '.join(map(str, cuts))}" if made else ""

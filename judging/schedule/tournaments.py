@@ -386,18 +386,22 @@ def _continuous_groups(
 
 
 @writing()
-def schedule_pairs(stage_id: int, pairs: list[tuple[int, int]], rng: random.Random) -> list[Match]:
-    """One game for each pair of entries (ids) of a running continuous stage, between their
-    current versions, the first seat drawn: the games its ratings ask for (``judging.record.confidence``)."""
+def schedule_groups(stage_id: int, groups: list[tuple[int, ...]], rng: random.Random) -> list[Match]:
+    """One game for each group of entries (ids; pairs in a ladder of games of two) of a running
+    continuous stage, between their current versions, the seats drawn: the games its ratings
+    ask for (``judging.schedule.steering``). A group of another size than the stage's games,
+    or naming an entry twice or one no longer in the stage, is left out."""
     stage = lifecycle.lock_stage(stage_id)
     if stage.kind != LADDER or stage.status != Stage.Status.RUNNING:
         return []
     current = {entry.pk: (entry, sub) for entry, sub in standings.contenders(stage)}
+    size = formats.seats(stage)
     params = stage_params(stage)
     matches = []
-    for a, b in pairs:
-        if a in current and b in current and a != b:
-            seats = [current[a], current[b]] if rng.random() < 0.5 else [current[b], current[a]]
+    for group in groups:
+        if len(group) == size == len(set(group)) and all(pk in current for pk in group):
+            seats = [current[pk] for pk in group]
+            rng.shuffle(seats)
             matches.append(_create_match(stage, 1, rng.randrange(2**62), params, seats))
     return _launch(stage, matches)
 

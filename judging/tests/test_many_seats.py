@@ -218,3 +218,60 @@ def test_a_free_for_all_seats_the_whole_field_in_each_game(highest):
     confidence.rate(stage.pk)
     table = standings.compute(contest, stage)
     assert [r.values["points"] for r in table.rows] == [1, 1, 1] and all(r.sure is not None for r in table.rows)
+
+
+def _place_on_paper(stage, strengths: dict[str, float], rng) -> int:
+    """Play every queued game of the stage on paper: places drawn by Plackett–Luce odds of the
+    strengths (the first among all, the second among the rest…), 2, 1, 0… points by place."""
+    from contests.tests.factories import finish_on_paper
+
+    played = 0
+    for match in Match.objects.filter(stage=stage, status="queued").prefetch_related("seats__entry"):
+        names = [s.entry.name for s in match.seats.order_by("index")]
+        left, order = list(range(len(names))), []
+        while left:
+            weights = [10 ** (strengths[names[i]] / 400) for i in left]
+            order.append(left.pop(rng.choices(range(len(left)), weights)[0]))
+        points = {seat: len(names) - 1 - place for place, seat in enumerate(order)}
+        finish_on_paper(match, [(points[i], 0, "win" if i == order[0] else "loss") for i in range(len(names))])
+        played += 1
+    return played
+
+
+def test_a_ladder_of_three_seat_games_steers_its_groups_to_the_places_that_matter(highest):
+    """A rated ladder of three-seat games plays its next games around the unsettled place
+    (a pair across it and a row from around them), and ends once it is settled."""
+    import random
+
+    from judging.schedule import steering
+
+    strengths = {"Top": 700, "Second": 450, "M1": 100, "M2": 80, "M3": 60, "M4": 40}
+    contest = make_contest(game=highest, game_params={})
+    params = {"seats": 3, "places": "1", "stop_when_settled": True, "stop_after_games": 3000}
+    stage = make_stage(contest, kind="ladder", status="running", params=params)
+    for name in strengths:
+        make_submission_ready(make_entry(contest, name=name))
+    assert len(tournaments.schedule_continuous(stage)) == 2 * 3
+    rng = random.Random(3)
+    groups, with_first = 0, 0
+    for _ in range(200):
+        _place_on_paper(stage, strengths, rng)
+        confidence.rate(stage.pk)
+        found = confidence.fitted(stage.pk)
+        did = steering.steer(found, rng)
+        stage.refresh_from_db()
+        if stage.status == "finished":
+            break
+        assert did.startswith("4 games scheduled around places 1"), did  # two seats in play a row
+        for match in Match.objects.filter(stage=stage, status="queued"):
+            seated = set(match.seats.values_list("entry_id", flat=True))
+            assert len(seated) == 3
+            groups += 1
+            with_first += found.entries[0] in seated
+    assert stage.status == "finished" and stage.ended_by.startswith("places 1 settled at 95% after ")
+    # The open boundary is the one played: a row above the cut in each group (but the tenth
+    # of games drawn from the whole field).
+    assert groups >= 4 and with_first >= 0.75 * groups, (with_first, groups)
+    table = standings.compute(contest, stage)
+    assert table.rated and table.rows[0].entry.name == "Top"
+    assert_kept_as_counted(contest)
