@@ -14,37 +14,48 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+
 from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game
 
 STATUS_WORDS = {
-    WIN: "won",
-    LOSS: "lost",
-    DRAW: "drew",
-    VALID: "valid output",
-    ILLEGAL: "illegal move",
-    TIMEOUT: "out of time",
-    CRASH: "crashed",
-    EXIT: "stopped before the game ended",
-    BYE: "bye",
+    WIN: gettext_lazy("won"),
+    LOSS: gettext_lazy("lost"),
+    DRAW: gettext_lazy("drew"),
+    VALID: gettext_lazy("valid output"),
+    ILLEGAL: gettext_lazy("illegal move"),
+    TIMEOUT: gettext_lazy("out of time"),
+    CRASH: gettext_lazy("crashed"),
+    EXIT: gettext_lazy("stopped before the game ended"),
+    BYE: gettext_lazy("bye"),
 }
 MOVE = re.compile(r"^move (\d+):")
-# A program's faults counted: "2 crashes, 1 timeout".
+# A program's faults counted: "2 crashes, 1 timeout", in the reader's language when called.
 FAULT_NOUNS = {
-    CRASH: ("crash", "crashes"),
-    TIMEOUT: ("timeout", "timeouts"),
-    ILLEGAL: ("illegal move", "illegal moves"),
-    EXIT: ("early exit", "early exits"),
+    CRASH: lambda n: ngettext("%(n)s crash", "%(n)s crashes", n) % {"n": n},
+    TIMEOUT: lambda n: ngettext("%(n)s timeout", "%(n)s timeouts", n) % {"n": n},
+    ILLEGAL: lambda n: ngettext("%(n)s illegal move", "%(n)s illegal moves", n) % {"n": n},
+    EXIT: lambda n: ngettext("%(n)s early exit", "%(n)s early exits", n) % {"n": n},
 }
 
 
 def counted(status: str, n: int) -> str:
-    one, many = FAULT_NOUNS.get(status, (status, status))
-    return f"{n} {one if n == 1 else many}"
+    said = FAULT_NOUNS.get(status)
+    return said(n) if said is not None else f"{n} {status}"
+
+
+# The English suffixes, each translated by itself (Dutch writes every one "e": 1e, 2e, 3e).
+SUFFIXES = {
+    "st": pgettext_lazy("ordinal suffix", "st"),
+    "nd": pgettext_lazy("ordinal suffix", "nd"),
+    "rd": pgettext_lazy("ordinal suffix", "rd"),
+    "th": pgettext_lazy("ordinal suffix", "th"),
+}
 
 
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return f"{n}{SUFFIXES[suffix]}"
 
 
 def _own_words(game: Game, seat: Any) -> str:
@@ -61,7 +72,7 @@ def _at_move(game: Game, seat: Any) -> str:
     if seat.status not in FAULTS and not _own_words(game, seat):
         return ""
     found = MOVE.match(seat.reason or "")
-    return f" (move {found.group(1)})" if found else ""
+    return " " + gettext("(move %(move)s)") % {"move": found.group(1)} if found else ""
 
 
 def _ranked(game: Game, seats: Sequence[Any]) -> bool:
@@ -83,7 +94,7 @@ def seat_words(game: Game, seat: Any, seats: Sequence[Any] | None = None) -> str
     if (
         seats is not None and _ranked(game, seats) and seat.status != BYE
     ):  # a race: its place says more than won or lost
-        place = f"{ordinal(_place(seat, seats))} of {len(seats)}"
+        place = gettext("%(place)s of %(seats)s") % {"place": ordinal(_place(seat, seats)), "seats": len(seats)}
         return f"{place}: {own}" if own else f"{place}: {STATUS_WORDS.get(seat.status, seat.status)}"
     words = STATUS_WORDS.get(seat.status, seat.status)
     if own and seat.status in (WIN, LOSS, DRAW, VALID):
@@ -91,7 +102,7 @@ def seat_words(game: Game, seat: Any, seats: Sequence[Any] | None = None) -> str
     elif own:
         words = own
     if seat.status == VALID and seat.points is not None:
-        words = f"{words}, {seat.points:g} points"
+        words = gettext("%(words)s, %(points)s points") % {"words": words, "points": f"{seat.points:g}"}
     return words + _at_move(game, seat)
 
 
@@ -110,7 +121,7 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
         if mine is not None:
             return seat_words(game, mine, seats)
         best = min(seats, key=lambda seat: _place(seat, seats))
-        return f"{best.entry.name} first of {len(seats)}"
+        return gettext("%(entry)s first of %(seats)s") % {"entry": best.entry.name, "seats": len(seats)}
     if mine is not None:
         other = seats[1 - seats.index(mine)]
         return _from_side(game, mine, other, seats)
@@ -119,7 +130,7 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
         loser = seats[1 - seats.index(won[0])]
         return f"{won[0].entry.name} {_from_side(game, won[0], loser, seats)}"
     if all(seat.status == DRAW for seat in seats):
-        return f"{seats[0].entry.name} and {seats[1].entry.name} drew"
+        return gettext("%(first)s and %(second)s drew") % {"first": seats[0].entry.name, "second": seats[1].entry.name}
     return "; ".join(f"{seat.entry.name}: {seat_words(game, seat, seats)}" for seat in seats)
 
 
@@ -128,16 +139,19 @@ def _from_side(game: Game, mine: Any, other: Any, seats: Sequence[Any]) -> str:
     if mine.status == WIN:
         theirs = seat_words(game, other, seats)
         told = other.status in FAULTS or _own_words(game, other)
-        return f"won against {name}" + (f" ({name} {theirs})" if told else "")
+        if told:
+            return gettext("won against %(name)s (%(name)s %(theirs)s)") % {"name": name, "theirs": theirs}
+        return gettext("won against %(name)s") % {"name": name}
     if mine.status == DRAW:
-        return f"drew with {name}"
+        return gettext("drew with %(name)s") % {"name": name}
     if mine.status == BYE:
-        return "a bye"
+        return gettext("a bye")
     words = seat_words(game, mine, seats)
     if mine.status == LOSS:
-        words = words.removeprefix("lost").removeprefix(":").strip()
-        return f"lost to {name}" + (f": {words}" if words else "")
-    return f"lost to {name}: {words}"
+        words = words.removeprefix(str(STATUS_WORDS[LOSS])).removeprefix(":").strip()
+        if not words:
+            return gettext("lost to %(name)s") % {"name": name}
+    return gettext("lost to %(name)s: %(words)s") % {"name": name, "words": words}
 
 
 def stderr_tail(match: Any, index: int, lines: int = 10) -> str:

@@ -18,12 +18,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, gettext_lazy
 
 from contests.models import Contest
 from games import registry
 from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
+from judging.management.language import SpeaksTheShellsLanguage
 from judging.play.referee import Player, RefereeFault, play
 from judging.uploaded import hosting
 from sandbox import languages
@@ -47,7 +49,9 @@ def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise CommandError(f"--{what} {item!r}: write it as NAME=VALUE")
+            raise CommandError(
+                gettext("--%(what)s %(item)s: write it as NAME=VALUE") % {"what": what, "item": repr(item)}
+            )
         key = key.strip()
         kind = kinds.get(key, "number")
         if kind == "string":
@@ -55,13 +59,19 @@ def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
             continue
         if kind == "boolean":
             if value.strip().lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise CommandError(f"--{what} {item!r}: {value!r} is not true or false")
+                raise CommandError(
+                    gettext("--%(what)s %(item)s: %(value)s is not true or false")
+                    % {"what": what, "item": repr(item), "value": repr(value)}
+                )
             out[key] = value.strip().lower() in ("true", "1", "yes")
             continue
         try:
             number = float(value)
         except ValueError:
-            raise CommandError(f"--{what} {item!r}: {value!r} is not a number") from None
+            raise CommandError(
+                gettext("--%(what)s %(item)s: %(value)s is not a number")
+                % {"what": what, "item": repr(item), "value": repr(value)}
+            ) from None
         out[key] = int(number) if number.is_integer() else number
     return out
 
@@ -80,9 +90,12 @@ def _conditions(game, slug: str | None) -> dict:
 
     contest = Contest.objects.filter(slug=slug).first()
     if contest is None:
-        raise CommandError(f"--contest {slug}: no such contest here")
+        raise CommandError(gettext("--contest %(slug)s: no such contest here") % {"slug": slug})
     if contest.game != game.info.name:
-        raise CommandError(f"--contest {slug} is a contest of {contest.game}, not of {game.info.name}")
+        raise CommandError(
+            gettext("--contest %(slug)s is a contest of %(game)s, not of %(name)s")
+            % {"slug": slug, "game": contest.game, "name": game.info.name}
+        )
     data = None
     if contest.game_data:
         with contest.game_data.open("rb") as f:
@@ -122,7 +135,11 @@ def _game(name: str) -> Game:
         try:
             return registry.get(name)
         except registry.UnknownGame as e:
-            hint = "" if "@" in name else f"; a game uploaded to a site is named with its version: {name}@1"
+            hint = (
+                ""
+                if "@" in name
+                else gettext("; a game uploaded to a site is named with its version: %(name)s@1") % {"name": name}
+            )
             raise CommandError(f"{e}{hint}") from None
     named = KEY.match(path.name.removesuffix(".zip"))  # nim@3.zip: a site's version 3, downloaded
     try:
@@ -132,45 +149,62 @@ def _game(name: str) -> Game:
         raise CommandError(f"{name}: {e}") from None
 
 
-class Command(BaseCommand):
-    help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
+class Command(SpeaksTheShellsLanguage, BaseCommand):
+    help = gettext_lazy(
+        "Play one match between local programs with the real referee and sandbox; print a JSON summary."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
             "game",
-            help=f"one of: {', '.join(sorted(registry.BUILT_IN))}, an uploaded game's name@version, "
-            "or the folder or archive of a game with its game.json (docs/referee-protocol.md)",
+            help=gettext(
+                "one of: %(games)s, an uploaded game's name@version, "
+                "or the folder or archive of a game with its game.json (docs/referee-protocol.md)"
+            )
+            % {"games": ", ".join(sorted(registry.BUILT_IN))},
         )
         parser.add_argument(
-            "programs", nargs="+", metavar="PROGRAM", help="source files, archives or executables, seat 0 first"
+            "programs",
+            nargs="+",
+            metavar="PROGRAM",
+            help=gettext("source files, archives or executables, seat 0 first"),
         )
-        parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter")
+        parser.add_argument(
+            "--param", action="append", default=[], metavar="NAME=VALUE", help=gettext("a game parameter")
+        )
         parser.add_argument(
             "--clock",
             action="append",
             default=[],
             metavar="NAME=SECONDS",
-            help="a time limit (default: the original contest's)",
+            help=gettext("a time limit (default: the original contest's)"),
         )
         parser.add_argument(
             "--lang",
             action="append",
             default=[],
             metavar="LANG",
-            help="language of each program, in order (default: by extension)",
+            help=gettext("language of each program, in order (default: by extension)"),
         )
         parser.add_argument(
-            "--seed", type=int, default=None, help="the game's seed (default 0; an output-only game's practice inputs)"
+            "--seed",
+            type=int,
+            default=None,
+            help=gettext("the game's seed (default 0; an output-only game's practice inputs)"),
         )
-        parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
+        parser.add_argument("--replay", metavar="FILE", help=gettext("write the whole replay here as JSON"))
         parser.add_argument(
-            "--contest", metavar="SLUG", help="an installed contest's settings (default: the game's original contest)"
+            "--contest",
+            metavar="SLUG",
+            help=gettext("an installed contest's settings (default: the game's original contest)"),
         )
         parser.add_argument(
-            "--table", metavar="NAME", help=f"the language table (one of: {', '.join(languages.TABLES)})"
+            "--table",
+            metavar="NAME",
+            help=gettext("the language table (one of: %(tables)s)") % {"tables": ", ".join(languages.TABLES)},
         )
         parser.add_argument(
-            "--conditions", metavar="FILE", help="a JSON file of conditions (the CLI's, from a site's API)"
+            "--conditions", metavar="FILE", help=gettext("a JSON file of conditions (the CLI's, from a site's API)")
         )
 
     def handle(self, *args, **options) -> None:
@@ -178,7 +212,7 @@ class Command(BaseCommand):
         try:
             self._play(options)
         except Interrupted:
-            raise CommandError("stopped by SIGTERM; its jails are closed") from None
+            raise CommandError(gettext("stopped by SIGTERM; its jails are closed")) from None
         finally:
             signal.signal(signal.SIGTERM, previous)
             clear_stop()
@@ -191,7 +225,10 @@ class Command(BaseCommand):
             conditions["clock"] = {**game.default_clock, **conditions["clock"]}
         if options["table"]:
             if options["table"] not in languages.TABLES:
-                raise CommandError(f"--table {options['table']}: one of {', '.join(languages.TABLES)}")
+                raise CommandError(
+                    gettext("--table %(table)s: one of %(tables)s")
+                    % {"table": options["table"], "tables": ", ".join(languages.TABLES)}
+                )
             conditions["language_table"] = options["table"]
         try:
             params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param", game)})
@@ -218,9 +255,9 @@ class Command(BaseCommand):
             except (ValueError, KeyError) as e:
                 raise CommandError(f"{path}: {e}") from None
             except SandboxError as e:
-                raise CommandError(f"the sandbox cannot run programs here: {e}") from None
+                raise CommandError(gettext("the sandbox cannot run programs here: %(why)s") % {"why": e}) from None
             if not build.ok:
-                raise CommandError(f"{path} did not build:\n{build.log}")
+                raise CommandError(gettext("%(path)s did not build:\n%(log)s") % {"path": path, "log": build.log})
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
         # At home this game is the only one: its programs and an uploaded game's referee all
         # run at once whatever the installation's slots (a game of turns runs one at a time).
@@ -231,9 +268,11 @@ class Command(BaseCommand):
         except ValueError as e:
             raise CommandError(str(e)) from None
         except RefereeFault as e:
-            raise CommandError(f"the game's referee failed (not a player's fault): {e}") from None
+            raise CommandError(
+                gettext("the game's referee failed (not a player's fault): %(why)s") % {"why": e}
+            ) from None
         except SandboxError as e:
-            raise CommandError(f"the sandbox failed: {e}") from None
+            raise CommandError(gettext("the sandbox failed: %(why)s") % {"why": e}) from None
         if options["replay"]:
             Path(options["replay"]).write_text(json.dumps(record.replay, indent=1))
         outcome = record.outcome
