@@ -40,7 +40,7 @@ def check_specs(specs: Any) -> list[str]:
     problems, names = [], set()
     for i, spec in enumerate(specs, 1):
         if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not spec["name"]:
-            problems.append(gettext("Field %(i)s needs a name.") % {"i": i})
+            problems.append(gettext("Field %(number)s needs a name.") % {"number": i})
             continue
         if spec["name"] in names:
             problems.append(gettext("Two fields are named %(name)s.") % {"name": spec["name"]})
@@ -48,8 +48,8 @@ def check_specs(specs: Any) -> list[str]:
         kind = spec.get("type", "text")
         if kind not in TYPES:
             problems.append(
-                gettext("Field %(name)s has type %(kind)s; the types are %(TYPES)s.")
-                % {"name": spec["name"], "kind": repr(kind), "TYPES": ", ".join(TYPES)}
+                gettext("Field %(name)s has type %(kind)s; the types are %(types)s.")
+                % {"name": spec["name"], "kind": repr(kind), "types": ", ".join(TYPES)}
             )
         if kind == "choice" and not (isinstance(spec.get("choices"), list) and spec["choices"]):
             problems.append(gettext("Field %(name)s is a choice with no choices.") % {"name": spec["name"]})
@@ -120,7 +120,7 @@ def clean(specs: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any
     unknown = set(answers) - {spec["name"] for spec in specs}
     if unknown:
         raise FormError(
-            gettext("The entry form has no field %(sorted)s.") % {"sorted": ", ".join(sorted(map(str, unknown)))}
+            gettext("The entry form has no field %(fields)s.") % {"fields": ", ".join(sorted(map(str, unknown)))}
         )
     out: dict[str, Any] = {}
     for spec in specs:
