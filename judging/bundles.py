@@ -191,7 +191,9 @@ class _Bundle:
             with self.zip.open(name) as f:
                 data = f.read(self.left + 1)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as e:
-            raise BundleError(gettext("%(name)s in the bundle is damaged: %(why)s") % {"name": name, "why": e}) from None
+            raise BundleError(
+                gettext("%(name)s in the bundle is damaged: %(why)s") % {"name": name, "why": e}
+            ) from None
         if len(data) > self.left:
             raise BundleError(
                 gettext("%(name)s unpacks to more than %(mb)s MB") % {"name": name, "mb": MAX_BYTES >> 20}
@@ -203,7 +205,9 @@ class _Bundle:
         try:
             value = json.loads(self.read(name))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise BundleError(gettext("%(name)s in the bundle is not JSON: %(why)s") % {"name": name, "why": e}) from None
+            raise BundleError(
+                gettext("%(name)s in the bundle is not JSON: %(why)s") % {"name": name, "why": e}
+            ) from None
         if not isinstance(value, dict):
             raise BundleError(gettext("%(name)s in the bundle is not a JSON object") % {"name": name})
         return value
@@ -345,7 +349,9 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
         clock = Clock.from_json(manifest.get("clock") or {})
         seed = int(manifest["seed"])
     except (ParamError, ClockError, KeyError, TypeError, ValueError) as e:
-        raise BundleError(gettext("bundle.json: its parameters, clock or seed do not read: %(why)s") % {"why": e}) from None
+        raise BundleError(
+            gettext("bundle.json: its parameters, clock or seed do not read: %(why)s") % {"why": e}
+        ) from None
     data = None
     if manifest.get("data"):
         data = bundle.read(manifest["data"].get("file"))
@@ -365,7 +371,8 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
             )
         except (ValueError, KeyError) as e:
             raise BundleError(
-                gettext("seat %(seat)s (%(entry)s): %(why)s") % {"seat": seat.get("seat"), "entry": seat.get("entry"), "why": e}
+                gettext("seat %(seat)s (%(entry)s): %(why)s")
+                % {"seat": seat.get("seat"), "entry": seat.get("entry"), "why": e}
             ) from None
         if not build.ok:
             raise BundleError(
