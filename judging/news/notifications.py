@@ -179,11 +179,12 @@ def email_text(notification: Notification) -> str:
         )
     if notification.log:
         parts.append("\n".join(f"    {line}" for line in notification.log.splitlines()))
-    if notification.link:
-        parts.append(gettext("On the site: %(link)s") % {"link": absolute(notification.link)})
-    settings_page = absolute(reverse("notification-settings"))
-    choose = gettext("%(site)s. Choose which notifications you get by e-mail: %(page)s")
-    parts.append("-- \n" + choose % {"site": settings.SITE_NAME, "page": settings_page})
+    with reading_as(notification.user_id):  # the notification's words are its reader's already
+        if notification.link:
+            parts.append(gettext("On the site: %(link)s") % {"link": absolute(notification.link)})
+        settings_page = absolute(reverse("notification-settings"))
+        choose = gettext("%(site)s. Choose which notifications you get by e-mail: %(page)s")
+        parts.append("-- \n" + choose % {"site": settings.SITE_NAME, "page": settings_page})
     return "\n\n".join(parts) + "\n"
 
 
@@ -196,15 +197,14 @@ def send_email(notification_id: int) -> bool:
     )
     if notification is None or not wants_email(notification.user_id, notification.kind):
         return False
-    with reading_as(notification.user_id):
-        send_mail(
-            f"[{settings.SITE_NAME}] {notification.subject}",
-            email_text(notification),
-            None,
-            [notification.user.email],
-        )
-        Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
-        return True
+    send_mail(
+        f"[{settings.SITE_NAME}] {notification.subject}",
+        email_text(notification),
+        None,
+        [notification.user.email],
+    )
+    Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
+    return True
 
 
 # --- Builds and system tests ------------------------------------------------------------------

@@ -362,7 +362,12 @@ def requeue_after_fault(match: Match, error: str, by: str = "") -> bool:
     MAX_FAULTS in a row (the caller holds its locks); True if it goes back to the queue. ``by``:
     whose fault the last was, when not the platform's own (the game's referee)."""
     if match.faults + 1 >= MAX_FAULTS:
-        _fail(match, f"not played: {by or 'the platform'} failed {MAX_FAULTS} times in a row; last: {error}")
+        said = gettext("not played: %(who)s failed %(times)s times in a row; last: %(error)s") % {
+            "who": by or gettext("the platform"),
+            "times": MAX_FAULTS,
+            "error": error,
+        }
+        _fail(match, said)
         return False
     # running -> queued: open both, the kept count (judging.record.counts) is unchanged
     Match.objects.filter(pk=match.pk).update(
