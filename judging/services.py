@@ -129,7 +129,7 @@ def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> No
         )
         for match in open_ones.distinct():
             if lifecycle.cancel_match(match) is not None:
-                reason = f"{entry.name} is disqualified"
+                reason = gettext("%(entry)s is disqualified") % {"entry": entry.name}
                 log_action(judge, contest_id, "match.cancel", f"match {match.pk}", reason, disqualified=entry.pk)
     elif action == "reinstate":
         since = (
@@ -154,7 +154,13 @@ def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> No
             if lifecycle.rerun_refusal(match):
                 continue
             lifecycle.rerun_match(match)
-            log_action(judge, contest_id, "match.rerun", f"match {match.pk}", f"{entry.name} is reinstated")
+            log_action(
+                judge,
+                contest_id,
+                "match.rerun",
+                f"match {match.pk}",
+                gettext("%(entry)s is reinstated") % {"entry": entry.name},
+            )
     else:
         return
     frozen = Contest.objects.filter(pk=contest_id, standings_frozen_at__isnull=False).exists()
