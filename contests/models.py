@@ -34,7 +34,8 @@ class Contest(models.Model):
         upload_to="contest-data/",
         blank=True,
         help_text=gettext_lazy(
-            "The contest's own data for its game, instead of the game's default: Crossed Words Solitaire's word list (one word a line, 2 to 12 letters a-z)."
+            "The contest's own data for its game, instead of the game's default: Crossed Words Solitaire's word "
+            "list (one word a line, 2 to 12 letters a-z)."
         ),
     )
     rules = models.TextField(blank=True, help_text=gettext_lazy("The rules as contestants read them."))
@@ -58,7 +59,8 @@ class Contest(models.Model):
         max_length=40,
         default="arbiter",
         help_text=gettext_lazy(
-            "The languages offered and the build and run command of each, as the original page stated them (sandbox.languages.TABLES: arbiter, codecup, potm)."
+            "The languages offered and the build and run command of each, as the original page stated them "
+            "(sandbox.languages.TABLES: arbiter, codecup, potm)."
         ),
     )
     max_source_bytes = models.PositiveIntegerField(default=1024 * 1024)
@@ -239,7 +241,8 @@ class Submission(models.Model):
         null=True,
         blank=True,
         help_text=gettext_lazy(
-            "Size of the built program (every file of the build, and the interpreter or virtual machine that runs it, as the MSO page counted JAVA.EXE); a tie-break of output-only contests."
+            "Size of the built program (every file of the build, and the interpreter or virtual machine that runs "
+            "it, as the MSO page counted JAVA.EXE); a tie-break of output-only contests."
         ),
     )
     rebuilt_from_sources = models.BooleanField(

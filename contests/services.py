@@ -393,7 +393,8 @@ def _check_submission_limits(contest: Contest, user_id: int, now: datetime) -> N
                 else ngettext(
                     "%(contest)s accepts %(limit)s submission a week; your next submission is allowed at %(when)s UTC. "
                     "Submissions that failed to build do not count.",
-                    "%(contest)s accepts %(limit)s submissions a week; your next submission is allowed at %(when)s UTC. "
+                    "%(contest)s accepts %(limit)s submissions a week; your next submission is allowed at %(when)s "
+                    "UTC. "
                     "Submissions that failed to build do not count.",
                     limit,
                 )

@@ -232,7 +232,8 @@ def _seat_sources(bundle: _Bundle, seats: list[dict], programs: Mapping[int, Pat
             if _sha256(data) != seat.get("sha256"):
                 raise BundleError(
                     gettext(
-                        "--program %(index)s=%(file)s is not the program the site played for %(entry)s (its SHA-256 is %(here)s, the site's %(site)s)"
+                        "--program %(index)s=%(file)s is not the program the site played for %(entry)s (its "
+                        "SHA-256 is %(here)s, the site's %(site)s)"
                     )
                     % {
                         "index": index,
@@ -252,7 +253,8 @@ def _seat_sources(bundle: _Bundle, seats: list[dict], programs: Mapping[int, Pat
         else:
             raise BundleError(
                 gettext(
-                    "seat %(index)s (%(entry)s) is another contestant's program: the bundle has its SHA-256 only (%(sha256)s); give it with --program %(index)s=FILE"
+                    "seat %(index)s (%(entry)s) is another contestant's program: the bundle has its SHA-256 only "
+                    "(%(sha256)s); give it with --program %(index)s=FILE"
                 )
                 % {"index": index, "entry": seat.get("entry"), "sha256": seat.get("sha256")}
             )

@@ -234,7 +234,8 @@ def build_failed(submission: Submission, too_large: bool = False) -> None:
     with reading_as(entry.user_id):
         what = gettext("the built program is too large") if too_large else gettext("compilation failed")
         body = gettext(
-            "Version %(number)s of %(entry)s in %(contest)s did not build: %(what)s. %(plays_now)s The end of its build log is below; all of it is on the version's page."
+            "Version %(number)s of %(entry)s in %(contest)s did not build: %(what)s. %(plays_now)s The end of its "
+            "build log is below; all of it is on the version's page."
         ) % {
             "number": submission.number,
             "entry": entry.name,
@@ -405,7 +406,8 @@ def rebuilt(submission: Submission) -> None:
     with reading_as(submission.entry.user_id):
         entry = submission.entry
         body = gettext(
-            "The platform had failed to build version %(number)s of %(entry)s (not your program's doing); a judge asked for it to be built again."
+            "The platform had failed to build version %(number)s of %(entry)s (not your program's doing); a judge "
+            "asked for it to be built again."
         ) % {"number": submission.number, "entry": entry.name}
         link = reverse("contests:submission", args=[submission.pk])
         _judged(
@@ -572,7 +574,8 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
                 }
             )
         body = gettext(
-            "Since you submitted version %(number)s of %(entry)s in %(contest)s (%(when)s UTC), your program had %(counts)s in these games:"
+            "Since you submitted version %(number)s of %(entry)s in %(contest)s (%(when)s UTC), your program had "
+            "%(counts)s in these games:"
         ) % {
             "number": newest.number,
             "entry": entry.name,
@@ -656,7 +659,8 @@ def referee_failed(match: Match, error: str) -> None:
             Kind.GAME,
             subject,
             gettext(
-                "Match %(match)s of %(contest)s: the platform's fault, not a player's; the match is tried again and, after three faults, left for a judge. Fix the referee and upload a new version."
+                "Match %(match)s of %(contest)s: the platform's fault, not a player's; the match is tried again "
+                "and, after three faults, left for a judge. Fix the referee and upload a new version."
             )
             % {"match": match.pk, "contest": match.contest.title},
             link=_match_link(match),

@@ -66,9 +66,15 @@ GAMES = StageParam(
     2,
 )
 GAMES_OF_GROUPS = StageParam(
-    "games_per_pairing", gettext_lazy("Games a pairing"), gettext_lazy("How many games each pair plays, each side first in turn (2 if empty); "
-    "in games of more seats, how many of each group's seat orders it plays (all if empty)."), 1, 100,
-)  # fmt: skip
+    "games_per_pairing",
+    gettext_lazy("Games a pairing"),
+    gettext_lazy(
+        "How many games each pair plays, each side first in turn (2 if empty); "
+        "in games of more seats, how many of each group's seat orders it plays (all if empty)."
+    ),
+    1,
+    100,
+)
 TOP = StageParam(
     "top",
     gettext_lazy("Only the best"),
@@ -83,13 +89,19 @@ SECONDS = StageParam(
     86_400,
 )
 RATED = StageParam(
-    "rated", gettext_lazy("Ranked by rating"), gettext_lazy("Rank by the conservative rating (as a continuous stage does), not by points."),
+    "rated",
+    gettext_lazy("Ranked by rating"),
+    gettext_lazy("Rank by the conservative rating (as a continuous stage does), not by points."),
     boolean=True,
-)  # fmt: skip
+)
 RATING_K = StageParam(
-    "rating_k", gettext_lazy("Rating's caution k"), gettext_lazy("A rated stage ranks by mu - k sigma: a strength less k times its uncertainty."),
-    0, 5, 2,
-)  # fmt: skip
+    "rating_k",
+    gettext_lazy("Rating's caution k"),
+    gettext_lazy("A rated stage ranks by mu - k sigma: a strength less k times its uncertainty."),
+    0,
+    5,
+    2,
+)
 CONFIDENCE = StageParam(
     "confidence",
     gettext_lazy("Confidence, %"),
@@ -99,13 +111,20 @@ CONFIDENCE = StageParam(
     95,
 )
 PLACES = StageParam(
-    "places", gettext_lazy("Places that matter"), gettext_lazy("Cut-offs (prizes, the top N into a final), e.g. 1, 3: the stage plays its next "
-    "games between the entries around them, until they are separated."), places=True,
-)  # fmt: skip
+    "places",
+    gettext_lazy("Places that matter"),
+    gettext_lazy(
+        "Cut-offs (prizes, the top N into a final), e.g. 1, 3: the stage plays its next "
+        "games between the entries around them, until they are separated."
+    ),
+    places=True,
+)
 STOP_SETTLED = StageParam(
-    "stop_when_settled", gettext_lazy("End when settled"), gettext_lazy("End the stage once every place that matters is settled at its "
-    "confidence."), boolean=True,
-)  # fmt: skip
+    "stop_when_settled",
+    gettext_lazy("End when settled"),
+    gettext_lazy("End the stage once every place that matters is settled at its confidence."),
+    boolean=True,
+)
 STOP_GAMES = StageParam(
     "stop_after_games",
     gettext_lazy("End after games"),
@@ -114,9 +133,14 @@ STOP_GAMES = StageParam(
 )
 
 SEATS = StageParam(
-    "seats", gettext_lazy("Seats a game"), gettext_lazy("How many programs play each game, within the game's range (two if it takes two, "
-    "else its fewest, if empty)."), 1, 100,
-)  # fmt: skip
+    "seats",
+    gettext_lazy("Seats a game"),
+    gettext_lazy(
+        "How many programs play each game, within the game's range (two if it takes two, else its fewest, if empty)."
+    ),
+    1,
+    100,
+)
 
 
 def seats(stage: Stage) -> int:

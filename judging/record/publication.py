@@ -51,7 +51,8 @@ def freeze(contest: Contest) -> int:
         if contest.standings_frozen_at is not None:
             raise Refused(
                 gettext(
-                    "The standings are frozen already (since %(since)s UTC); publish the results first to freeze them again."
+                    "The standings are frozen already (since %(since)s UTC); publish the results first to freeze "
+                    "them again."
                 )
                 % {"since": f"{contest.standings_frozen_at:%Y-%m-%d %H:%M}"}
             )

@@ -174,7 +174,8 @@ def credit_rest(stage: Stage, judge, note: str = "") -> int:
         if not state.can_stop:
             raise VerificationError(
                 gettext(
-                    "Not yet: verify claims from the highest down until a verified score beats every claim still waiting."
+                    "Not yet: verify claims from the highest down until a verified score beats every claim still "
+                    "waiting."
                 )
             )
         waiting = [c for c in state.claims if c.status == Status.PENDING]

@@ -73,7 +73,8 @@ def create_test_game(submission: Submission, opponent: Submission | None = None,
         if left <= 0:
             raise StageError(
                 gettext(
-                    "You have played your %(most)s test games of the last 24 hours in %(contest)s; the next one is allowed at %(when)s UTC."
+                    "You have played your %(most)s test games of the last 24 hours in %(contest)s; the next one is "
+                    "allowed at %(when)s UTC."
                 )
                 % {
                     "most": settings.TEST_GAMES_PER_DAY,

@@ -100,7 +100,8 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     if len(players) < seats:
         raise StageError(
             gettext(
-                "a round robin of %(seats)s-player games needs %(seats)s entries with a ready program; %(contest)s has %(players)s"
+                "a round robin of %(seats)s-player games needs %(seats)s entries with a ready program; %(contest)s "
+                "has %(players)s"
             )
             % {"seats": seats, "contest": stage.contest, "players": len(players)}
         )
@@ -111,7 +112,8 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
         if math.comb(len(players), seats) * rotations > MAX_ROUND_ROBIN:
             raise StageError(
                 gettext(
-                    "a round robin of %(seats)s-player games among %(players)s entries would be %(games)s games (at most %(most)s): choose fewer games a group, or a Swiss or a ladder"
+                    "a round robin of %(seats)s-player games among %(players)s entries would be %(games)s games "
+                    "(at most %(most)s): choose fewer games a group, or a Swiss or a ladder"
                 )
                 % {
                     "seats": seats,
@@ -159,13 +161,15 @@ class RoundRobin(StageFormat):
         formats.SEATS,
         formats.TOP,
         formats.StageParam(
-            "best_of_each_contestant", gettext_lazy("Best entry of each contestant"), gettext_lazy("Only each contestant's best-ranked entry "
-            "of the stages before takes part."), boolean=True,
+            "best_of_each_contestant",
+            gettext_lazy("Best entry of each contestant"),
+            gettext_lazy("Only each contestant's best-ranked entry of the stages before takes part."),
+            boolean=True,
         ),
         formats.RATED,
         formats.RATING_K,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     def fits(self, game) -> bool:
         return game.in_groups
@@ -232,11 +236,16 @@ class FreeForAll(StageFormat):
 
     listed = 15
     params = (
-        formats.StageParam("games", gettext_lazy("Games"), gettext_lazy("Games of the whole field, its seats turned by one each game (one a "
-                           "seat if empty)."), 1, 1000),
+        formats.StageParam(
+            "games",
+            gettext_lazy("Games"),
+            gettext_lazy("Games of the whole field, its seats turned by one each game (one a seat if empty)."),
+            1,
+            1000,
+        ),
         formats.TOP,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     def fits(self, game) -> bool:
         return game.seat_range is not None and game.seat_range[1] > 2
@@ -311,9 +320,13 @@ class RaceStage(StageFormat):
     params = (
         formats.SECONDS,
         formats.SEED,
-        formats.StageParam("top", gettext_lazy("Qualifiers"), gettext_lazy("How many of the trial laps' best race (24, or a third above 72, if "
-                           "empty)."), 1),
-    )  # fmt: skip
+        formats.StageParam(
+            "top",
+            gettext_lazy("Qualifiers"),
+            gettext_lazy("How many of the trial laps' best race (24, or a third above 72, if empty)."),
+            1,
+        ),
+    )
 
     def fits(self, game) -> bool:
         return isinstance(game, RaceGame)
@@ -454,14 +467,18 @@ class Continuous(StageFormat):
     params = (
         formats.GAMES_OF_GROUPS,
         formats.SEATS,
-        formats.StageParam("max_opponents", gettext_lazy("Opponents a new version"), gettext_lazy("A new version plays only this many "
-                           "opponents, those that have played least (all if empty)."), 1),
+        formats.StageParam(
+            "max_opponents",
+            gettext_lazy("Opponents a new version"),
+            gettext_lazy("A new version plays only this many opponents, those that have played least (all if empty)."),
+            1,
+        ),
         formats.RATING_K,
         formats.CONFIDENCE,
         formats.PLACES,
         formats.STOP_SETTLED,
         formats.STOP_GAMES,
-    )  # fmt: skip
+    )
 
     continuous = True
     ends_when_played = False  # it goes on while its contest is open
@@ -704,12 +721,17 @@ class Swiss(StageFormat):
         formats.StageParam("rounds", gettext_lazy("Rounds"), gettext_lazy("Swiss rounds to play."), 1, 1000, 24),
         formats.GAMES_OF_GROUPS,
         formats.SEATS,
-        formats.StageParam("bye_points", gettext_lazy("Points of a bye"), gettext_lazy("What sitting out a round scores (a win's points if "
-                           "empty)."), 0, 1000),
+        formats.StageParam(
+            "bye_points",
+            gettext_lazy("Points of a bye"),
+            gettext_lazy("What sitting out a round scores (a win's points if empty)."),
+            0,
+            1000,
+        ),
         formats.RATED,
         formats.RATING_K,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     ends_when_played = False  # a round ended with rounds left is not the stage's end: match_ended decides
 

@@ -239,7 +239,8 @@ def _may_upload(name: str, user) -> None:
     if not owns_game(user, name):
         raise ManifestError(
             gettext(
-                "the game %(name)s is %(username)s's: only they and the co-owners they name upload its next version; choose another name for a game of your own"
+                "the game %(name)s is %(username)s's: only they and the co-owners they name upload its next "
+                "version; choose another name for a game of your own"
             )
             % {"name": repr(name), "username": owner.username}
         )
@@ -329,7 +330,8 @@ def check(version: GameVersion) -> GameVersion:
         if most > settings.SANDBOX_SLOTS:
             raise ValueError(
                 gettext(
-                    "a game of %(players)s players runs %(most)s programs at once (its referee too), but this host runs at most %(slots)s (SANDBOX_SLOTS): raise it on the hosts that play it"
+                    "a game of %(players)s players runs %(most)s programs at once (its referee too), but this host "
+                    "runs at most %(slots)s (SANDBOX_SLOTS): raise it on the hosts that play it"
                 )
                 % {"players": most - 1, "most": most, "slots": settings.SANDBOX_SLOTS}
             )

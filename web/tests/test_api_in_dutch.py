@@ -6,6 +6,7 @@ Django's documentation places it."""
 import pytest
 from django.conf import settings
 from django.test import override_settings
+from django.utils import translation
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -17,6 +18,14 @@ WITH_LOCALE.insert(
     WITH_LOCALE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1,
     "django.middleware.locale.LocaleMiddleware",
 )
+
+
+@pytest.fixture(autouse=True)
+def back_to_the_sites_language():
+    """LocaleMiddleware activates the request's language in the thread and leaves it there (the
+    next request activates its own); the tests after these call code directly, in English."""
+    yield
+    translation.deactivate()
 
 
 @override_settings(MIDDLEWARE=WITH_LOCALE)
