@@ -204,3 +204,26 @@ def test_the_crossed_words_board_fits_a_phone(crossed_words_match, page, live_se
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
     letters = page.locator(".cw-letter")
     assert letters.count() > 10 and letters.first.bounding_box()["width"] >= 12  # still readable
+
+
+@pytest.fixture
+def batch_run(matches):
+    """A Crossed Words run whose program wrote to stderr, alice's."""
+    from django.contrib.auth.models import User
+
+    from judging.tests.test_batch import STDERR_FIRST, _run, _weak_source
+
+    record = _run(SAMPLES.parents[2] / "crossed_words/players/simple.py", source=STDERR_FIRST + _weak_source(3))
+    contest = make_contest(game="crossed_words", game_params={})
+    sub = make_submission(make_entry(contest, User.objects.get(username="alice")))
+    match = make_match(contest, [sub], status="finished", stage=make_stage(contest, name="Final run", kind="batch"))
+    match.save_replay(record.replay)
+    return match
+
+
+def test_an_output_only_run_shows_its_program_s_stderr_beside_each_move(batch_run, page, live_server):
+    _login(page, live_server)
+    page.goto(f"{live_server.url}/matches/{batch_run.pk}/#move=2")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    info = page.locator("#move-info")
+    assert "stderr (of the whole run)" in info.inner_text() and "MY-OWN-STDERR" in info.inner_text()

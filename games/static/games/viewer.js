@@ -110,6 +110,10 @@ const Arbiter = (() => {
         if (move.stderr !== undefined) {
           info.appendChild(text("h4", "stderr"));
           info.appendChild(text("pre", move.stderr || "(nothing)", "stderr"));
+        } else if (replay.stderr !== undefined) {
+          // An output-only run: its program ran once, and wrote one stderr for all its moves.
+          info.appendChild(text("h4", "stderr (of the whole run)"));
+          info.appendChild(text("pre", replay.stderr || "(nothing)", "stderr"));
         }
       }
       if (position === last && replay.result) info.appendChild(text("p", `Result: ${named(replay.result.reason)}`, "result"));
