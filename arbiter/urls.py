@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from arbiter import views
+from web import kit
 
 admin.site.site_header = "Arbiter administration"
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("metrics", views.metrics, name="metrics"),
     # Where browsers look for an icon on a page that names none (/metrics, a replay's JSON).
     path("favicon.ico", views.favicon),
+    path("kit/arbiter.tar.gz", kit.download, name="kit-archive"),  # the code this site runs, to play at home
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),

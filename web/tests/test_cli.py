@@ -1,9 +1,11 @@
 """The `arbiter` command-line client against a live test server with a real worker."""
 
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -143,6 +145,14 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
 
     page = Client().get(f"/contests/{contest.slug}/").content.decode()
     assert "make kit" in page
+    fetch = page.split('<pre class="log">', 1)[1].split("\n", 1)[0]
+    assert fetch == "curl -sSL http://testserver/kit/arbiter.tar.gz | tar xz"  # no SOURCE_URL: the site's own code
+    archive = b"".join(Client().get("/kit/arbiter.tar.gz").streaming_content)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        names = tar.getnames()
+        tar.extractall(tmp_path / "fetched", filter="data")
+    assert "arbiter/Makefile" in names and "arbiter/scripts/system-deps.sh" in names
+    assert not [n for n in names if n.split("/")[1] in ("var", ".venv", ".git", ".env")], names
     command = page.split("make kit\n", 1)[1].split("</pre>", 1)[0].replace("&amp;", "&")
     words = command.split()
     assert words[:3] == [".venv/bin/arbiter", "--url", "http://testserver"] and words[-2:] == ["--contest", "home"]
@@ -154,10 +164,12 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
         "import sys\n"
         f"for name in {TEST_ONLY!r}: sys.modules[name] = None\n"
         "from arbiter.cli import main\n"
+        "assert '/fetched/' in sys.modules['arbiter.cli'].__file__, 'not the fetched code'\n"
         f"sys.exit(main({argv!r}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
     env["ARBITER_VAR_DIR"] = str(tmp_path / "var")  # no database there: play must not need one
+    env["PYTHONPATH"] = str(tmp_path / "fetched/arbiter")  # the code as fetched, not this checkout
     result = subprocess.run(
         [sys.executable, "-c", kit], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
     )
