@@ -404,7 +404,8 @@ def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
         points = {seat: 4 - place for place, seat in enumerate(order)}
         finish_on_paper(match, [(points[i], points[i], "valid") for i in range(4)])
     fit = confidence.rate(stage.pk)
-    assert fit.games == 12 * 6 * 2 // 4  # six pairs a race, each weighing 2/4 of a game
+    # The races themselves, not their pairs' weights (six pairs a race, each 2/4: "from 36 games")
+    assert fit.games == 12 and set(Rating.objects.filter(fit=fit).values_list("games", flat=True)) == {12}
     rows = {r.entry.name: r.sure for r in standings.compute(contest, stage).rows}
     assert (rows["Fast"].rank_low, rows["Fast"].rank_high) == (1, 1)
     assert rows["Mid A"].tied and rows["Mid A"].group == rows["Mid B"].group != rows["Slow"].group
