@@ -275,3 +275,21 @@ def test_a_ladder_of_three_seat_games_steers_its_groups_to_the_places_that_matte
     table = standings.compute(contest, stage)
     assert table.rated and table.rows[0].entry.name == "Top"
     assert_kept_as_counted(contest)
+
+
+@pytest.mark.django_db
+def test_a_stage_counts_the_places_its_games_have_and_no_more():
+    """A game of two to four seats played two a game: its table counted 3rd and 4th places,
+    always 0 (OpenSpiel's Breakthrough, walked on the site); now 1st and 2nd, the 2nd ranking
+    nothing."""
+    files = hosting.read_folder(HIGHEST)
+    manifest = json.loads(files["game.json"])
+    files["game.json"] = json.dumps({**manifest, "name": "ranged", "seats": {"min": 2, "max": 4}}).encode()
+    version = hosting.upload(files, make_user())
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
+    contest = make_contest(game=version.key, game_params={})
+    two = make_stage(contest, kind="round_robin", params={"seats": 2})
+    four = make_stage(contest, kind="round_robin", params={"seats": 4}, name="Four", order=2)
+    shown = {s.pk: [(c.label, c.ranks) for c in standings.compute(contest, s).columns] for s in (two, four)}
+    assert shown[two.pk] == [("Points", True), ("1st", True), ("2nd", False)]
+    assert shown[four.pk] == [("Points", True), ("1st", True), ("2nd", True), ("3rd", True), ("4th", False)]
