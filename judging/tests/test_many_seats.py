@@ -168,6 +168,15 @@ def make_submission_ready(entry):
 
 
 @pytest.mark.django_db
+def test_the_three_seat_game_passes_its_kit_as_uploaded():
+    """On a fresh clone the test game was refused: a crashed seat scored 0, as much as two
+    copies of the opponent that cancelled each other out. A seat that leaves now scores -1."""
+    version = hosting.check(hosting.upload(hosting.read_folder(HIGHEST), make_user()))
+    assert version.status == GameVersion.Status.ACCEPTED, version.report["problems"]
+    assert {len(g["players"]) for g in version.report["games"]} == {3}
+
+
+@pytest.mark.django_db
 def test_a_host_that_can_never_hold_a_game_says_so_at_its_upload(settings):
     """A game of three players and its referee are four programs at once: a host of three
     slots refuses it in words when it is uploaded, not in every game's fault later."""
