@@ -82,6 +82,8 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     assert "5 s of real time for all of a program&#x27;s answers in a game" in page  # the clock in words
     public = Client().get("/games/nim@1/").content.decode()
     assert "Conformance kit" not in public and "download the game" in public
+    # The command as typed at home: without --url it asked 127.0.0.1:8000, not this site.
+    assert "<code>.venv/bin/arbiter --url http://testserver play nim@1 my_program other_program</code>" in public
     archive = Client().get("/games/nim@1/game.zip")
     assert archive.status_code == 200 and "game.json" in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
 
