@@ -14,9 +14,17 @@ from django.utils import timezone
 from contests.models import Contest, Entry, Submission
 from games import registry
 from judging.models import Match
-from judging.record import entrants
+from judging.record import entrants, formats
 from judging.record.formats import StageError
 from judging.schedule import scheduling
+
+
+def _seats(contest: Contest, game) -> int:
+    """A test game's seats: as many as the contest's system test plays (its games are what a
+    version must pass), else the game's own default. A game of four played two (OpenSpiel's
+    Hearts) was its referee's fault every time."""
+    system_test = contest.stages.filter(kind="system_test").order_by("order").first()
+    return formats.seats(system_test) if system_test is not None else game.default_seats
 
 
 def test_game_opponents(submission: Submission) -> list[tuple[str, Submission]]:
@@ -56,7 +64,7 @@ def test_games_left(user, contest: Contest, now: datetime | None = None) -> tupl
 def create_test_game(submission: Submission, opponent: Submission | None = None, first: bool = True) -> Match:
     """An on-demand game of a built submission (not counted in any stage) against a reference
     program or one of the entry's own earlier versions (``opponent``; the first reference
-    ready when None): what a contestant asks for to try a version before it plays for real.
+    ready when None; in every other seat of a game of more): what a contestant asks for to try a version before it plays for real.
     Refused for an entry that is withdrawn or disqualified, and past the contestant's quota."""
     if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
         raise StageError("Only a program that has been built can play a test game.")
@@ -82,7 +90,7 @@ def create_test_game(submission: Submission, opponent: Submission | None = None,
         if not choices:
             raise StageError(f"{contest.title} has no reference program ready to play against.")
         other = choices[0][1]
-        seats.append((other.entry, other))
+        seats += [(other.entry, other)] * (_seats(contest, game) - 1)  # a game of k seats: k - 1 of them
         if not first:
             seats.reverse()
     return scheduling.create_match(

@@ -302,3 +302,21 @@ def test_a_stage_counts_the_places_its_games_have_and_no_more():
     shown = {s.pk: [(c.label, c.ranks) for c in standings.compute(contest, s).columns] for s in (two, four)}
     assert shown[two.pk] == [("Points", True), ("1st", True), ("2nd", False)]
     assert shown[four.pk] == [("Points", True), ("1st", True), ("2nd", True), ("3rd", True), ("4th", False)]
+
+
+def test_a_test_game_of_a_three_seat_game_seats_three(highest):
+    """A contestant's test game had two seats whatever the game: the three-seat referee's fault
+    every time. It seats the reference in every other seat, as the system test does."""
+    from judging.schedule.testgames import create_test_game
+
+    contest = make_contest(game=highest, game_params={})
+    make_stage(contest, kind="system_test", name="System test", params={})
+    reference = make_submission_ready(make_entry(contest, name="five", is_reference=True))
+    mine = make_submission_ready(make_entry(contest, name="mine"))
+    first = create_test_game(mine)
+    assert list(first.seats.order_by("index").values_list("submission_id", flat=True)) == [
+        mine.pk, reference.pk, reference.pk,
+    ]  # fmt: skip
+    last = create_test_game(mine, first=False)
+    assert list(last.seats.order_by("index").values_list("submission_id", flat=True))[-1] == mine.pk
+    assert last.seats.count() == 3
