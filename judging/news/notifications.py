@@ -214,6 +214,13 @@ def build_failed(submission: Submission, too_large: bool = False) -> None:
     )
 
 
+def _with_detail(words: str, seat: MatchSeat) -> str:
+    """A fault's words and, after a dash, its detail (``results.fault_detail``) unless the words
+    hold it already."""
+    detail = results.fault_detail(seat)
+    return f"{words} — {detail}" if detail and detail not in words else words
+
+
 def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Submission | None, rerun: bool) -> None:
     """A version failed its system test: which of its games, each with its link; which
     version plays now. ``seats`` are the version's seats in its test games, in order."""
@@ -227,7 +234,7 @@ def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Subm
         if match.status != Match.Status.FINISHED:
             words = f"not played ({match.get_status_display().lower()}), not your program's doing"
         elif seat.status in FAULTS:
-            words = results.seat_words(game, seat)
+            words = _with_detail(results.seat_words(game, seat), seat)
         else:
             continue
         lines.append({"text": f"game {number} (match {match.pk}): {words}", "link": _match_link(match)})
@@ -449,7 +456,7 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
     for seat in seats[:DIGEST_LINES]:
         match = seat.match
         said = results.summary(game, list(match.seats.all()), seat.entry_id) or results.seat_words(game, seat)
-        text = f"match {match.pk} ({_stage_name(match)}), version {seat.submission.number}: {said}"
+        text = f"match {match.pk} ({_stage_name(match)}), version {seat.submission.number}: {_with_detail(said, seat)}"
         lines.append({"text": text, "link": _match_link(match)})
     if len(seats) > DIGEST_LINES:
         more = len(seats) - DIGEST_LINES

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game
+from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game, ordinal
 
 STATUS_WORDS = {
     WIN: "won",
@@ -42,9 +42,19 @@ def counted(status: str, n: int) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+DETAIL_CHARS = 200  # of a fault's reason in a notification's line: its page has the whole
+
+
+def fault_detail(seat: Any) -> str:
+    """What went wrong, in the referee's or the verifier's words ("not a square of the board",
+    "line 1: the total is 17, not 22"): the first line of the seat's reason, less the move the
+    words before it already name; "" if it gave none. A notification said "illegal move (move
+    1)" and "output.txt refused by the verifier" without it."""
+    reason = (seat.reason or "").strip().splitlines()
+    if not reason:
+        return ""
+    line = MOVE.sub("", reason[0]).strip()
+    return line if len(line) <= DETAIL_CHARS else line[: DETAIL_CHARS - 1] + "…"
 
 
 def _own_words(game: Game, seat: Any) -> str:
