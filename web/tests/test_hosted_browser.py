@@ -131,6 +131,7 @@ def test_a_games_own_viewer_runs_in_a_sandbox_that_sees_the_replay_only(nim_matc
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "a-long-pass-phrase")
     page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")  # logged in, before the next address cuts the form's answer short
     page.goto(f"{live_server.url}/matches/{nim_match.pk}/")
     own = page.frame_locator("#own-viewer")
     own.locator("p.nim-own").wait_for()
