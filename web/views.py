@@ -35,6 +35,7 @@ from judging.record import confidence, counts, entrants, fits, formats, lifecycl
 from judging.record import standings as standings_service
 from judging.schedule import plans, testgames, versus
 from web.converters import parse_id
+from web.events import newest_id
 from web.forms import SubmissionForm
 from web.limits import anonymous_limit
 from web.uploads import limit_uploads, upload_refusal
@@ -205,6 +206,7 @@ def submission_detail(request, pk: int):
     submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
+    head = newest_id(request.user, submission.entry.contest.slug)  # before what the page shows
     matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
     matches = list(
         matches.distinct()
@@ -217,6 +219,7 @@ def submission_detail(request, pk: int):
         match.shown = shown[match.pk]
     contest = submission.entry.contest
     context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
+    context["events_head"] = head
     game = registry.get(contest.game) if contest.is_hosted else None
     if game is not None and game.info.seats not in (0, 1):  # a run alone has no opponent to choose
         context["opponents"] = testgames.test_game_opponents(submission)
@@ -389,12 +392,13 @@ def own_entries(request, contest: Contest) -> set[int]:
 def standings(request, slug: str):
     """A stage's standings: the one asked for, else the contest's current one."""
     contest = _contest(request, slug)
+    head = newest_id(request.user, slug)  # before what the page shows
     if request.GET.get("stage"):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
     else:
         stage = standings_service.current_stage(contest)
     stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
-    context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
+    context = {"contest": contest, "stage": stage, "stages": stages, "table": None, "events_head": head}
     context["continuous"] = stage is not None and formats.of(stage.kind).continuous
     if contest.is_hosted:
         record = publication.record_for(contest, request.user)
@@ -523,10 +527,12 @@ def _match(request, pk: int) -> Match:
 @require_GET
 def match_detail(request, pk: int):
     match = _match(request, pk)
+    head = newest_id(request.user, match.contest.slug)  # before what the page shows
     shown = publication.shown_match(request.user, match)
     seats = shown.seats
     live = _live_race(match, seats) if publication.sees_match_live(request.user, match) else None
     context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
+    context["events_head"] = head
     if roles.may(request.user, match.contest, roles.Power.JUDGE):  # its judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
         names = {seat.index: seat.entry.name for seat in seats}

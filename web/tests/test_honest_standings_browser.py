@@ -89,17 +89,20 @@ def _elsewhere(fn):
 
 
 def test_a_contestant_plays_a_versus_batch_and_sees_it_stop(ladder, newer, page, live_server):
+    from playwright.sync_api import expect
+
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "pw-alice-1")
     page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")  # logged in, before the next address cuts the form's answer short
     page.goto(f"{live_server.url}/submissions/{newer.pk}/")
     form = page.locator("form.versus-form")
     form.locator("input[name=references]").uncheck()
     form.locator("input[name=top]").fill("3")
     form.locator("input[name=games]").fill("60")
     form.locator("button[type=submit]").click()
-    assert "is playing" in page.locator(".message").first.inner_text()
+    expect(page.locator(".message").first).to_contain_text("is playing")  # the page the form's answer leads to
 
     def play_out() -> list[str]:  # the games end as a worker would end them: the new version wins them all
         batch = newer.versus_batches.get()
@@ -128,6 +131,7 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "pw-alice-1")
     page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")  # logged in, before the next address cuts the form's answer short
     page.goto(f"{live_server.url}/contests/{contest.slug}/standings/")
     rows = page.locator("table.standings tbody tr")
     names = [rows.nth(i).locator("td").nth(2).inner_text() if "gap" not in (rows.nth(i).get_attribute("class") or "")
