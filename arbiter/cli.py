@@ -403,6 +403,8 @@ def cmd_play(args) -> int:
         options += ["--seed", str(args.seed)]
     if args.replay:
         options += ["--replay", args.replay]
+    if args.json:
+        options.append("--json")
     with tempfile.NamedTemporaryFile("w", suffix=".json") as taken:
         if conditions is not None:
             json.dump(conditions, taken)

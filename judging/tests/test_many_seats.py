@@ -66,7 +66,7 @@ def test_three_programs_play_at_home_on_a_default_installation(tmp_path):
     """Three programs and the referee are four jails: a host of three slots refused the game."""
     out = io.StringIO()
     programs = [str(HIGHEST / name) for name in ("five.py", "cycle.py", "cycle.py")]
-    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", "--json", stdout=out)
     said = json.loads(out.getvalue())
     # five, five, five, five, five against 4 3 2 1 5 twice: the first four rounds are five's
     assert [seat["points"] for seat in said["seats"]] == [4.0, 0.0, 0.0]

@@ -37,7 +37,7 @@ def libraries(tmp_path_factory):
 
 def _play(*args: str) -> dict:
     out = io.StringIO()
-    call_command("play", str(OPENSPIEL), *args, stdout=out)
+    call_command("play", str(OPENSPIEL), *args, "--json", stdout=out)
     return json.loads(out.getvalue())
 
 

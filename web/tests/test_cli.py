@@ -80,7 +80,7 @@ def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_ser
 
 def test_play_runs_a_local_game_without_a_server(tmp_path):
     result = subprocess.run(
-        [str(ARBITER), "play", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
+        [str(ARBITER), "play", "--json", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -90,7 +90,7 @@ def test_play_runs_a_local_game_without_a_server(tmp_path):
 
 def test_play_runs_an_output_only_program_on_the_practice_inputs_and_prints_its_verdict():
     result = subprocess.run(
-        [str(ARBITER), "play", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
+        [str(ARBITER), "play", "--json", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -159,7 +159,7 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
     (tmp_path / player.name).write_bytes(player.read_bytes())  # downloaded from the page's link
     (tmp_path / "mine.c").write_text((ROOT / "judging/tests/programs/chomp_last.c").read_text())
     words[2] = live_server.url
-    argv = [w.replace("YOUR_PROGRAM", "mine.c") for w in words[1:]]
+    argv = [w.replace("YOUR_PROGRAM", "mine.c") for w in words[1:]] + ["--json"]
     kit = (
         "import sys\n"
         f"for name in {TEST_ONLY!r}: sys.modules[name] = None\n"

@@ -262,7 +262,7 @@ def test_arbiter_play_fetches_an_uploaded_game_from_the_site(organiser, live_ser
     arbiter = Path(sys.executable).parent / "arbiter"
     home = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path / "home")}  # a contestant's machine: no database of games
     result = subprocess.run(
-        [str(arbiter), "--url", live_server.url, "play", "nim@1", str(NIM / "taker.py"), str(NIM / "one.py")],
+        [str(arbiter), "--url", live_server.url, "play", "--json", "nim@1", str(NIM / "taker.py"), str(NIM / "one.py")],
         capture_output=True, text=True, timeout=300, env=home,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
