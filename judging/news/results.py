@@ -113,6 +113,8 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
     if not seats or not all(seat.status for seat in seats):
         return ""
     mine = next((seat for seat in seats if seat.entry_id == entry_id), None)
+    if sum(seat.entry_id == entry_id for seat in seats) > 1:  # its versions against each other: told as a bystander
+        mine = None
     if len(seats) == 1:
         words = seat_words(game, seats[0], seats)
         return words if mine is not None else f"{seats[0].entry.name}: {words}"
@@ -127,14 +129,26 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
     won = [seat for seat in seats if seat.status == WIN]
     if len(won) == 1:
         loser = seats[1 - seats.index(won[0])]
-        return f"{won[0].entry.name} {_from_side(game, won[0], loser, seats)}"
+        return f"{seat_name(won[0], seats)} {_from_side(game, won[0], loser, seats)}"
     if all(seat.status == DRAW for seat in seats):
-        return f"{seats[0].entry.name} and {seats[1].entry.name} drew"
-    return "; ".join(f"{seat.entry.name}: {seat_words(game, seat, seats)}" for seat in seats)
+        return f"{seat_name(seats[0], seats)} and {seat_name(seats[1], seats)} drew"
+    return "; ".join(f"{seat_name(seat, seats)}: {seat_words(game, seat, seats)}" for seat in seats)
+
+
+def seat_name(seat: Any, seats: Sequence[Any]) -> str:
+    """Who sat in the seat: its entry's name, and its version when another seat of the game is
+    the same entry's ("carol v3" against "carol v2": a versus batch against an earlier version
+    read "won against carol · carol ate the poison cookie"), or its seat when the same version."""
+    same = [other for other in seats if other.entry_id == seat.entry_id]
+    if len(same) < 2:
+        return seat.entry.name
+    if len({other.submission_id for other in same}) == len(same):
+        return f"{seat.entry.name} v{seat.submission.number}"
+    return f"{seat.entry.name} (seat {seat.index})"
 
 
 def _from_side(game: Game, mine: Any, other: Any, seats: Sequence[Any]) -> str:
-    name = other.entry.name
+    name = seat_name(other, seats)
     if mine.status == WIN:
         theirs = seat_words(game, other, seats)
         told = other.status in FAULTS or _own_words(game, other)

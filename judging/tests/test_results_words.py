@@ -86,3 +86,34 @@ def test_every_result_sudoku_can_name_is_translated():
 
     assert set(STATUS) <= set(SUDOKU.result_words)
     assert all(words == words.lower() and "_" not in words for words in SUDOKU.result_words.values())
+
+
+@dataclass
+class Version:
+    number: int
+
+
+@dataclass
+class VersionSeat(Seat):
+    submission_id: int = 0
+
+    @property
+    def submission(self):
+        return Version(self.submission_id)
+
+
+def test_a_versus_game_between_two_versions_of_one_entry_names_the_versions():
+    """A versus batch against one's own earlier version read "won against Carol · Carol ate
+    the poison cookie": which was which was not said."""
+    from web.templatetags.arbiter_text import named_seats
+
+    seats = [
+        VersionSeat(0, 3, "win", "", "", 1.0, submission_id=3),
+        VersionSeat(1, 3, "loss", "", "seat 1 ate the poison cookie", 0.0, submission_id=2),
+    ]
+    assert summary(CHOMP, seats, entry_id=3) == "Carol v3 won against Carol v2"
+    assert named_seats(seats[1].reason, seats) == "Carol v2 ate the poison cookie"
+    itself = [VersionSeat(0, 3, "draw", submission_id=3), VersionSeat(1, 3, "draw", submission_id=3)]
+    assert summary(CHOMP, itself) == "Carol (seat 0) and Carol (seat 1) drew"
+    others = [VersionSeat(0, 1, "win", submission_id=5), VersionSeat(1, 2, "loss", submission_id=6)]
+    assert summary(CHOMP, others, entry_id=1) == "won against Bob"  # two entries: names alone
