@@ -304,7 +304,8 @@ def _fault_digest(submission: Submission) -> dict:
         seat.words = results.seat_words(game, seat)
         seat.stderr_tail = results.stderr_tail(seat.match, seat.index)
     games = MatchSeat.objects.filter(submission=submission, match__status=Match.Status.FINISHED).count()
-    counts_said = [results.counted(status, n) for status, n in sorted(counts.items())]
+    game = registry.get(submission.entry.contest.game)
+    counts_said = [results.counted(status, n, game) for status, n in sorted(counts.items())]
     return {"counts": counts_said, "latest": latest, "total": sum(counts.values()), "games": games}
 
 

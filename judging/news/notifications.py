@@ -451,7 +451,7 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
     game = registry.get(entry.contest.game)
     newest = entry.submissions.order_by("-number").first()
     by_status = {status: sum(1 for seat in seats if seat.status == status) for status in FAULT_ORDER}
-    counts = ", ".join(results.counted(status, n) for status, n in by_status.items() if n)
+    counts = ", ".join(results.counted(status, n, game) for status, n in by_status.items() if n)
     lines = []
     for seat in seats[:DIGEST_LINES]:
         match = seat.match

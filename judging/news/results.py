@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game, ordinal
+from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, BatchGame, Game, ordinal
 
 STATUS_WORDS = {
     WIN: "won",
@@ -37,8 +37,13 @@ FAULT_NOUNS = {
 }
 
 
-def counted(status: str, n: int) -> str:
-    one, many = FAULT_NOUNS.get(status, (status, status))
+# An output-only game's program makes no moves: its one "illegal" is an output the verifier refused.
+BATCH_NOUNS = {ILLEGAL: ("refused output", "refused outputs")}
+
+
+def counted(status: str, n: int, game: Game | None = None) -> str:
+    nouns = {**FAULT_NOUNS, **BATCH_NOUNS} if isinstance(game, BatchGame) else FAULT_NOUNS
+    one, many = nouns.get(status, (status, status))
     return f"{n} {one if n == 1 else many}"
 
 

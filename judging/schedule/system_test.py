@@ -149,8 +149,9 @@ def conclude(match: Match) -> None:
             said = f"{said} ({s.detail})"
         names = {seat.index: seat.entry.name for seat in m.seats.select_related("entry")}
         reason = SEAT.sub(lambda found, names=names: names.get(int(found[1]), found[0]), s.reason or "")
+        alone = len(names) == 1  # a solitaire's game or an output-only run: nobody to move before or after
         lines.append(
-            f"game {number} (match {m.pk}), moving {side}: {said}, {s.moves} moves, "
+            f"game {number} (match {m.pk}){'' if alone else f', moving {side}'}: {said}, {s.moves} moves, "
             f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + reason if reason else ''}"
         )
         failed |= s.status in FAULTS
