@@ -123,8 +123,14 @@ def test_an_output_only_run_is_not_a_move_nor_a_seat_among_others(db):
     """Crossed Words' system test said "moving first" of a run alone, and a refused output.txt
     was counted as "1 illegal move"."""
     from contests.models import Submission
-    from contests.tests.factories import finish_on_paper, make_contest, make_entry, make_match, make_stage
-    from contests.tests.factories import make_submission
+    from contests.tests.factories import (
+        finish_on_paper,
+        make_contest,
+        make_entry,
+        make_match,
+        make_stage,
+        make_submission,
+    )
     from judging.news.results import counted
     from judging.schedule import system_test
 
