@@ -271,6 +271,31 @@ def test_no_page_scrolls_sideways_on_a_phone(page, live_server):
     assert not wide, wide
 
 
+def test_a_wide_table_on_a_phone_says_it_scrolls_and_keeps_the_rank_and_entry_in_view(judged, page, live_server):
+    """At 390 px Chomp's Wins, Cookies and Chomps were cut at the right edge with no hint that
+    the table scrolls; scrolled, the rows lost their names."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/contests/chomp/standings/")
+    table = page.locator("table.standings")
+    assert page.evaluate("t => t.scrollWidth > t.clientWidth", table.element_handle())  # Chomp's is wide
+    hint = page.locator("table.standings").locator("xpath=preceding-sibling::p[1]")
+    assert hint.get_attribute("class") == "scroll-hint" and "scroll the table sideways" in hint.inner_text()
+    page.evaluate("t => { t.scrollLeft = t.scrollWidth; }", table.element_handle())
+    page.wait_for_function("document.querySelector('table.standings').scrollLeft > 0")
+    row = page.locator("table.standings tbody tr").first
+    for cell in (row.locator("td").nth(0), row.locator("td").nth(2)):  # the rank, the entry
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    entry = row.locator("td").nth(2).bounding_box()
+    seen = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('td').cellIndex",
+        [entry["x"] + entry["width"] / 2, entry["y"] + entry["height"] / 2],
+    )
+    assert seen == 2  # the name is what one sees there, not a column scrolled under it
+    page.set_viewport_size({"width": 1200, "height": 844})
+    page.wait_for_function("!document.querySelector('.scroll-hint')")  # wide enough: no hint
+
+
 @pytest.fixture
 def judged(demo):
     """Alice's and Bob's entries in Chomp, a finished round-robin game between them."""
