@@ -140,6 +140,7 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     clocks = page.locator(".clocks").inner_text()
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
+    assert clocks.startswith("Clocks (real time): ")  # CodeCup's clock, not the move's CPU beside it
     _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)
 
 
