@@ -143,7 +143,8 @@ def submit(request, slug: str, entry_id: int | None = None):
         return redirect(contest)
     messages.success(
         request,
-        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}; it is being built.",
+        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}: "
+        "its build and system test show below as they happen.",  # no state of its own, which would go stale
     )
     return redirect("contests:submission", pk=submission.pk)
 
