@@ -79,9 +79,19 @@ def contest_detail(request, slug: str):
         for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
     ]
     game = registry.GAMES.get(contest.game)
+    references = [(entry, sub) for entry, sub in references if sub is not None]
+    practice = contest.is_hosted and isinstance(registry.get(contest.game), BatchGame)
+    # Play at home names a program a seat: three opponents for a game of four (Hearts), where
+    # one was the referee's fault; none for a run alone; one for a race, which takes any number.
+    opponents = 1
+    if practice:
+        opponents = 0
+    elif contest.is_hosted and not isinstance(registry.get(contest.game), RaceGame):
+        opponents = max(formats.contest_seats(contest) - 1, 0)
     context = {
-        "references": [(entry, sub) for entry, sub in references if sub is not None],
-        "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
+        "references": references,
+        "opponents": [references[0][1].filename if references else "OPPONENT"] * opponents,
+        "practice": practice,
         "kit": contest.is_hosted and isinstance(registry.get(contest.game), RaceGame),
         "contest": contest,
         "stages": stages,

@@ -19,14 +19,6 @@ from judging.record.formats import StageError
 from judging.schedule import scheduling
 
 
-def _seats(contest: Contest, game) -> int:
-    """A test game's seats: as many as the contest's system test plays (its games are what a
-    version must pass), else the game's own default. A game of four played two (OpenSpiel's
-    Hearts) was its referee's fault every time."""
-    system_test = contest.stages.filter(kind="system_test").order_by("order").first()
-    return formats.seats(system_test) if system_test is not None else game.default_seats
-
-
 def test_game_opponents(submission: Submission) -> list[tuple[str, Submission]]:
     """What a version may play a test game against: each reference program ready to play, and
     the entry's own earlier versions that were built; (label, submission)."""
@@ -90,7 +82,7 @@ def create_test_game(submission: Submission, opponent: Submission | None = None,
         if not choices:
             raise StageError(f"{contest.title} has no reference program ready to play against.")
         other = choices[0][1]
-        seats += [(other.entry, other)] * (_seats(contest, game) - 1)  # a game of k seats: k - 1 of them
+        seats += [(other.entry, other)] * (formats.contest_seats(contest) - 1)  # a game of k seats: k - 1 of them
         if not first:
             seats.reverse()
     return scheduling.create_match(

@@ -320,3 +320,18 @@ def test_a_test_game_of_a_three_seat_game_seats_three(highest):
     last = create_test_game(mine, first=False)
     assert list(last.seats.order_by("index").values_list("submission_id", flat=True))[-1] == mine.pk
     assert last.seats.count() == 3
+
+
+def test_the_contest_page_plays_at_home_with_a_program_a_seat(highest, client):
+    """A contest on a game of four (OpenSpiel's Hearts, walked on a fresh clone) said
+    ``play … YOUR_PROGRAM random_player.py --contest …``, two programs, its referee's fault at
+    home. The command names a program for each seat its system test plays."""
+    from contests.tests.factories import make_submission
+
+    contest = make_contest(game=highest, game_params={}, slug="highest-open")
+    make_stage(contest, kind="system_test", name="System test", params={})
+    make_submission(
+        make_entry(contest, name="five", is_reference=True), status="ready", is_active=True, filename="five.py"
+    )
+    page = client.get("/contests/highest-open/").content.decode()
+    assert f"play {highest} YOUR_PROGRAM five.py five.py --contest highest-open</pre>" in page
