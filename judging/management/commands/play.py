@@ -26,7 +26,7 @@ from games.base import Game, ParamError
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
 from judging.play.referee import Player, RefereeFault, play
-from judging.uploaded import hosting
+from judging.uploaded import hosting, libraries
 from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
@@ -185,6 +185,20 @@ def _game(name: str) -> Game:
         raise CommandError(f"{name}: {e}") from None
 
 
+def _say_libraries(stderr, game: Game) -> None:
+    """Before a referee's libraries are installed here, the first time: OpenSpiel's are some
+    230 MB, and its first game at home was minutes of silence."""
+    requirements = getattr(game.interaction, "requirements", "")
+    if not requirements or libraries.installed(requirements):
+        return
+    wanted = [line.split("#")[0].strip() for line in requirements.splitlines()]
+    named = ", ".join(w.split()[0] for w in wanted if w and not w.startswith("-"))
+    stderr.write(
+        f"installing the referee's libraries ({named}) into {libraries.folder(requirements)}, once:"
+        " a large one takes minutes"
+    )
+
+
 class Command(BaseCommand):
     help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
 
@@ -279,6 +293,7 @@ class Command(BaseCommand):
         # At home this game is the only one: its programs and an uploaded game's referee all
         # run at once whatever the installation's slots (a game of turns runs one at a time).
         settings.SANDBOX_SLOTS = max(settings.SANDBOX_SLOTS, len(players) + 1)
+        _say_libraries(self.stderr, game)
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
