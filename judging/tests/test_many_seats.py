@@ -71,6 +71,10 @@ def test_three_programs_play_at_home_on_a_default_installation(tmp_path):
     # five, five, five, five, five against 4 3 2 1 5 twice: the first four rounds are five's
     assert [seat["points"] for seat in said["seats"]] == [4.0, 0.0, 0.0]
     assert [seat["status"] for seat in said["seats"]] == ["win", "loss", "loss"] and said["moves"] == 15
+    out = io.StringIO()  # for a person: each seat's place, as the site's pages say it
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    seats = [line for line in out.getvalue().splitlines() if line.startswith("seat ")]
+    assert ["1st of 3" in seats[0], "2nd of 3" in seats[1], "2nd of 3" in seats[2]] == [True] * 3, seats
 
 
 @pytest.mark.worker

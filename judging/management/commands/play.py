@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from contests.models import Contest
 from games import registry
-from games.base import Game, ParamError
+from games.base import Game, ParamError, ordinal, places
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
 from judging.play.referee import Player, RefereeFault, play
@@ -130,10 +130,14 @@ def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
         "",
     ]
     width = max(len(seat["program"]) for seat in summary["seats"])
-    for index, seat in enumerate(summary["seats"]):
+    seats = summary["seats"]
+    # a game of more than two by its place too, as the site's pages say it ("2nd of 4")
+    placed = places([s["points"] for s in seats], [s["status"] or "" for s in seats]) if len(seats) > 2 else []
+    for index, seat in enumerate(seats):
+        place = f"{ordinal(placed[index])} of {len(seats)}  " if placed and placed[index] else ""
         lines.append(
             f"seat {index}  {seat['program']:<{width}}  {seat['status'] or '-':<7} {seat['points']:>6g} "
-            f"point{'' if seat['points'] == 1 else 's'}  "
+            f"point{'' if seat['points'] == 1 else 's'}  {place}"
             f"{seat['moves']} moves  CPU {seat['cpu_s']:.3f} s  wall {seat['wall_s']:.3f} s"
         )
         lines += [f"        warning: {warning}" for warning in seat["warnings"]]
