@@ -426,5 +426,8 @@ LOGGING = {
         # django-axes writes a line at INFO for every login (the failures it forgets); its
         # warnings (a lockout) stay.
         "axes": {"level": "WARNING"},
+        # httpx (the command-line client's) writes a line at INFO for every request: arbiter
+        # play --contest printed two among its summary's lines.
+        "httpx": {"level": "WARNING"},
     },
 }

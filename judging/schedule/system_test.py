@@ -144,10 +144,13 @@ def conclude(match: Match) -> None:
             continue
         average = s.cpu_seconds / s.moves if s.moves else 0.0
         side = ("first", "second", "third", "fourth")[s.index] if s.index < 4 else f"seat {s.index + 1}"
-        said = results.seat_words(game, s)
+        players = list(m.seats.select_related("entry"))
+        # a game of more than two by its place, as its match page says it ("2nd of 4: lost"):
+        # Hearts' second place read "lost", as its fourth did
+        said = results.seat_words(game, s, players if len(players) > 2 else None)
         if s.detail and s.detail not in said:  # the game's own word too, as its author knows it
             said = f"{said} ({s.detail})"
-        names = {seat.index: seat.entry.name for seat in m.seats.select_related("entry")}
+        names = {seat.index: seat.entry.name for seat in players}
         reason = SEAT.sub(lambda found, names=names: names.get(int(found[1]), found[0]), s.reason or "")
         alone = len(names) == 1  # a solitaire's game or an output-only run: nobody to move before or after
         lines.append(

@@ -21,7 +21,7 @@ from django.test import Client, override_settings
 
 from contests.models import GameVersion, Submission
 from contests.services import submit
-from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from judging.models import Match
 from judging.record import confidence, formats, standings, tallies
 from judging.schedule import tournaments
@@ -71,6 +71,10 @@ def test_three_programs_play_at_home_on_a_default_installation(tmp_path):
     # five, five, five, five, five against 4 3 2 1 5 twice: the first four rounds are five's
     assert [seat["points"] for seat in said["seats"]] == [4.0, 0.0, 0.0]
     assert [seat["status"] for seat in said["seats"]] == ["win", "loss", "loss"] and said["moves"] == 15
+    out = io.StringIO()  # for a person: each seat's place, as the site's pages say it
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    seats = [line for line in out.getvalue().splitlines() if line.startswith("seat ")]
+    assert ["1st of 3" in seats[0], "2nd of 3" in seats[1], "2nd of 3" in seats[2]] == [True] * 3, seats
 
 
 @pytest.mark.worker
@@ -335,3 +339,29 @@ def test_the_contest_page_plays_at_home_with_a_program_a_seat(highest, client):
     )
     page = client.get("/contests/highest-open/").content.decode()
     assert f"play {highest} YOUR_PROGRAM five.py five.py --contest highest-open</pre>" in page
+
+
+def test_a_system_test_of_more_seats_says_each_games_place(highest):
+    """Hearts' system test said "lost" of a second place as of a fourth (walked on a fresh
+    clone); the match page said "2nd of 4". The version's log says the place too."""
+    from contests.tests.factories import finish_on_paper, make_match
+    from judging.schedule import system_test
+
+    contest = make_contest(game=highest, game_params={})
+    stage = make_stage(contest, kind="system_test", name="System test", params={})
+    reference = make_submission_ready(make_entry(contest, name="five", is_reference=True))
+    mine = make_submission(make_entry(contest, name="mine"), status="testing")
+    games = []
+    for seat, points in ((0, [2, 3, 0]), (1, [1, 0, 2]), (2, [1, 0, 3])):
+        lineup = [reference] * 3
+        lineup[seat] = mine
+        game = make_match(contest, lineup, stage=stage, round=mine.number)
+        statuses = ["win" if p == max(points) else "loss" for p in points]
+        finish_on_paper(game, [(p, p, w) for p, w in zip(points, statuses, strict=True)])
+        games.append(game)
+    system_test.conclude(games[-1])
+    mine.refresh_from_db()
+    assert mine.status == Submission.Status.READY, mine.test_log
+    log = mine.test_log.splitlines()
+    assert ", moving first: 2nd of 3: lost," in log[0] and ", moving second: 3rd of 3: lost," in log[1], log
+    assert ", moving third: 1st of 3: won," in log[2], log

@@ -197,3 +197,12 @@ def test_the_standings_say_each_rows_interval_and_rating(transactional_db, live_
     assert lines[2].split()[:3] == ["1", "1", "Strong"]
     assert all(" 3-4 ~ " in line and "Weak" in line for line in lines[4:6]), lines
     assert lines[-1].startswith("rank: each row's 95% interval from 240 games; ~ statistically tied; rating 1500")
+
+
+def test_the_clients_requests_are_not_written_among_a_summarys_lines():
+    """``arbiter play openspiel@1 … --contest …`` printed httpx's "INFO httpx: HTTP Request: GET
+    …/game.zip" lines above its summary (walked on a fresh clone): Django's logging, set up to
+    play, wrote them at INFO."""
+    import logging
+
+    assert logging.getLogger("httpx").getEffectiveLevel() >= logging.WARNING

@@ -242,6 +242,12 @@ def test_what_needs_a_judge_is_on_the_console_and_mended_from_it(contest, client
     failed = page.split('class="list console-failed"')[1].split("</table>")[0]
     assert f">{broken.pk}</a>" in failed and "Ann&#x27;s · Bob&#x27;s" in failed and "no cgroup" in failed
     assert f"/submissions/{unbuilt.pk}/source/" in page.split('class="list console-unbuilt"')[1]
+    # a long fault whole, one click away: a referee's last stderr, its cause, ends it ("hearts is
+    # a game of 4 players, not 2", walked on a fresh clone), and 160 characters cut it off
+    said = "not played: the game's referee failed 3 times in a row; last: " + "x" * 150 + " hearts is a game of 4"
+    Match.objects.filter(pk=broken.pk).update(error=said)
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "<details><summary>" in page and "hearts is a game of 4</details>" in page
 
     done = client.post("/contests/chomp/console/act/", {"action": "rerun_match", "match": broken.pk}, follow=True)
     assert f"Match {broken.pk} is queued to be played again." in done.content.decode()

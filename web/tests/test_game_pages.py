@@ -75,6 +75,8 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     hosting.check_queued(GameVersion.objects.get().pk)  # what the worker's task does
     page = client.get("/games/nim@1/").content.decode()
     assert "Accepted" in page and "Passed: 14 games" in page and "a program that never answers" in page
+    # each game with its parameters, as the referee protocol says: the page named none
+    assert "<td>stones=1</td>" in page and "<td>stones=1000</td>" in page and "<td>the defaults</td>" in page
     told = Notification.objects.get(user=user, kind="game")
     assert told.subject == "nim@1 accepted by its conformance kit" and told.link == "/games/nim@1/"
     listing = Client().get("/games/").content.decode()

@@ -22,11 +22,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from contests.models import Contest
 from games import registry
-from games.base import Game, ParamError
+from games.base import Game, ParamError, ordinal, places
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
 from judging.play.referee import Player, RefereeFault, play
-from judging.uploaded import hosting
+from judging.uploaded import hosting, libraries
 from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
@@ -130,10 +130,14 @@ def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
         "",
     ]
     width = max(len(seat["program"]) for seat in summary["seats"])
-    for index, seat in enumerate(summary["seats"]):
+    seats = summary["seats"]
+    # a game of more than two by its place too, as the site's pages say it ("2nd of 4")
+    placed = places([s["points"] for s in seats], [s["status"] or "" for s in seats]) if len(seats) > 2 else []
+    for index, seat in enumerate(seats):
+        place = f"{ordinal(placed[index])} of {len(seats)}  " if placed and placed[index] else ""
         lines.append(
             f"seat {index}  {seat['program']:<{width}}  {seat['status'] or '-':<7} {seat['points']:>6g} "
-            f"point{'' if seat['points'] == 1 else 's'}  "
+            f"point{'' if seat['points'] == 1 else 's'}  {place}"
             f"{seat['moves']} moves  CPU {seat['cpu_s']:.3f} s  wall {seat['wall_s']:.3f} s"
         )
         lines += [f"        warning: {warning}" for warning in seat["warnings"]]
@@ -183,6 +187,20 @@ def _game(name: str) -> Game:
         return hosting.game_of(files, int(named[2]) if named else 1)
     except (ManifestError, UnsafeArchive, OSError) as e:
         raise CommandError(f"{name}: {e}") from None
+
+
+def _say_libraries(stderr, game: Game) -> None:
+    """Before a referee's libraries are installed here, the first time: OpenSpiel's are some
+    230 MB, and its first game at home was minutes of silence."""
+    requirements = getattr(game.interaction, "requirements", "")
+    if not requirements or libraries.installed(requirements):
+        return
+    wanted = [line.split("#")[0].strip() for line in requirements.splitlines()]
+    named = ", ".join(w.split()[0] for w in wanted if w and not w.startswith("-"))
+    stderr.write(
+        f"installing the referee's libraries ({named}) into {libraries.folder(requirements)}, once:"
+        " a large one takes minutes"
+    )
 
 
 class Command(BaseCommand):
@@ -279,6 +297,7 @@ class Command(BaseCommand):
         # At home this game is the only one: its programs and an uploaded game's referee all
         # run at once whatever the installation's slots (a game of turns runs one at a time).
         settings.SANDBOX_SLOTS = max(settings.SANDBOX_SLOTS, len(players) + 1)
+        _say_libraries(self.stderr, game)
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
