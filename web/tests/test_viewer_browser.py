@@ -204,3 +204,53 @@ def test_the_crossed_words_board_fits_a_phone(crossed_words_match, page, live_se
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
     letters = page.locator(".cw-letter")
     assert letters.count() > 10 and letters.first.bounding_box()["width"] >= 12  # still readable
+
+
+def test_the_viewer_by_keyboard_alone_says_each_move(page, live_server, matches):
+    """Issue 38: the slider, the buttons and the keys step the replay; each move is said in a
+    live region as a sentence; the focus is drawn; axe-core finds nothing serious."""
+    from web.tests.accessibility import violations
+
+    match, replay = matches["chomp"]
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=0")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    announce = page.locator("#announce")
+    # the position the page opens on is not a change: nothing is said
+    assert announce.get_attribute("aria-live") == "polite" and announce.inner_text() == ""
+
+    def said(text: str) -> None:
+        page.wait_for_function("text => document.querySelector('#announce').textContent === text", arg=text)
+
+    seat, move = replay["moves"][0]["seat"], replay["moves"][0]
+    name = replay["seats"][seat]["name"]
+
+    page.locator("#scrub").focus()
+    page.keyboard.press("ArrowRight")
+    said(f"Move 1: seat {seat} ({name}) played {move['move']}")
+    assert page.locator("#jump").input_value() == "1" and page.locator(".chomp-grid .eaten").count() > 0
+    assert page.locator("#scrub").get_attribute("aria-valuetext") == f"1 of {len(replay['moves'])}"
+    assert page.locator("#move-list button[aria-current='step']").inner_text().endswith(move["move"])
+    page.keyboard.press("ArrowLeft")
+    said("The start of the game.")
+    assert page.locator(".chomp-grid .eaten").count() == 0
+
+    # Tab from the slider's buttons: each has a name a screen reader says, and a drawn focus.
+    forward = page.get_by_role("button", name="Forward one move")
+    forward.focus()
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.keyboard.press("Enter")
+    said(f"Move 1: seat {seat} ({name}) played {move['move']}")
+    page.get_by_role("button", name="Last move").focus()
+    page.keyboard.press("Enter")
+    reason = replay["result"]["reason"].replace("seat 1", replay["seats"][1]["name"])
+    assert announce.inner_text().endswith(f"Result: {reason}")
+    page.get_by_role("button", name="First move").focus()
+    page.keyboard.press("Space")
+    said("The start of the game.")
+    page.get_by_role("button", name="Play", exact=True).focus()
+    page.keyboard.press("Space")  # plays from the start: the moves are said as they come
+    said(f"Move 2: seat {replay['moves'][1]['seat']} ({replay['seats'][replay['moves'][1]['seat']]['name']}) "
+         f"played {replay['moves'][1]['move']}")  # fmt: skip
+    page.keyboard.press("Space")
+    assert page.get_by_role("button", name="Play", exact=True).is_visible()
+    assert violations(page) == []
