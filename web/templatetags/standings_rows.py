@@ -104,7 +104,8 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
             others = sure.group_size - 1
             interval += (
                 f' <span class="tie" title="Statistically tied with the {numbers.number(others)} other row'
-                f'{"" if others == 1 else "s"} marked so around it: the games do not order them">≈</span>'
+                f'{"" if others == 1 else "s"} marked so around it: the games do not order them">≈'
+                f'<span class="visually-hidden"> statistically tied, group {numbers.number(sure.group + 1)}</span></span>'
             )
     cells = [
         f"<td>{numbers.number(row.rank)}</td>",
