@@ -16,7 +16,14 @@ def violations(page, where: str = "") -> list[str]:
     the page as it is now (``where`` names it in the lines; the URL's path by default)."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(AXE_SCRIPT)
-    found = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    # after two frames: what a page's scripts do before the next paint (static/js/scrollers.js
+    # marks what scrolls) is done
+    found = page.evaluate(
+        """async () => {
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            return await axe.run(document, {resultTypes: ["violations"]});
+        }"""
+    )
     where = where or page.evaluate("location.pathname + location.search")
     return [
         f"{rule['id']} ({rule['impact']}) on {where}: {' '.join(map(str, node['target']))} · {node['failureSummary'].splitlines()[-1].strip()}"
@@ -24,3 +31,9 @@ def violations(page, where: str = "") -> list[str]:
         if rule["impact"] in BLOCKING
         for node in rule["nodes"]
     ]
+
+
+def assert_accessible(page) -> None:
+    """Fails naming each serious or critical violation of the page as it is now."""
+    found = violations(page)
+    assert not found, "\n".join(found)

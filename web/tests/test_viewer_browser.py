@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from web.tests.accessibility import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SAMPLES = Path(__file__).resolve().parents[2] / "games" / "tests" / "samples"
@@ -111,6 +112,7 @@ def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
     page.locator(".move-list li").nth(len(replay["moves"]) - 1).click()
     assert page.locator("#jump").input_value() == str(len(replay["moves"]))
     assert "stderr" not in page.locator("#move-info").inner_text()  # not logged in: nobody's stderr
+    assert_accessible(page)  # issue 38: each game's board, checked by axe-core
 
 
 @pytest.fixture
@@ -139,6 +141,7 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     clocks = page.locator(".clocks").inner_text()
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
+    assert_accessible(page)
     _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)
 
 
@@ -164,6 +167,7 @@ def test_a_finished_race_says_who_did_not_finish(wheels_match, page, live_server
     page.wait_for_function("document.querySelector('table.wheels-race tbody tr:last-child td:last-child')"
                            ".textContent === 'did not finish'")  # fmt: skip
     assert page.locator("table.wheels-race tbody tr td:last-child").all_inner_texts()[0].startswith("finished at")
+    assert_accessible(page)
 
 
 @pytest.fixture
@@ -204,13 +208,12 @@ def test_the_crossed_words_board_fits_a_phone(crossed_words_match, page, live_se
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
     letters = page.locator(".cw-letter")
     assert letters.count() > 10 and letters.first.bounding_box()["width"] >= 12  # still readable
+    assert_accessible(page)
 
 
 def test_the_viewer_by_keyboard_alone_says_each_move(page, live_server, matches):
     """Issue 38: the slider, the buttons and the keys step the replay; each move is said in a
     live region as a sentence; the focus is drawn; axe-core finds nothing serious."""
-    from web.tests.accessibility import violations
-
     match, replay = matches["chomp"]
     page.goto(f"{live_server.url}/matches/{match.pk}/#move=0")
     page.wait_for_selector("#viewer[data-ready='1']")
@@ -253,4 +256,4 @@ def test_the_viewer_by_keyboard_alone_says_each_move(page, live_server, matches)
          f"played {replay['moves'][1]['move']}")  # fmt: skip
     page.keyboard.press("Space")
     assert page.get_by_role("button", name="Play", exact=True).is_visible()
-    assert violations(page) == []
+    assert_accessible(page)
