@@ -94,7 +94,9 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
     tied = sure is not None and sure.tied
     classes = [f"tied tied-{'even' if sure.group % 2 == 0 else 'odd'}"] if tied else []
     classes += ["mine"] if mine else []
-    opening = format_html('<tr class="{}">', " ".join(classes)) if classes else "<tr>"
+    # the viewer's own row is marked for a screen reader too, not by its background alone
+    current = ' aria-current="true"' if mine else ""
+    opening = format_html('<tr class="{}"{}>', " ".join(classes), mark_safe(current)) if classes else "<tr>"
     if sure is None:
         interval = NOT_RATED
     else:

@@ -136,6 +136,7 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     assert names[:2] == ["Strong", "Medium"] and names[2:] in (["Weak B", "…"], ["…", "Weak B"])
     mine = page.locator("table.standings tbody tr.mine")
     assert mine.count() == 1 and mine.locator("td").nth(2).inner_text() == "Weak B"
+    assert mine.get_attribute("aria-current") == "true"  # said to a screen reader, not only drawn
     marked = mine.locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     plain = rows.nth(0).locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     assert marked != plain  # highlighted
