@@ -19,7 +19,12 @@ urlpatterns = [
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Our own page around Swagger UI: it names its language (templates/api_docs.html).
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     path("api/", include("arbiter.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -249,6 +249,9 @@ def test_a_submission_page_follows_its_build_and_test_without_a_reload(alices_en
 
     step(Submission.Status.BUILDING)
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Building')")  # 15 s at most
+    # a screen reader is told the new status, not the whole page part again (issue 38)
+    assert page.locator("#live").get_attribute("aria-live") is None
+    assert page.locator("#live-announce").inner_text().startswith("Building")
     step(Submission.Status.READY, is_active=True, build_log="compiled: 0 warnings", test_log="system test passed")
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Ready')")
     assert "system test passed" in page.locator("#live").inner_text()

@@ -140,6 +140,7 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     assert names[:2] == ["Strong", "Medium"] and names[2:] in (["Weak B", "…"], ["…", "Weak B"])
     mine = page.locator("table.standings tbody tr.mine")
     assert mine.count() == 1 and mine.locator("td").nth(2).inner_text() == "Weak B"
+    assert mine.get_attribute("aria-current") == "true"  # said to a screen reader, not only drawn
     marked = mine.locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     plain = rows.nth(0).locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     assert marked != plain  # highlighted
@@ -148,3 +149,27 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     assert "page 2 of 2" in page.locator("nav.pages").inner_text()
     assert page.locator("table.standings tbody tr.gap").count() == 1  # above the page's rows
     assert page.locator("table.standings tbody tr.mine").count() == 1  # on its page, in place, once
+
+
+def test_a_screen_reader_reads_the_standings_and_their_ties(ladder, page, live_server):
+    """Issue 38: the table is named by its caption, its headers are the columns', and a tied
+    row says so in words and in the band's pattern, not in its colour alone."""
+    from web.tests.accessibility import assert_accessible
+
+    contest, _, _, _ = ladder
+    page.goto(f"{live_server.url}/contests/{contest.slug}/standings/")
+    table = page.get_by_role("table", name=f"{contest.title}: standings of Ladder")
+    assert table.count() == 1
+    headers = table.locator("thead th")
+    assert headers.count() > 4 and headers.count() == table.locator("thead th[scope=col]").count()
+    assert table.get_by_role("columnheader", name="Entry").count() == 1
+    tied = table.locator("tbody tr.tied")
+    said = tied.locator(".tie").all_text_contents()
+    assert len(said) == 2 and len(set(said)) == 1 and "statistically tied, group" in said[0]
+    style = tied.first.locator("td").first.evaluate("td => getComputedStyle(td).borderLeftStyle")
+    untied = table.locator("tbody tr:not(.tied)").first.locator("td").first
+    assert style in ("solid", "dotted") and untied.evaluate("td => getComputedStyle(td).borderLeftColor") == (
+        "rgba(0, 0, 0, 0)"
+    )
+    page.wait_for_selector(".history-chart svg")
+    assert_accessible(page)

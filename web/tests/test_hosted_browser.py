@@ -16,6 +16,7 @@ from games.clocks import Clock
 from judging.play.referee import Player, play
 from judging.tests.conftest import build
 from judging.uploaded import hosting
+from web.tests.accessibility import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CONNECT_FOUR = Path(__file__).resolve().parents[2] / "examples" / "games" / "connect-four"
@@ -79,6 +80,7 @@ def test_a_connect_four_replay_is_drawn_from_its_frames(played, page, live_serve
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     assert page.locator('table.frames-grid td[data-cell="X"]').count() == 1
+    assert_accessible(page)  # issue 38: an uploaded game's board, drawn from its frames
 
 
 HOSTILE = "<img src=x onerror=\"document.title='pwned'\">"
@@ -152,3 +154,4 @@ def test_a_games_own_viewer_runs_in_a_sandbox_that_sees_the_replay_only(nim_matc
     assert "fetch: refused" in said and "sessionid" not in said and "csrftoken" not in said
     # The platform's own viewer is still on the page, beside it.
     assert page.locator("#viewer #board").count() == 1
+    assert_accessible(page)

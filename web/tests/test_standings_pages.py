@@ -142,7 +142,7 @@ def _lines(html: str) -> list[str]:
         if 'class="gap"' in tr:
             found.append("…")
             continue
-        classes = re.match(r'<tr(?: class="([^"]*)")?>', tr).group(1) or ""
+        classes = re.match(r'<tr(?: class="([^"]*)")?[^>]*>', tr).group(1) or ""
         cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
         found.append((" ".join(c for c in classes.split() if c == "mine"), cells[0], re.sub("<[^>]+>", "", cells[2])))
     return found
