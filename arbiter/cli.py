@@ -381,7 +381,7 @@ def cmd_check(args) -> int:
         raise CliError(f"the sandbox cannot run programs here: {e}") from None
     verdict = "identical: every move, verdict and score as on the site" if report.identical else "DIFFERENT"
     lines = [f"match {report.match} ({report.game}) played again here: {verdict}"]
-    lines += [f"  {line}" for line in report.differences]
+    lines += [f"  {line}" for found in report.differences for line in found.splitlines()]  # a dialogue's: several
     lines += [f"  note: {note}" for note in report.notes]
     lines.append(f"  here: {report.here['reason']}")
     _print(args, report.to_json(), [safe(line) for line in lines])
@@ -431,6 +431,8 @@ def cmd_play(args) -> int:
         options += ["--seed", str(args.seed)]
     if args.replay:
         options += ["--replay", args.replay]
+    if args.json:
+        options.append("--json")
     with tempfile.NamedTemporaryFile("w", suffix=".json") as taken:
         if conditions is not None:
             json.dump(conditions, taken)

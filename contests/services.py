@@ -428,15 +428,12 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
         _lock_contestant(entry.user_id)
         # Read again under the lock: a withdrawal that committed meanwhile refuses it.
         _check_takes_submissions(Entry.objects.get(pk=entry.pk))
+        sha256 = hashlib.sha256(data).hexdigest()
+        _check_not_the_latest_again(entry, sha256, language, filename)
         _check_submission_limits(contest, entry.user_id, now)
         number = (entry.submissions.aggregate(m=Max("number"))["m"] or 0) + 1
         submission = Submission(
-            entry=entry,
-            number=number,
-            language=language,
-            filename=filename,
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
+            entry=entry, number=number, language=language, filename=filename, sha256=sha256, size=len(data)
         )
         try:
             submission.source.save(filename, ContentFile(data), save=False)
@@ -456,6 +453,26 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
 
 class NoSpace(Refused):
     """The site has no room to keep the file (a full disk): try again later (HTTP 507)."""
+
+
+class SameAgain(Refused):
+    """The file is the entry's latest version again, in the same language (HTTP 409): nothing
+    is kept and nothing counted. A double click once took one of Chomp's two weekly
+    submissions. An older version sent again is a new one: that is how a contestant goes back."""
+
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
+
+
+def _check_not_the_latest_again(entry: Entry, sha256: str, language: str, filename: str) -> None:
+    latest = entry.submissions.order_by("-number").first()
+    if latest is not None and (latest.sha256, latest.language) == (sha256, language):
+        raise SameAgain(
+            f"{filename} is version {latest.number} of {entry.name} again (the same file, in the same language): "
+            "nothing was sent, and it does not count against your submissions.",
+            latest.number,
+        )
 
 
 def _forget_partial(submission: Submission, filename: str, size: int) -> None:

@@ -271,6 +271,24 @@ def _said(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+CONTEXT_LINES = 3  # of a dialogue, before its first line that differs
+
+
+def _dialogues_differ(seat: int, site: list[str], here: list[str]) -> str:
+    """Where a seat's dialogue with a race's server went another way: its first line that
+    differs, after the few lines before it. The whole of both (some 70,000 characters of a
+    Wheels race) was printed on one line."""
+    n = next((i for i, (x, y) in enumerate(zip(site, here, strict=False)) if x != y), min(len(site), len(here)))
+    before = [f"    {line}" for line in site[max(0, n - CONTEXT_LINES) : n]]
+    at = (
+        f"    on the site: {site[n] if n < len(site) else '(its dialogue ends here)'}\n"
+        f"    here:        {here[n] if n < len(here) else '(its dialogue ends here)'}"
+    )
+    return "\n".join(
+        [f"seat {seat}: its dialogue differs at line {n + 1} of {len(site)} (here {len(here)}):", *before, at]
+    )
+
+
 def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
     """Where a game played again differs from the site's, in words: the first move that
     differs (and the number of moves), then each other key that differs."""
@@ -281,6 +299,9 @@ def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
             continue
         if isinstance(a, list) and isinstance(b, list) and key in ("moves", "dialogues"):
             for n, (x, y) in enumerate(zip(a, b, strict=False), 1):
+                if x != y and key == "dialogues" and isinstance(x, list) and isinstance(y, list):
+                    out.append(_dialogues_differ(n - 1, x, y))
+                    break
                 if x != y:
                     what = "move" if key == "moves" else "seat"
                     out.append(f"{what} {n if key == 'moves' else n - 1}: on the site {_said(x)}, here {_said(y)}")

@@ -11,8 +11,10 @@ export WEB_WORKERS="${WEB_WORKERS:-2}"
 export WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-$(nproc)}"
 bin=.venv/bin
 
+echo "arbiter: preparing the database"
 "$bin/python" manage.py migrate --noinput -v 0
 if [ "${LOAD_DEMO:-1}" = 1 ]; then
+    echo "arbiter: the demo contests, their reference programs and first games (minutes the first time; the site starts after)"
     "$bin/python" manage.py load_demo --play
 fi
 "$bin/python" manage.py collectstatic --noinput -v 0

@@ -41,8 +41,8 @@ class StageForm(forms.Form):
         for p in self.stage_params:
             if p.boolean:
                 field: forms.Field = forms.BooleanField(required=False)
-            elif p.text:
-                field = forms.CharField(required=False, max_length=100)
+            elif p.text or p.places:  # a name, or a list of places ("1, 3, 10")
+                field = forms.CharField(required=False, max_length=200 if p.places else 100)
             else:
                 field = forms.IntegerField(required=False, min_value=p.minimum, max_value=p.maximum)
             field.label, field.help_text, field.initial = p.label, p.help, p.default

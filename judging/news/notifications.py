@@ -255,6 +255,13 @@ def build_failed(submission: Submission, too_large: bool = False) -> None:
         )
 
 
+def _with_detail(words: str, seat: MatchSeat) -> str:
+    """A fault's words and, after a dash, its detail (``results.fault_detail``) unless the words
+    hold it already."""
+    detail = results.fault_detail(seat)
+    return f"{words} — {detail}" if detail and detail not in words else words
+
+
 def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Submission | None, rerun: bool) -> None:
     """A version failed its system test: which of its games, each with its link; which
     version plays now. ``seats`` are the version's seats in its test games, in order."""
@@ -271,7 +278,7 @@ def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Subm
                     "status": match.get_status_display().lower()
                 }
             elif seat.status in FAULTS:
-                words = results.seat_words(game, seat)
+                words = _with_detail(results.seat_words(game, seat), seat)
             else:
                 continue
             lines.append(
@@ -552,7 +559,7 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
         game = registry.get(entry.contest.game)
         newest = entry.submissions.order_by("-number").first()
         by_status = {status: sum(1 for seat in seats if seat.status == status) for status in FAULT_ORDER}
-        counts = ", ".join(results.counted(status, n) for status, n in by_status.items() if n)
+        counts = ", ".join(results.counted(status, n, game) for status, n in by_status.items() if n)
         lines = []
         for seat in seats[:DIGEST_LINES]:
             match = seat.match
@@ -561,7 +568,7 @@ def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
                 "match": match.pk,
                 "stage": _stage_name(match),
                 "number": seat.submission.number,
-                "said": said,
+                "said": _with_detail(said, seat),
             }
             lines.append({"text": text, "link": _match_link(match)})
         if len(seats) > DIGEST_LINES:

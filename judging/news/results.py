@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, Game
+from games.base import BYE, CRASH, DRAW, EXIT, FAULTS, ILLEGAL, LOSS, TIMEOUT, VALID, WIN, BatchGame, Game
 
 STATUS_WORDS = {
     WIN: gettext_lazy("won"),
@@ -39,8 +39,13 @@ FAULT_NOUNS = {
 }
 
 
-def counted(status: str, n: int) -> str:
-    said = FAULT_NOUNS.get(status)
+# An output-only game's program makes no moves: its one "illegal" is an output the verifier refused.
+BATCH_NOUNS = {ILLEGAL: lambda n: ngettext("%(n)s refused output", "%(n)s refused outputs", n) % {"n": n}}
+
+
+def counted(status: str, n: int, game: Game | None = None) -> str:
+    nouns = {**FAULT_NOUNS, **BATCH_NOUNS} if isinstance(game, BatchGame) else FAULT_NOUNS
+    said = nouns.get(status)
     return said(n) if said is not None else f"{n} {status}"
 
 
@@ -56,6 +61,21 @@ SUFFIXES = {
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{SUFFIXES[suffix]}"
+
+
+DETAIL_CHARS = 200  # of a fault's reason in a notification's line: its page has the whole
+
+
+def fault_detail(seat: Any) -> str:
+    """What went wrong, in the referee's or the verifier's words ("not a square of the board",
+    "line 1: the total is 17, not 22"): the first line of the seat's reason, less the move the
+    words before it already name; "" if it gave none. A notification said "illegal move (move
+    1)" and "output.txt refused by the verifier" without it."""
+    reason = (seat.reason or "").strip().splitlines()
+    if not reason:
+        return ""
+    line = MOVE.sub("", reason[0]).strip()
+    return line if len(line) <= DETAIL_CHARS else line[: DETAIL_CHARS - 1] + "…"
 
 
 def _own_words(game: Game, seat: Any) -> str:
@@ -114,6 +134,8 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
     if not seats or not all(seat.status for seat in seats):
         return ""
     mine = next((seat for seat in seats if seat.entry_id == entry_id), None)
+    if sum(seat.entry_id == entry_id for seat in seats) > 1:  # its versions against each other: told as a bystander
+        mine = None
     if len(seats) == 1:
         words = seat_words(game, seats[0], seats)
         return words if mine is not None else f"{seats[0].entry.name}: {words}"
@@ -128,14 +150,29 @@ def summary(game: Game, seats: Sequence[Any], entry_id: int | None = None) -> st
     won = [seat for seat in seats if seat.status == WIN]
     if len(won) == 1:
         loser = seats[1 - seats.index(won[0])]
-        return f"{won[0].entry.name} {_from_side(game, won[0], loser, seats)}"
+        return f"{seat_name(won[0], seats)} {_from_side(game, won[0], loser, seats)}"
     if all(seat.status == DRAW for seat in seats):
-        return gettext("%(first)s and %(second)s drew") % {"first": seats[0].entry.name, "second": seats[1].entry.name}
-    return "; ".join(f"{seat.entry.name}: {seat_words(game, seat, seats)}" for seat in seats)
+        return gettext("%(first)s and %(second)s drew") % {
+            "first": seat_name(seats[0], seats),
+            "second": seat_name(seats[1], seats),
+        }
+    return "; ".join(f"{seat_name(seat, seats)}: {seat_words(game, seat, seats)}" for seat in seats)
+
+
+def seat_name(seat: Any, seats: Sequence[Any]) -> str:
+    """Who sat in the seat: its entry's name, and its version when another seat of the game is
+    the same entry's ("carol v3" against "carol v2": a versus batch against an earlier version
+    read "won against carol · carol ate the poison cookie"), or its seat when the same version."""
+    same = [other for other in seats if other.entry_id == seat.entry_id]
+    if len(same) < 2:
+        return seat.entry.name
+    if len({other.submission_id for other in same}) == len(same):
+        return f"{seat.entry.name} v{seat.submission.number}"
+    return gettext("%(entry)s (seat %(seat)s)") % {"entry": seat.entry.name, "seat": seat.index}
 
 
 def _from_side(game: Game, mine: Any, other: Any, seats: Sequence[Any]) -> str:
-    name = other.entry.name
+    name = seat_name(other, seats)
     if mine.status == WIN:
         theirs = seat_words(game, other, seats)
         told = other.status in FAULTS or _own_words(game, other)

@@ -149,6 +149,14 @@ def seats(stage: Stage) -> int:
     return int(stage.params.get("seats") or registry.get(stage.contest.game).default_seats)
 
 
+def contest_seats(contest) -> int:
+    """How many programs play one of a contest's games outside its stages (a test game, a game
+    at home): as many as its system test seats (what a version must pass), else the game's own
+    default. A game of four played two (OpenSpiel's Hearts) was its referee's fault every time."""
+    system_test = contest.stages.filter(kind="system_test").order_by("order").first()
+    return seats(system_test) if system_test is not None else registry.get(contest.game).default_seats
+
+
 # What a stage declares before it starts and keeps (the admin refuses a change once it runs).
 DECLARED = ("seats", "rated", "rating_k", "confidence", "places", "stop_when_settled", "stop_after_games")
 

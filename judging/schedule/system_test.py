@@ -149,15 +149,16 @@ def conclude(match: Match) -> None:
         average = s.cpu_seconds / s.moves if s.moves else 0.0
         sides = (gettext("first"), gettext("second"), gettext("third"), gettext("fourth"))
         side = sides[s.index] if s.index < 4 else gettext("seat %(seat)s") % {"seat": s.index + 1}
-        said = results.seat_words(game, s)
+        players = list(m.seats.select_related("entry"))
+        # a game of more than two by its place, as its match page says it ("2nd of 4: lost"):
+        # Hearts' second place read "lost", as its fourth did
+        said = results.seat_words(game, s, players if len(players) > 2 else None)
         if s.detail and s.detail not in said:  # the game's own word too, as its author knows it
             said = f"{said} ({s.detail})"
-        names = {seat.index: seat.entry.name for seat in m.seats.select_related("entry")}
+        names = {seat.index: seat.entry.name for seat in players}
         reason = SEAT.sub(lambda found, names=names: names.get(int(found[1]), found[0]), s.reason or "")
-        line = gettext(
-            "game %(number)s (match %(match)s), moving %(side)s: %(said)s, %(moves)s moves, "
-            "%(cpu)s s CPU (%(average)s s a move)"
-        ) % {
+        alone = len(names) == 1  # a solitaire's game or an output-only run: nobody to move before or after
+        figures = {
             "number": number,
             "match": m.pk,
             "side": side,
@@ -166,7 +167,16 @@ def conclude(match: Match) -> None:
             "cpu": f"{s.cpu_seconds:.3f}",
             "average": f"{average:.3f}",
         }
-        lines.append(line + (" - " + reason if reason else ""))
+        if alone:
+            line = gettext(
+                "game %(number)s (match %(match)s): %(said)s, %(moves)s moves, %(cpu)s s CPU (%(average)s s a move)"
+            )
+        else:
+            line = gettext(
+                "game %(number)s (match %(match)s), moving %(side)s: %(said)s, %(moves)s moves, "
+                "%(cpu)s s CPU (%(average)s s a move)"
+            )
+        lines.append(line % figures + (" - " + reason if reason else ""))
         failed |= s.status in FAULTS
         found = _warnings(m, s.index)
         warned += len(found)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from contests.models import Contest, Entry, Submission
 from games import registry
 from judging.models import Match
-from judging.record import entrants
+from judging.record import entrants, formats
 from judging.record.formats import StageError
 from judging.schedule import scheduling
 
@@ -57,7 +57,7 @@ def test_games_left(user, contest: Contest, now: datetime | None = None) -> tupl
 def create_test_game(submission: Submission, opponent: Submission | None = None, first: bool = True) -> Match:
     """An on-demand game of a built submission (not counted in any stage) against a reference
     program or one of the entry's own earlier versions (``opponent``; the first reference
-    ready when None): what a contestant asks for to try a version before it plays for real.
+    ready when None; in every other seat of a game of more): what a contestant asks for to try a version before it plays for real.
     Refused for an entry that is withdrawn or disqualified, and past the contestant's quota."""
     if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
         raise StageError(gettext("Only a program that has been built can play a test game."))
@@ -97,7 +97,7 @@ def create_test_game(submission: Submission, opponent: Submission | None = None,
                 gettext("%(contest)s has no reference program ready to play against.") % {"contest": contest.title}
             )
         other = choices[0][1]
-        seats.append((other.entry, other))
+        seats += [(other.entry, other)] * (formats.contest_seats(contest) - 1)  # a game of k seats: k - 1 of them
         if not first:
             seats.reverse()
     return scheduling.create_match(

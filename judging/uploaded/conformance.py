@@ -80,10 +80,19 @@ MAX_VARIANTS = 24  # games of the references with one parameter at a bound
 
 
 def variants(game: HostedGame) -> list[dict[str, Any]]:
-    """The parameter sets the kit plays beside the defaults: each parameter in turn at its
-    bounds, the others at their defaults; a sample of ``MAX_VARIANTS`` spread evenly over them
-    when there are more."""
+    """The parameter sets the kit plays beside the defaults: every number at its minimum
+    together and at its maximum together (a board of the most pits and the most seeds, which
+    no parameter alone reaches), then each parameter in turn at its bounds, the others at
+    their defaults; a sample of ``MAX_VARIANTS`` spread evenly over them when there are more,
+    the two sets of all bounds kept."""
     defaults = {p.name: p.default for p in game.info.params}
+    numbers = [p for p in game.info.params if p.kind in ("integer", "number") and not p.choices]
+    together = []
+    if len(numbers) > 1:
+        for bound in ("minimum", "maximum"):
+            values = {p.name: getattr(p, bound) for p in numbers if getattr(p, bound) is not None}
+            if {**defaults, **values} != defaults and {**defaults, **values} not in together:
+                together.append({**defaults, **values})
     found = []
     for p in game.info.params:
         if p.choices:
@@ -95,12 +104,13 @@ def variants(game: HostedGame) -> list[dict[str, Any]]:
         else:
             values = []
         for value in values:
-            if value != p.default and {**defaults, p.name: value} not in found:
+            if value != p.default and {**defaults, p.name: value} not in found + together:
                 found.append({**defaults, p.name: value})
-    if len(found) > MAX_VARIANTS:
-        step = len(found) / MAX_VARIANTS
-        found = [found[int(i * step)] for i in range(MAX_VARIANTS)]
-    return found
+    room = MAX_VARIANTS - len(together)
+    if len(found) > room:
+        step = len(found) / room
+        found = [found[int(i * step)] for i in range(room)]
+    return together + found
 
 
 def _game(

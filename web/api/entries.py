@@ -28,13 +28,15 @@ from web.uploads import limit_uploads, upload_refusal
 
 def _refused(e: services.Refused) -> Response:
     """The service's refusal: 429 with Retry-After for a used-up submission limit, 409 for an
-    entry that no longer takes the change, 507 when the site's disk is full, else 400."""
+    entry that no longer takes the change or a version sent again, 507 when the site's disk is full, else 400."""
     if isinstance(e, services.SubmissionLimit):
         response = refused(str(e), status.HTTP_429_TOO_MANY_REQUESTS, code="limit_reached")
         response["Retry-After"] = str(max(1, math.ceil((e.next_allowed_at - timezone.now()).total_seconds())))
         return response
     if isinstance(e, services.EntryClosed):
         return refused(str(e), status.HTTP_409_CONFLICT)
+    if isinstance(e, services.SameAgain):
+        return refused(str(e), status.HTTP_409_CONFLICT, code="same_again")
     if isinstance(e, services.NoSpace):
         return refused(str(e), status.HTTP_507_INSUFFICIENT_STORAGE, code="insufficient_storage")
     return refused(str(e))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -120,21 +121,33 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
     return entered
 
 
-def play_demo() -> list[str]:
+PROGRESS_EVERY = 2  # games: a line of progress while a stage's are played
+
+
+def play_demo(say: Callable[[str], None] = lambda line: None) -> list[str]:
     """Build the demo's reference programs and play the games of its continuous stages here
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
     Only games not yet played are played, so a second run changes nothing. The round robins
-    and finals wait for a judge to run them."""
+    and finals wait for a judge to run them. ``say`` is told each step as it happens (`make
+    run` was silent for three minutes of it); what was done is returned too."""
     from judging.play import builds, matches
 
     done = []
-    for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
+
+    def did(line: str) -> None:
+        done.append(line)
+        say(line)
+
+    queued = list(Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED))
+    if queued:
+        say(f"building the demo's {len(queued)} reference programs (a minute or two the first time)")
+    for submission in queued:
         try:
             builds.build_submission(submission.pk)
         except Exception as e:  # the site still starts; the worker retries the build
             log.warning("demo: could not build %s: %s", submission.entry.name, e)
             continue
-        done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
+        did(f"built {submission.entry.name} for {submission.entry.contest.slug}")
     for spec in DEMO_CONTESTS:
         continuous = Stage.objects.filter(
             contest__slug=spec.slug, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
@@ -144,18 +157,24 @@ def play_demo() -> list[str]:
             waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
             if not waiting:
                 continue
-            for pk in waiting[:PLAYED_HERE]:  # the rest are the worker's, once the site is up
+            here = waiting[:PLAYED_HERE]  # the rest are the worker's, once the site is up
+            say(f"playing {stage}: {len(here)} games")
+            for n, pk in enumerate(here, start=1):
                 try:
                     matches.play_now(pk)
                 except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
                     log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
+                if n % PROGRESS_EVERY == 0 and n < len(here):
+                    say(f"  {n} of {len(here)}")
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
-            done.append(f"played {stage}: {finished} games")
+            did(f"played {stage}: {finished} games")
         run_now = ["batch", "qualification", "race"]
         pending = Stage.objects.filter(contest__slug=spec.slug, kind__in=run_now, status=Stage.Status.PENDING)
         for stage in pending.order_by("order"):
             # an output-only contest's final run, for the judges to verify; a race's trial laps, then its race
-            done += _run_batch(stage)
+            say(f"running {stage}")
+            for line in _run_batch(stage):
+                did(line)
     return done
 
 

@@ -11,6 +11,7 @@ The JSON says which conditions it played under.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -22,12 +23,12 @@ from django.utils.translation import gettext, gettext_lazy
 
 from contests.models import Contest
 from games import registry
-from games.base import Game, ParamError
+from games.base import Game, ParamError, ordinal, places
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
 from judging.management.language import SpeaksTheShellsLanguage
 from judging.play.referee import Player, RefereeFault, play
-from judging.uploaded import hosting
+from judging.uploaded import hosting, libraries
 from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
@@ -41,10 +42,14 @@ def _stop(signum, frame) -> None:
     request_stop()
 
 
-def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
+# A clock's keys whose values are words, not numbers (``games.clocks.Clock``): the rest are numbers.
+CLOCK_WORDS = {f.name: "string" for f in dataclasses.fields(Clock) if f.type in ("str", str)}
+
+
+def _pairs(items: list[str], what: str, game=None, kinds: dict[str, str] | None = None) -> dict[str, Any]:
     """``NAME=VALUE`` items as a dict: each value as its parameter's kind reads it (a game's
-    parameter of text, true or false, or a number), else a number."""
-    kinds = {p.name: p.kind for p in game.info.params} if game is not None else {}
+    parameter of text, true or false, or a number; ``kinds`` names others'), else a number."""
+    kinds = dict(kinds or {}) | ({p.name: p.kind for p in game.info.params} if game is not None else {})
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -109,6 +114,58 @@ def _conditions(game, slug: str | None) -> dict:
     }
 
 
+STDERR_LINES = 5  # of each program's stderr in the readable summary (--replay keeps it all)
+
+
+def _stderr_of(replay: dict, seats: int) -> list[str]:
+    """What each seat's program wrote to stderr, as the replay kept it: its moves' in order,
+    a race's seat's, an output-only run's."""
+    found = [[] for _ in range(seats)]
+    for move in replay.get("moves", []):
+        if move.get("stderr") and isinstance(move.get("seat"), int) and 0 <= move["seat"] < seats:
+            found[move["seat"]].append(move["stderr"])
+    for index, seat in enumerate(replay.get("seats", [])[:seats]):
+        if seat.get("stderr"):
+            found[index].append(seat["stderr"])
+    if replay.get("stderr") and seats:
+        found[0].append(replay["stderr"])
+    return ["".join(parts) for parts in found]
+
+
+def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
+    """The summary for a person: the conditions, a line a seat, the result, each program's last
+    lines of stderr and where the replay is."""
+    params = ", ".join(f"{name}={value}" for name, value in summary["params"].items()) or "none"
+    lines = [
+        f"{summary['game']} under {summary['conditions']['from']}",
+        f"  parameters: {params}; languages: the {summary['conditions']['language_table']} table",
+        *(f"  clock: {words}" for words in clock.in_words()),
+        "",
+    ]
+    width = max(len(seat["program"]) for seat in summary["seats"])
+    seats = summary["seats"]
+    # a game of more than two by its place too, as the site's pages say it ("2nd of 4")
+    placed = places([s["points"] for s in seats], [s["status"] or "" for s in seats]) if len(seats) > 2 else []
+    for index, seat in enumerate(seats):
+        place = f"{ordinal(placed[index])} of {len(seats)}  " if placed and placed[index] else ""
+        lines.append(
+            f"seat {index}  {seat['program']:<{width}}  {seat['status'] or '-':<7} {seat['points']:>6g} "
+            f"point{'' if seat['points'] == 1 else 's'}  {place}"
+            f"{seat['moves']} moves  CPU {seat['cpu_s']:.3f} s  wall {seat['wall_s']:.3f} s"
+        )
+        lines += [f"        warning: {warning}" for warning in seat["warnings"]]
+    if "verdict" in summary:
+        lines.append(f"verdict: {summary['verdict']}, {summary['verified']} verified of {summary['claimed']} claimed")
+    lines.append(f"result: {summary['reason']}" if summary["reason"] else "result: (no reason given)")
+    for index, written in enumerate(stderr):
+        tail = written.rstrip("\n").splitlines()[-STDERR_LINES:]
+        if tail:
+            lines += ["", f"stderr of seat {index} ({summary['seats'][index]['program']}), its last lines:"]
+            lines += [f"  {line}" for line in tail]
+    lines += ["", f"replay: {summary['replay']}" if summary["replay"] else "replay: not kept (--replay FILE keeps it)"]
+    return lines
+
+
 def _batch_summary(replay: dict) -> dict:
     """An output-only run's verdict: the score verified and claimed, the first wrong line."""
     if "verification" not in replay:
@@ -149,10 +206,22 @@ def _game(name: str) -> Game:
         raise CommandError(f"{name}: {e}") from None
 
 
-class Command(SpeaksTheShellsLanguage, BaseCommand):
-    help = gettext_lazy(
-        "Play one match between local programs with the real referee and sandbox; print a JSON summary."
+def _say_libraries(stderr, game: Game) -> None:
+    """Before a referee's libraries are installed here, the first time: OpenSpiel's are some
+    230 MB, and its first game at home was minutes of silence."""
+    requirements = getattr(game.interaction, "requirements", "")
+    if not requirements or libraries.installed(requirements):
+        return
+    wanted = [line.split("#")[0].strip() for line in requirements.splitlines()]
+    named = ", ".join(w.split()[0] for w in wanted if w and not w.startswith("-"))
+    stderr.write(
+        gettext("installing the referee's libraries (%(named)s) into %(folder)s, once: a large one takes minutes")
+        % {"named": named, "folder": libraries.folder(requirements)}
     )
+
+
+class Command(SpeaksTheShellsLanguage, BaseCommand):
+    help = gettext_lazy("Play one match between local programs with the real referee and sandbox; print what happened.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -176,8 +245,10 @@ class Command(SpeaksTheShellsLanguage, BaseCommand):
             "--clock",
             action="append",
             default=[],
-            metavar="NAME=SECONDS",
-            help=gettext("a time limit (default: the original contest's)"),
+            metavar="NAME=VALUE",
+            help=gettext(
+                "a key of the clock: a time limit in seconds, or measure=wall|cpu (default: the original contest's)"
+            ),
         )
         parser.add_argument(
             "--lang",
@@ -206,6 +277,7 @@ class Command(SpeaksTheShellsLanguage, BaseCommand):
         parser.add_argument(
             "--conditions", metavar="FILE", help=gettext("a JSON file of conditions (the CLI's, from a site's API)")
         )
+        parser.add_argument("--json", action="store_true", help=gettext("print the summary as JSON, for a script"))
 
     def handle(self, *args, **options) -> None:
         previous = signal.signal(signal.SIGTERM, _stop)
@@ -232,7 +304,7 @@ class Command(SpeaksTheShellsLanguage, BaseCommand):
             conditions["language_table"] = options["table"]
         try:
             params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param", game)})
-            clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock")})
+            clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock", kinds=CLOCK_WORDS)})
         except (ParamError, ClockError) as e:
             raise CommandError(str(e)) from None
         conditions["clock"], conditions["params"] = clock.to_json(), params
@@ -262,6 +334,7 @@ class Command(SpeaksTheShellsLanguage, BaseCommand):
         # At home this game is the only one: its programs and an uploaded game's referee all
         # run at once whatever the installation's slots (a game of turns runs one at a time).
         settings.SANDBOX_SLOTS = max(settings.SANDBOX_SLOTS, len(players) + 1)
+        _say_libraries(self.stderr, game)
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
@@ -299,4 +372,7 @@ class Command(SpeaksTheShellsLanguage, BaseCommand):
             "reason": outcome.reason,
             "replay": options["replay"],
         }
-        self.stdout.write(json.dumps(summary, indent=1))
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, indent=1))
+        else:
+            self.stdout.write("\n".join(readable(summary, clock, _stderr_of(record.replay, len(players)))))

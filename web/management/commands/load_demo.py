@@ -18,9 +18,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         lines = load_demo(queue_builds=not options["play"])
-        if options["play"]:
-            lines += play_demo()
         for line in lines:
             self.stdout.write(line)
+        if options["play"]:
+            lines += play_demo(say=self._say)  # each step as it happens: it takes minutes the first time
         if not lines:
             self.stdout.write("demo data already present; nothing changed")
+
+    def _say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()
