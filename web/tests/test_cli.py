@@ -145,7 +145,7 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
 
     page = Client().get(f"/contests/{contest.slug}/").content.decode()
     assert "make kit" in page
-    fetch = page.split('<pre class="log">', 1)[1].split("\n", 1)[0]
+    fetch = page.split('<pre tabindex="0" class="log">', 1)[1].split("\n", 1)[0]
     assert fetch == "curl -sSL http://testserver/kit/arbiter.tar.gz | tar xz"  # no SOURCE_URL: the site's own code
     archive = b"".join(Client().get("/kit/arbiter.tar.gz").streaming_content)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
