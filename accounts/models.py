@@ -80,3 +80,20 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.key}"
+
+
+class Preference(models.Model):
+    """What a person chose for themselves that outlives a browser's cookie: the language the
+    site, their notifications and their e-mails speak to them in (blank: their browser's)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="preference"
+    )
+    language = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="A code of LANGUAGES, chosen in the header or on the profile; blank: the browser's Accept-Language.",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or 'the browser'}"

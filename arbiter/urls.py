@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import language
 from arbiter import views
 from web import kit
 
@@ -14,7 +15,7 @@ urlpatterns = [
     # Where browsers look for an icon on a page that names none (/metrics, a replay's JSON).
     path("favicon.ico", views.favicon),
     path("kit/arbiter.tar.gz", kit.download, name="kit-archive"),  # the code this site runs, to play at home
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's choice of language
+    path("i18n/setlang/", language.set_language, name="set_language"),  # the header's choice of language
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),

@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def dutch_readers():
     """Every user reads Dutch, as accounts would say of one who chose it."""
+    before = notifications._chosen_language  # accounts' reader of each person's choice
     notifications.read_languages_with(lambda user_id: "nl")
     yield
-    notifications.read_languages_with(None)
+    notifications.read_languages_with(before)
 
 
 @pytest.mark.django_db
