@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import threading
 import time
 
-from celery.signals import worker_process_shutdown, worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -18,6 +19,7 @@ from judging.play import latencies, matches
 from judging.play.matches import DB_ERRORS
 from sandbox import run_selfcheck, sweep
 from sandbox.conf import get_settings
+from sandbox.interrupt import request_stop
 
 log = logging.getLogger(__name__)
 _stop = threading.Event()
@@ -106,6 +108,19 @@ def stop_heartbeat(sender, **kwargs) -> None:
         workers.worker_stopped(sender.hostname)
     except Exception:
         log.exception("could not record the stop of %s", sender.hostname)
+
+
+@worker_process_init.connect
+def stop_games_on_sigterm(**kwargs) -> None:
+    """A pool process asked to stop (SIGTERM to the worker's whole process group: honcho on
+    Ctrl-C, systemd's default) closes the jails of the game or build in hand at the loop's next
+    turn and ends its task, instead of Celery's default of dying at once. Dying then left the
+    game's jails for the next start to sweep, and a process that died holding the pool's queue
+    lock (an idle one waits for a task holding it) left the worker's main process waiting
+    forever for its pool to stop. SIGTERM to the main process alone still lets each game in
+    hand end as it would."""
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: request_stop())
 
 
 @worker_process_shutdown.connect

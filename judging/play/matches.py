@@ -49,7 +49,8 @@ from judging.play.referee import Cancelled, MatchRecord, Player, RefereeFault, S
 from judging.record import counts, lifecycle, tallies
 from judging.record.lifecycle import Ended
 from sandbox import require_isolation
-from sandbox.errors import PlatformStall, SandboxError
+from sandbox.errors import Interrupted, PlatformStall, SandboxError
+from sandbox.interrupt import check_stop
 from sandbox.programs import build_program
 from sandbox.text import printable
 
@@ -135,6 +136,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
 
     require_isolation()
     disks.check()  # DiskFull: nothing claimed; the task waits for room with its token (judging.tasks)
+    check_stop()  # a process asked to stop claims nothing: the match stays queued for a live worker
     attempt = claim(worker, races=races, budget=budget, first=sent_for)
     if attempt is None:
         return None
@@ -144,6 +146,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
 
 def play_now(match_id: int, worker: str = "") -> Match.Status | None:
     """Play this match here and now if it is queued (the demo, tests); its status after."""
+    check_stop()
     attempt = claim(worker or f"{socket.gethostname()}:{os.getpid()}", match_id=match_id)
     if attempt is None:
         return None
@@ -262,6 +265,9 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
         except Cancelled:
             log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)
             return
+        except Interrupted:  # its process was asked to stop; the jails are closed: back to the queue now
+            end_attempt(attempt.pk, Outcome.LOST, "its worker was stopped (SIGTERM) during the game")
+            raise
         except PlatformStall as e:
             end_attempt(attempt.pk, Outcome.STALLED, str(e))
             return

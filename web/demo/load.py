@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -120,43 +121,73 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
     return entered
 
 
-def play_demo() -> list[str]:
+def play_demo(say: Callable[[str], None] | None = None) -> list[str]:
     """Build the demo's reference programs and play the games of its continuous stages here
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
-    Only games not yet played are played, so a second run changes nothing. The round robins
-    and finals wait for a judge to run them."""
+    Only games not yet played are played, so a second run changes nothing (a build or a game a
+    stop cut short is taken up again). The round robins and finals wait for a judge to run them.
+    ``say`` is told each line as it is done (each build and stage, counted), for a console or
+    a worker's log; the lines are also returned."""
     from judging.play import builds, matches
 
     done = []
-    for submission in Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED):
+
+    def tell(line: str) -> None:
+        done.append(line)
+        if say is not None:
+            say(line)
+
+    waiting = list(
+        Submission.objects.filter(
+            entry__is_reference=True, status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING]
+        ).select_related("entry__contest")
+    )
+    for number, submission in enumerate(waiting, start=1):
         try:
             builds.build_submission(submission.pk)
         except Exception as e:  # the site still starts; the worker retries the build
             log.warning("demo: could not build %s: %s", submission.entry.name, e)
             continue
-        done.append(f"built {submission.entry.name} for {submission.entry.contest.slug}")
+        tell(f"built {submission.entry.name} for {submission.entry.contest.slug} ({number} of {len(waiting)})")
     for spec in DEMO_CONTESTS:
         continuous = Stage.objects.filter(
             contest__slug=spec.slug, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
         )
         for stage in continuous:
             formats.of(stage.kind).start(stage)  # what the versions active now still owe
-            waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
-            if not waiting:
+            queued = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
+            if not queued:
                 continue
-            for pk in waiting[:PLAYED_HERE]:  # the rest are the worker's, once the site is up
+            for pk in queued[:PLAYED_HERE]:  # the rest are the worker's, once the site is up
                 try:
                     matches.play_now(pk)
                 except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
                     log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
-            done.append(f"played {stage}: {finished} games")
+            tell(f"played {stage}: {finished} games")
         run_now = ["batch", "qualification", "race"]
         pending = Stage.objects.filter(contest__slug=spec.slug, kind__in=run_now, status=Stage.Status.PENDING)
         for stage in pending.order_by("order"):
             # an output-only contest's final run, for the judges to verify; a race's trial laps, then its race
-            done += _run_batch(stage)
+            for line in _run_batch(stage):
+                tell(line)
     return done
+
+
+def demo_left_to_play() -> bool:
+    """Whether ``play_demo`` has anything left to do: a reference program not built, or a
+    stage it runs not yet run (the demo's play stopped halfway, or never started)."""
+    if Submission.objects.filter(
+        entry__is_reference=True,
+        entry__contest__slug__in=[spec.slug for spec in DEMO_CONTESTS],
+        status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING],
+    ).exists():
+        return True
+    return Stage.objects.filter(
+        contest__slug__in=[spec.slug for spec in DEMO_CONTESTS],
+        kind__in=["batch", "qualification", "race"],
+        status=Stage.Status.PENDING,
+    ).exists()
 
 
 def _run_batch(stage: Stage) -> list[str]:
