@@ -9,7 +9,14 @@ import signal
 import threading
 import time
 
-from celery.signals import worker_process_init, worker_process_shutdown, worker_ready, worker_shutdown
+from celery.signals import (
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+    worker_shutdown,
+)
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -111,16 +118,29 @@ def stop_heartbeat(sender, **kwargs) -> None:
 
 
 @worker_process_init.connect
-def stop_games_on_sigterm(**kwargs) -> None:
-    """A pool process asked to stop (SIGTERM to the worker's whole process group: honcho on
-    Ctrl-C, systemd's default) closes the jails of the game or build in hand at the loop's next
-    turn and ends its task, instead of Celery's default of dying at once. Dying then left the
-    game's jails for the next start to sweep, and a process that died holding the pool's queue
-    lock (an idle one waits for a task holding it) left the worker's main process waiting
-    forever for its pool to stop. SIGTERM to the main process alone still lets each game in
-    hand end as it would."""
+def ignore_sigterm_while_idle(**kwargs) -> None:
+    """A pool process takes no SIGTERM of its own while it waits for a task: the worker's main
+    process stops it (warm shutdown) once the task in hand is done. SIGTERM to the worker's
+    whole process group (honcho on Ctrl-C, systemd's default) otherwise made billiard's handler
+    end an idle process where it waits on the pool's queue, and the main process then waited
+    forever for its pool to stop, until honcho's SIGKILL 5 s later; the games in hand died with
+    their jails left for the next start to sweep. Billiard keeps a signal ignored here."""
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+@task_prerun.connect
+def stop_the_task_on_sigterm(**kwargs) -> None:
+    """While a task runs, SIGTERM asks it to stop at a safe point (``sandbox.interrupt``): the
+    game or build in hand closes its jails within a few milliseconds, its match goes back to
+    the queue, and the process takes no other (``matches.play_next`` checks)."""
 
     signal.signal(signal.SIGTERM, lambda signum, frame: request_stop())
+
+
+@task_postrun.connect
+def ignore_sigterm_again(**kwargs) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 @worker_process_shutdown.connect
