@@ -6,6 +6,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -61,10 +62,28 @@ def sandbox_self_check() -> str:
     return report.level
 
 
+def notice_stops_sooner(consumer) -> None:
+    """Celery's loop for a polled broker (the filesystem one of a single machine; Redis has an
+    event loop instead) waits up to 2 s for a message before it looks whether it was asked to
+    stop, two fifths of what honcho gives `make run`'s worker on Ctrl-C. The broker is polled
+    every 0.1 s whatever the wait, so waiting 0.2 s at a time costs nothing."""
+
+    connection = getattr(consumer, "connection", None)
+    if connection is None or getattr(consumer.controller, "use_eventloop", True):
+        return
+    drain = connection.drain_events
+
+    def drain_briefly(timeout=None, **kwargs):
+        return drain(timeout=0.2 if timeout is None else min(timeout, 0.2), **kwargs)
+
+    connection.drain_events = drain_briefly
+
+
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
 
     hostname = sender.hostname
+    notice_stops_sooner(sender)
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
     concurrency = sender.controller.concurrency if sender.controller else 1
     started_at = timezone.now()
@@ -115,6 +134,24 @@ def stop_heartbeat(sender, **kwargs) -> None:
         workers.worker_stopped(sender.hostname)
     except Exception:
         log.exception("could not record the stop of %s", sender.hostname)
+
+
+@worker_shutdown.connect
+def exit_once_stopped(sender, **kwargs) -> None:
+    """A worker run from the command line leaves as soon as it has stopped: its tasks are done,
+    its pool's processes gone, its unacknowledged messages given back and its stop recorded.
+    What Python and billiard did after that (a thread's 1 s sleep, then tearing the interpreter
+    down) took 2 s more of the 5 s honcho gives `make run`'s worker on Ctrl-C before its
+    SIGKILL. A worker run inside another program (the tests') returns to it as before."""
+
+    from celery.apps.worker import Worker as CommandLineWorker
+
+    if not isinstance(sender, CommandLineWorker):
+        return
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(sender.exitcode or 0)
 
 
 @worker_process_init.connect
