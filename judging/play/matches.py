@@ -266,7 +266,7 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
             log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)
             return
         except Interrupted:  # its process was asked to stop; the jails are closed: back to the queue now
-            end_attempt(attempt.pk, Outcome.LOST, "its worker was stopped (SIGTERM) during the game")
+            end_attempt(attempt.pk, Outcome.LOST, "its worker was stopped (SIGTERM) during the game", counted=False)
             raise
         except PlatformStall as e:
             end_attempt(attempt.pk, Outcome.STALLED, str(e))
@@ -405,10 +405,11 @@ def _hold_result(match: Match, attempt: MatchAttempt, record: MatchRecord) -> No
     )
 
 
-def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
+def end_attempt(attempt_id: int, outcome: str, error: str, counted: bool = True) -> bool:
     """End a running attempt that gave no result (lost, a platform fault, a stall): the match
-    goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row. False
-    if the attempt had already ended (a judge called it off)."""
+    goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row (not
+    ``counted``: a stop asked for, no fault). False if the attempt had already ended (a judge
+    called it off)."""
     match_id = MatchAttempt.objects.values_list("match_id", flat=True).get(pk=attempt_id)
     with writing():
         match = lifecycle.lock_match(match_id)
@@ -421,7 +422,9 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
             return True
         with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
             log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
-        lifecycle.requeue_after_fault(match, error, by="the game's referee" if outcome == Outcome.REFEREE else "")
+        lifecycle.requeue_after_fault(
+            match, error, by="the game's referee" if outcome == Outcome.REFEREE else "", counted=counted
+        )
     return True
 
 

@@ -344,18 +344,20 @@ def _fail(match: Match, error: str) -> None:
     match_ended(match, Ended.FAILED)
 
 
-def requeue_after_fault(match: Match, error: str, by: str = "") -> bool:
+def requeue_after_fault(match: Match, error: str, by: str = "", counted: bool = True) -> bool:
     """running -> queued at the head of the queue after a platform fault, or -> failed after
     MAX_FAULTS in a row (the caller holds its locks); True if it goes back to the queue. ``by``:
-    whose fault the last was, when not the platform's own (the game's referee)."""
-    if match.faults + 1 >= MAX_FAULTS:
+    whose fault the last was, when not the platform's own (the game's referee). A game its
+    worker was asked to stop (``counted`` off: Ctrl-C of `make run`, a worker's group stopped)
+    is no fault: it goes back to the queue however often that happens."""
+    if counted and match.faults + 1 >= MAX_FAULTS:
         _fail(match, f"not played: {by or 'the platform'} failed {MAX_FAULTS} times in a row; last: {error}")
         return False
     # running -> queued: open both, the kept count (judging.record.counts) is unchanged
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.QUEUED,
         priority=Match.Priority.RESCUE,
-        faults=F("faults") + 1,
+        faults=F("faults") + (1 if counted else 0),
         started_at=None,
         queued_at=timezone.now(),
     )

@@ -717,8 +717,8 @@ def test_a_rerun_keeps_each_attempts_replay_and_they_compare_move_by_move(queued
 def test_a_game_stopped_by_sigterm_goes_back_to_the_queue_and_the_process_claims_no_other(monkeypatch, queued):
     """A worker's pool process asked to stop (judging.signals, on Ctrl-C of `make run`): the
     game raises Interrupted at a safe point with its jails closed; its attempt ends as lost and
-    the match is queued again at once, not after the watchdog's wait; and the process claims
-    nothing more, so a match is not given up for a string of stops."""
+    the match is queued again at once, not after the watchdog's wait, with no fault counted; and
+    the process claims nothing more."""
     from sandbox.errors import Interrupted
     from sandbox.interrupt import clear_stop, request_stop
 
@@ -737,6 +737,7 @@ def test_a_game_stopped_by_sigterm_goes_back_to_the_queue_and_the_process_claims
         attempt = match.attempts.get()
         assert attempt.outcome == Outcome.LOST and "stopped (SIGTERM)" in attempt.error
         assert match.status == "queued" and ("play_match", match.pk) in queued
+        assert match.faults == 0  # a stop asked for is no fault: no string of them fails the match
         with pytest.raises(Interrupted):
             matches.play_next("w1")
         assert match.attempts.count() == 1  # nothing claimed
