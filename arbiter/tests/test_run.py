@@ -56,6 +56,13 @@ def _processes_with(marker: str) -> list[int]:
     return pids
 
 
+def _command_line(pid: int) -> str:
+    try:
+        return f"{pid}: " + Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return f"{pid}: gone"
+
+
 def _get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
@@ -129,8 +136,8 @@ def test_run_says_each_step_serves_the_site_at_once_and_ctrl_c_stops_everything_
             proc.wait(timeout=5)
         while _processes_with(str(var)) and time.monotonic() < stopped_at + 5:
             time.sleep(0.1)
-        leftover = _processes_with(str(var))
-        for pid in leftover:
+        leftover = [_command_line(pid) for pid in _processes_with(str(var))]
+        for pid in _processes_with(str(var)):
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode is not None and leftover == [], f"running 5 s after Ctrl-C: {leftover}\n{output()}"
     said = output()
