@@ -218,6 +218,17 @@ def quick_conformance_kit(settings):
 
 
 @pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in Dutch leaves Dutch active in its thread (LocaleMiddleware activates the
+    request's language and nothing turns it off): a later test's words outside a request
+    would come out Dutch. Each test ends in the site's default language."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_uploaded_games():
     """Uploaded games are read once a process: each test reads its own database's again."""
     from contests.hosted_games import SOURCE

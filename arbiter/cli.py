@@ -42,6 +42,30 @@ class CliError(Exception):
         self.status = status
 
 
+def shell_language() -> str | None:
+    """The language the shell asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, in gettext's order)
+    as a language tag, "nl-NL"; None if unset, C or POSIX. The site answers in it when it has
+    it (its Accept-Language), and a command played here speaks it."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = (os.environ.get(name) or "").split(":")[0]
+        if value:
+            code = value.split(".")[0].split("@")[0]
+            return None if code in ("C", "POSIX") else code.replace("_", "-")
+    return None
+
+
+def _speak_the_shells_language() -> None:
+    """After django.setup(): what this process's Django says, in the shell's language if the
+    site has it."""
+    from django.utils import translation
+
+    from judging.management.language import shell_language as site_language
+
+    code = site_language()
+    if code:
+        translation.activate(code)
+
+
 def config() -> tuple[str, str | None]:
     parser = configparser.ConfigParser()
     home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
@@ -55,6 +79,8 @@ def config() -> tuple[str, str | None]:
 class Client:
     def __init__(self, url: str, token: str | None, timeout: float = 30) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if language := shell_language():
+            headers["Accept-Language"] = language
         self.url = url
         self.http = httpx.Client(base_url=url + "/api", headers=headers, timeout=timeout)
 
@@ -343,6 +369,7 @@ def cmd_check(args) -> int:
     import django
 
     django.setup()
+    _speak_the_shells_language()
     from judging.bundles import BundleError, check
     from sandbox.errors import SandboxError
 
@@ -354,7 +381,7 @@ def cmd_check(args) -> int:
         raise CliError(f"the sandbox cannot run programs here: {e}") from None
     verdict = "identical: every move, verdict and score as on the site" if report.identical else "DIFFERENT"
     lines = [f"match {report.match} ({report.game}) played again here: {verdict}"]
-    lines += [f"  {line}" for line in report.differences]
+    lines += [f"  {line}" for found in report.differences for line in found.splitlines()]  # a dialogue's: several
     lines += [f"  note: {note}" for note in report.notes]
     lines.append(f"  here: {report.here['reason']}")
     _print(args, report.to_json(), [safe(line) for line in lines])
@@ -384,6 +411,7 @@ def cmd_play(args) -> int:
     from django.core.management.base import CommandError
 
     django.setup()
+    _speak_the_shells_language()
     folder = tempfile.TemporaryDirectory(prefix="arbiter-game-")
     game = args.game
     if "@" in game and not Path(game).exists():  # an uploaded game: its referee, from the site
@@ -403,6 +431,8 @@ def cmd_play(args) -> int:
         options += ["--seed", str(args.seed)]
     if args.replay:
         options += ["--replay", args.replay]
+    if args.json:
+        options.append("--json")
     with tempfile.NamedTemporaryFile("w", suffix=".json") as taken:
         if conditions is not None:
             json.dump(conditions, taken)

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the visitor's language: its cookie, else Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -135,7 +136,11 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The site's languages (docs/translating.md): a page is in the visitor's, chosen in the header
+# (a cookie) or by the browser's Accept-Language, else English. A contest's rules stay as written.
+LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -424,5 +429,8 @@ LOGGING = {
         # django-axes writes a line at INFO for every login (the failures it forgets); its
         # warnings (a lockout) stay.
         "axes": {"level": "WARNING"},
+        # httpx (the command-line client's) writes a line at INFO for every request: arbiter
+        # play --contest printed two among its summary's lines.
+        "httpx": {"level": "WARNING"},
     },
 }

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from arbiter import views
+from web import kit
 
 admin.site.site_header = "Arbiter administration"
 
@@ -12,11 +13,18 @@ urlpatterns = [
     path("metrics", views.metrics, name="metrics"),
     # Where browsers look for an icon on a page that names none (/metrics, a replay's JSON).
     path("favicon.ico", views.favicon),
+    path("kit/arbiter.tar.gz", kit.download, name="kit-archive"),  # the code this site runs, to play at home
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's choice of language
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Our own page around Swagger UI: it names its language (templates/api_docs.html).
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     path("api/", include("arbiter.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -19,13 +19,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 
 
 def number(value: float) -> str:
     """A value as a sentence shows it: 1,000,000,000 rather than 1e+09; 0.01 as it is; a whole
     number too large for a float by its digits."""
     if isinstance(value, int):
-        return f"{value:,}" if abs(value) < 10**18 else f"a number of {len(str(abs(value)))} digits"
+        return (
+            f"{value:,}"
+            if abs(value) < 10**18
+            else gettext("a number of %(digits)s digits") % {"digits": len(str(abs(value)))}
+        )
     if math.isfinite(value) and value.is_integer() and abs(value) < 1e18:
         return f"{int(value):,}"
     return f"{value:g}"
@@ -34,7 +39,7 @@ def number(value: float) -> str:
 @dataclass(frozen=True)
 class Bound:
     setting: str  # the name of its setting, BOUND_...
-    what: str  # what it bounds, as the sentence says it
+    what: str  # what it bounds, as the sentence says it (marked for translation)
     unit: str = ""
 
     @property
@@ -48,30 +53,36 @@ class Bound:
     def said(self) -> str:
         low, high = self.range
         unit = f" {self.unit}" if self.unit else ""
-        return f"{number(low)} to {number(high)}{unit}"
+        return gettext("%(low)s to %(high)s%(unit)s") % {"low": number(low), "high": number(high), "unit": unit}
 
     def refusal(self, name: str, value: Any) -> str | None:
         """Why ``value`` (of the setting ``name``) is refused, in one sentence; None if it fits."""
         if self.admits(value):
             return None
         shown = number(value) if isinstance(value, int | float) and not isinstance(value, bool) else repr(value)
-        return f"{name} is {shown}: this site's bound for {self.what} is {self.said()} ({self.setting})."
+        return gettext("%(name)s is %(value)s: this site's bound for %(what)s is %(bound)s (%(setting)s).") % {
+            "name": name,
+            "value": shown,
+            "what": self.what,
+            "bound": self.said(),
+            "setting": self.setting,
+        }
 
 
-MOVE_SECONDS = Bound("BOUND_MOVE_SECONDS", "a move's time limit", "s")
-GAME_SECONDS = Bound("BOUND_GAME_SECONDS", "a game's time limit", "s")
-RUN_SECONDS = Bound("BOUND_RUN_SECONDS", "a run's time limit", "s")
-MEMORY = Bound("BOUND_MEMORY_MB", "a program's memory", "MB")
-SOURCE_BYTES = Bound("BOUND_SOURCE_BYTES", "a source limit", "bytes")
-EXECUTABLE_BYTES = Bound("BOUND_EXECUTABLE_BYTES", "a built program's limit", "bytes")
-SUBMISSIONS_PER_DAY = Bound("BOUND_SUBMISSIONS_PER_DAY", "submissions a day")
-SUBMISSIONS_PER_WEEK = Bound("BOUND_SUBMISSIONS_PER_WEEK", "submissions a week")
-ENTRIES_PER_USER = Bound("BOUND_ENTRIES_PER_USER", "entries per contestant")
-ROUNDS = Bound("BOUND_ROUNDS", "a stage's rounds")
-GAMES_PER_PAIRING = Bound("BOUND_GAMES_PER_PAIRING", "a stage's games a pairing")
-STAGE_NUMBER = Bound("BOUND_STAGE_NUMBER", "a stage's numbers")
-GAME_PARAM = Bound("BOUND_GAME_PARAM", "a game's parameters")
-VERSUS_GAMES = Bound("BOUND_VERSUS_GAMES", "a versus batch's games")
+MOVE_SECONDS = Bound("BOUND_MOVE_SECONDS", gettext_lazy("a move's time limit"), "s")
+GAME_SECONDS = Bound("BOUND_GAME_SECONDS", gettext_lazy("a game's time limit"), "s")
+RUN_SECONDS = Bound("BOUND_RUN_SECONDS", gettext_lazy("a run's time limit"), "s")
+MEMORY = Bound("BOUND_MEMORY_MB", gettext_lazy("a program's memory"), "MB")
+SOURCE_BYTES = Bound("BOUND_SOURCE_BYTES", gettext_lazy("a source limit"), "bytes")
+EXECUTABLE_BYTES = Bound("BOUND_EXECUTABLE_BYTES", gettext_lazy("a built program's limit"), "bytes")
+SUBMISSIONS_PER_DAY = Bound("BOUND_SUBMISSIONS_PER_DAY", gettext_lazy("submissions a day"))
+SUBMISSIONS_PER_WEEK = Bound("BOUND_SUBMISSIONS_PER_WEEK", gettext_lazy("submissions a week"))
+ENTRIES_PER_USER = Bound("BOUND_ENTRIES_PER_USER", gettext_lazy("entries per contestant"))
+ROUNDS = Bound("BOUND_ROUNDS", gettext_lazy("a stage's rounds"))
+GAMES_PER_PAIRING = Bound("BOUND_GAMES_PER_PAIRING", gettext_lazy("a stage's games a pairing"))
+STAGE_NUMBER = Bound("BOUND_STAGE_NUMBER", gettext_lazy("a stage's numbers"))
+GAME_PARAM = Bound("BOUND_GAME_PARAM", gettext_lazy("a game's parameters"))
+VERSUS_GAMES = Bound("BOUND_VERSUS_GAMES", gettext_lazy("a versus batch's games"))
 
 # Every number of games.clocks.Clock, by what it limits (a test keeps this whole).
 CLOCK: dict[str, Bound] = {

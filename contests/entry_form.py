@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext
 
 TYPES = ("text", "textarea", "email", "number", "integer", "checkbox", "choice")
 TEXT_MAX = 500
@@ -35,20 +36,23 @@ def label(spec: dict[str, Any]) -> str:
 def check_specs(specs: Any) -> list[str]:
     """What is wrong with a contest's list of field specs (for the admin), as messages."""
     if not isinstance(specs, list):
-        return ["The entry form is a list of fields."]
+        return [gettext("The entry form is a list of fields.")]
     problems, names = [], set()
     for i, spec in enumerate(specs, 1):
         if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not spec["name"]:
-            problems.append(f"Field {i} needs a name.")
+            problems.append(gettext("Field %(number)s needs a name.") % {"number": i})
             continue
         if spec["name"] in names:
-            problems.append(f"Two fields are named {spec['name']}.")
+            problems.append(gettext("Two fields are named %(name)s.") % {"name": spec["name"]})
         names.add(spec["name"])
         kind = spec.get("type", "text")
         if kind not in TYPES:
-            problems.append(f"Field {spec['name']} has type {kind!r}; the types are {', '.join(TYPES)}.")
+            problems.append(
+                gettext("Field %(name)s has type %(kind)s; the types are %(types)s.")
+                % {"name": spec["name"], "kind": repr(kind), "types": ", ".join(TYPES)}
+            )
         if kind == "choice" and not (isinstance(spec.get("choices"), list) and spec["choices"]):
-            problems.append(f"Field {spec['name']} is a choice with no choices.")
+            problems.append(gettext("Field %(name)s is a choice with no choices.") % {"name": spec["name"]})
     return problems
 
 
@@ -58,58 +62,66 @@ def clean_answer(spec: dict[str, Any], value: Any) -> Any:
     if kind == "checkbox":
         given = value in (True, "on", "true", "True", "yes", "1", 1)
         if value not in (None, "", False, "false", "False", "no", "0", 0) and not given:
-            raise FormError(f"{name} is a yes or a no.")
+            raise FormError(gettext("%(name)s is a yes or a no.") % {"name": name})
         if spec.get("required") and not given:
-            raise FormError(f"{name}: you must agree to enter.")
+            raise FormError(gettext("%(name)s: you must agree to enter.") % {"name": name})
         return given
     if isinstance(value, str):
         value = value.strip()
     if value in ("", None):
         if spec.get("required"):
-            raise FormError(f"{name} is required.")
+            raise FormError(gettext("%(name)s is required.") % {"name": name})
         return None
     if kind in ("number", "integer"):
         if isinstance(value, bool):
-            raise FormError(f"{name} must be a number.")
+            raise FormError(gettext("%(name)s must be a number.") % {"name": name})
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise FormError(f"{name} must be a number.") from None
+            raise FormError(gettext("%(name)s must be a number.") % {"name": name}) from None
         if number != number or number in (float("inf"), float("-inf")):
-            raise FormError(f"{name} must be a number.")
+            raise FormError(gettext("%(name)s must be a number.") % {"name": name})
         if number < 0:
-            raise FormError(f"{name} cannot be negative.")
+            raise FormError(gettext("%(name)s cannot be negative.") % {"name": name})
         if kind == "integer":
             if number != int(number):
-                raise FormError(f"{name} must be a whole number.")
+                raise FormError(gettext("%(name)s must be a whole number.") % {"name": name})
             return int(number)
         return number
     if not isinstance(value, str):
-        raise FormError(f"{name} must be text.")
+        raise FormError(gettext("%(name)s must be text.") % {"name": name})
     limit = int(spec.get("max") or (TEXTAREA_MAX if kind == "textarea" else TEXT_MAX))
     if len(value) > limit:
-        raise FormError(f"{name} must be text of at most {limit} characters.")
+        raise FormError(
+            gettext("%(name)s must be text of at most %(limit)s characters.") % {"name": name, "limit": limit}
+        )
     if kind != "textarea" and ("\n" in value or "\r" in value):
-        raise FormError(f"{name} must be one line.")
+        raise FormError(gettext("%(name)s must be one line.") % {"name": name})
     if kind == "email":
         try:
             validate_email(value)
         except ValidationError:
-            raise FormError(f"{name} must be an e-mail address, like name@example.org.") from None
+            raise FormError(
+                gettext("%(name)s must be an e-mail address, like name@example.org.") % {"name": name}
+            ) from None
     if kind == "choice":
         choices = [str(c) for c in spec.get("choices", [])]
         if value not in choices:
-            raise FormError(f"{name} must be one of: {', '.join(choices)}.")
+            raise FormError(
+                gettext("%(name)s must be one of: %(choices)s.") % {"name": name, "choices": ", ".join(choices)}
+            )
     return value
 
 
 def clean(specs: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any]:
     """Every answer checked against the contest's form; unknown fields refused."""
     if not isinstance(answers, dict):
-        raise FormError("The entry form's answers are a set of named fields.")
+        raise FormError(gettext("The entry form's answers are a set of named fields."))
     unknown = set(answers) - {spec["name"] for spec in specs}
     if unknown:
-        raise FormError(f"The entry form has no field {', '.join(sorted(map(str, unknown)))}.")
+        raise FormError(
+            gettext("The entry form has no field %(fields)s.") % {"fields": ", ".join(sorted(map(str, unknown)))}
+        )
     out: dict[str, Any] = {}
     for spec in specs:
         value = clean_answer(spec, answers.get(spec["name"]))

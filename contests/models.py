@@ -12,61 +12,76 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 
 class Contest(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     title = models.CharField(max_length=200)
-    summary = models.CharField(max_length=300, blank=True, help_text="One line for the contest list.")
-    game = models.CharField(max_length=40, help_text="Short name of the game in the registry, e.g. chomp.")
+    summary = models.CharField(max_length=300, blank=True, help_text=gettext_lazy("One line for the contest list."))
+    game = models.CharField(
+        max_length=40, help_text=gettext_lazy("Short name of the game in the registry, e.g. chomp.")
+    )
     game_params = models.JSONField(
-        default=dict, blank=True, help_text="Parameters of the game, as its rules name them."
+        default=dict, blank=True, help_text=gettext_lazy("Parameters of the game, as its rules name them.")
     )
     clock = models.JSONField(
-        default=dict, blank=True, help_text="Time limits: per move, per game, as the contest's rules set them."
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy("Time limits: per move, per game, as the contest's rules set them."),
     )
     game_data = models.FileField(
         upload_to="contest-data/",
         blank=True,
-        help_text="The contest's own data for its game, instead of the game's default: Crossed Words Solitaire's "
-        "word list (one word a line, 2 to 12 letters a-z).",
+        help_text=gettext_lazy(
+            "The contest's own data for its game, instead of the game's default: Crossed Words Solitaire's word "
+            "list (one word a line, 2 to 12 letters a-z)."
+        ),
     )
-    rules = models.TextField(blank=True, help_text="The rules as contestants read them.")
-    rules_source = models.URLField(blank=True, help_text="Where the original rules were published.")
+    rules = models.TextField(blank=True, help_text=gettext_lazy("The rules as contestants read them."))
+    rules_source = models.URLField(blank=True, help_text=gettext_lazy("Where the original rules were published."))
     is_public = models.BooleanField(default=True)
-    opens_at = models.DateTimeField(null=True, blank=True, help_text="Submissions accepted from.")
-    closes_at = models.DateTimeField(null=True, blank=True, help_text="Submission deadline.")
+    opens_at = models.DateTimeField(null=True, blank=True, help_text=gettext_lazy("Submissions accepted from."))
+    closes_at = models.DateTimeField(null=True, blank=True, help_text=gettext_lazy("Submission deadline."))
     standings_frozen_at = models.DateTimeField(
-        null=True, blank=True, help_text="The public standings show only the matches finished by then (judges see all)."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The public standings show only the matches finished by then (judges see all)."),
     )
     results_published_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the judges published the results."
+        null=True, blank=True, help_text=gettext_lazy("When the judges published the results.")
     )
     # Submission policy
     allowed_languages = models.JSONField(
-        default=list, blank=True, help_text="Language keys; empty means every language the workers offer."
+        default=list, blank=True, help_text=gettext_lazy("Language keys; empty means every language the workers offer.")
     )
     language_table = models.CharField(
         max_length=40,
         default="arbiter",
-        help_text="The languages offered and the build and run command of each, as the original page "
-        "stated them (sandbox.languages.TABLES: arbiter, codecup, potm).",
+        help_text=gettext_lazy(
+            "The languages offered and the build and run command of each, as the original page stated them "
+            "(sandbox.languages.TABLES: arbiter, codecup, potm)."
+        ),
     )
     max_source_bytes = models.PositiveIntegerField(default=1024 * 1024)
     source_counts = models.CharField(
         max_length=8,
-        choices=[("bytes", "every byte"), ("code", "code only: comments do not count")],
+        choices=[("bytes", gettext_lazy("every byte")), ("code", gettext_lazy("code only: comments do not count"))],
         default="bytes",
-        help_text='What max_source_bytes counts (the POTM: "comments don\'t count against you").',
+        help_text=gettext_lazy('What max_source_bytes counts (the POTM: "comments don\'t count against you").'),
     )
     max_executable_bytes = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Largest built program accepted."
+        null=True, blank=True, help_text=gettext_lazy("Largest built program accepted.")
     )
-    max_entries_per_user = models.PositiveIntegerField(default=1, help_text="Programs one contestant may enter.")
+    max_entries_per_user = models.PositiveIntegerField(
+        default=1, help_text=gettext_lazy("Programs one contestant may enter.")
+    )
     max_submissions_per_day = models.PositiveIntegerField(null=True, blank=True)
     max_submissions_per_week = models.PositiveIntegerField(null=True, blank=True)
     entry_form = models.JSONField(
-        default=list, blank=True, help_text='Extra entry-form fields: [{"name", "label", "type", "required"}].'
+        default=list,
+        blank=True,
+        help_text=gettext_lazy('Extra entry-form fields: [{"name", "label", "type", "required"}].'),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -110,20 +125,22 @@ class Contest(models.Model):
 
 class Stage(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", gettext_lazy("Pending")
+        RUNNING = "running", gettext_lazy("Running")
+        FINISHED = "finished", gettext_lazy("Finished")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField(default=1)
     name = models.CharField(max_length=100)
     kind = models.CharField(
         max_length=40,
-        help_text="Its format, by name (judging.record.formats: round_robin, swiss, ladder, batch, race...).",
+        help_text=gettext_lazy(
+            "Its format, by name (judging.record.formats: round_robin, swiss, ladder, batch, race...)."
+        ),
     )
     params = models.JSONField(
-        default=dict, blank=True, help_text="Parameters of this phase, e.g. rounds, games per pairing."
+        default=dict, blank=True, help_text=gettext_lazy("Parameters of this phase, e.g. rounds, games per pairing.")
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -133,7 +150,7 @@ class Stage(models.Model):
         blank=True,
         default="",
         db_default="",
-        help_text="Which of its declared stopping rules ended it, if one did.",
+        help_text=gettext_lazy("Which of its declared stopping rules ended it, if one did."),
     )
 
     class Meta:
@@ -146,23 +163,25 @@ class Stage(models.Model):
 
 class Entry(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
+        ACTIVE = "active", gettext_lazy("Active")
+        WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
+        DISQUALIFIED = "disqualified", gettext_lazy("Disqualified")
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries")
-    name = models.CharField(max_length=100, help_text="Shown in the standings.")
-    form_data = models.JSONField(default=dict, blank=True, help_text="Answers to the contest's entry form.")
+    name = models.CharField(max_length=100, help_text=gettext_lazy("Shown in the standings."))
+    form_data = models.JSONField(
+        default=dict, blank=True, help_text=gettext_lazy("Answers to the contest's entry form.")
+    )
     is_reference = models.BooleanField(
-        default=False, help_text="A reference program of the organisers, not a contestant."
+        default=False, help_text=gettext_lazy("A reference program of the organisers, not a contestant.")
     )
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True)
     versus_allowed = models.BooleanField(
         default=False,
         db_default=False,
-        help_text="Other contestants may name it as a rival in their versus batches (unrated games).",
+        help_text=gettext_lazy("Other contestants may name it as a rival in their versus batches (unrated games)."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -187,44 +206,50 @@ def submission_upload_to(submission: Submission, filename: str) -> str:
 
 class Submission(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        BUILDING = "building", "Building"
-        BUILD_FAILED = "build_failed", "Build failed"
-        TESTING = "testing", "System test"
-        TEST_FAILED = "test_failed", "System test failed"
-        READY = "ready", "Ready"
-        PLATFORM_FAULT = "platform_fault", "Not built: platform fault"  # a judge can build it again
+        QUEUED = "queued", gettext_lazy("Queued")
+        BUILDING = "building", gettext_lazy("Building")
+        BUILD_FAILED = "build_failed", gettext_lazy("Build failed")
+        TESTING = "testing", gettext_lazy("System test")
+        TEST_FAILED = "test_failed", gettext_lazy("System test failed")
+        READY = "ready", gettext_lazy("Ready")
+        PLATFORM_FAULT = "platform_fault", gettext_lazy("Not built: platform fault")  # a judge can build it again
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="submissions")
-    number = models.PositiveIntegerField(help_text="1 for the entry's first version, then 2, 3...")
+    number = models.PositiveIntegerField(help_text=gettext_lazy("1 for the entry's first version, then 2, 3..."))
     language = models.CharField(max_length=20)
     source = models.FileField(upload_to=submission_upload_to, max_length=300)
     filename = models.CharField(max_length=200)
     sha256 = models.CharField(max_length=64, db_index=True)
     size = models.PositiveIntegerField()
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.QUEUED)
-    is_active = models.BooleanField(default=False, help_text="The version that plays for the entry.")
+    is_active = models.BooleanField(default=False, help_text=gettext_lazy("The version that plays for the entry."))
     toolchain = models.CharField(
-        max_length=200, blank=True, help_text="Compiler or interpreter version used for the build."
+        max_length=200, blank=True, help_text=gettext_lazy("Compiler or interpreter version used for the build.")
     )
     build_log = models.TextField(blank=True)
     test_log = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    queued_at = models.DateTimeField(default=timezone.now, help_text="When it was last queued to be built.")
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text=gettext_lazy("When it was last queued to be built.")
+    )
     build_started_at = models.DateTimeField(null=True, blank=True)
     build_faults = models.PositiveSmallIntegerField(
-        default=0, help_text="Builds that the platform (not the program) failed since it was last queued."
+        default=0, help_text=gettext_lazy("Builds that the platform (not the program) failed since it was last queued.")
     )
     built_at = models.DateTimeField(null=True, blank=True)
     program_bytes = models.PositiveBigIntegerField(
         null=True,
         blank=True,
-        help_text="Size of the built program (every file of the build, and the interpreter or virtual machine "
-        "that runs it, as the MSO page counted JAVA.EXE); a tie-break of output-only contests.",
+        help_text=gettext_lazy(
+            "Size of the built program (every file of the build, and the interpreter or virtual machine that runs "
+            "it, as the MSO page counted JAVA.EXE); a tie-break of output-only contests."
+        ),
     )
     rebuilt_from_sources = models.BooleanField(
         default=False,
-        help_text="The supplied runme did not run, so the program was made again from the archive's src/Makefile.",
+        help_text=gettext_lazy(
+            "The supplied runme did not run, so the program was made again from the archive's src/Makefile."
+        ),
     )
 
     class Meta:
@@ -249,8 +274,12 @@ class JudgeAction(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     at = models.DateTimeField(default=timezone.now, db_index=True)
-    action = models.CharField(max_length=40, help_text="e.g. verification.accept, match.rerun, entry.disqualify")
-    target = models.CharField(max_length=200, help_text="What it was done to, in words: 'match 12', 'entry Muncher'.")
+    action = models.CharField(
+        max_length=40, help_text=gettext_lazy("e.g. verification.accept, match.rerun, entry.disqualify")
+    )
+    target = models.CharField(
+        max_length=200, help_text=gettext_lazy("What it was done to, in words: 'match 12', 'entry Muncher'.")
+    )
     reason = models.TextField(blank=True)
     data = models.JSONField(default=dict, blank=True)
 
@@ -267,9 +296,9 @@ class ContestRole(models.Model):
     (contests.roles). A role is a right on this contest only."""
 
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ORGANISER = "organiser", "Co-organiser"
-        JUDGE = "judge", "Judge"
+        OWNER = "owner", gettext_lazy("Owner")
+        ORGANISER = "organiser", gettext_lazy("Co-organiser")
+        JUDGE = "judge", gettext_lazy("Judge")
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="contest_roles")
@@ -299,18 +328,20 @@ class GameVersion(models.Model):
     (``Contest.game``: ``connect-four@2``) until its organiser moves it."""
 
     class Status(models.TextChoices):
-        CHECKING = "checking", "Being checked"
-        ACCEPTED = "accepted", "Accepted"
-        REFUSED = "refused", "Refused"
+        CHECKING = "checking", gettext_lazy("Being checked")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        REFUSED = "refused", gettext_lazy("Refused")
 
     name = models.CharField(max_length=30)
     version = models.PositiveIntegerField()
     title = models.CharField(max_length=100)
-    manifest = models.JSONField(help_text="game.json as uploaded.")
-    archive = models.FileField(upload_to="games/", help_text="Every file of the upload, as a zip the platform made.")
+    manifest = models.JSONField(help_text=gettext_lazy("game.json as uploaded."))
+    archive = models.FileField(
+        upload_to="games/", help_text=gettext_lazy("Every file of the upload, as a zip the platform made.")
+    )
     sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.CHECKING)
-    report = models.JSONField(default=dict, blank=True, help_text="The conformance kit's report.")
+    report = models.JSONField(default=dict, blank=True, help_text=gettext_lazy("The conformance kit's report."))
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -31,6 +31,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests import locks, signals
 from contests.models import Contest, ContestRole
@@ -180,17 +181,25 @@ def grant(actor, contest: Contest, username: str, role: str, reason: str = "") -
     """Name a user co-organiser or judge of the contest (the owner or an administrator only);
     a user named again gets the new role. A line of the judges' log, and the user is told."""
     if not may(actor, contest, Power.NAME):
-        raise NotAllowed(f"Only the owner of {contest.title} or a site administrator names its organisers and judges.")
+        raise NotAllowed(
+            gettext("Only the owner of %(contest)s or a site administrator names its organisers and judges.")
+            % {"contest": contest.title}
+        )
     if role not in NAMED:
-        raise RoleError(f"A role is one of: {', '.join(NAMED)} (a contest's owner is who opened it).")
+        raise RoleError(
+            gettext("A role is one of: %(named)s (a contest's owner is who opened it).") % {"named": ", ".join(NAMED)}
+        )
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise NoSuchUser(f"There is no user called {username!r}.")
+        raise NoSuchUser(gettext("There is no user called %(username)s.") % {"username": repr(username)})
     with locks.writing():
         locks.lock_one("contest", Contest.objects.filter(pk=contest.pk))  # one change to its people at a time
         was = ContestRole.objects.filter(contest=contest, user=user).first()
         if was is not None and was.role == Role.OWNER:
-            raise RoleError(f"{username} owns {contest.title}; the owner keeps every right.")
+            raise RoleError(
+                gettext("%(username)s owns %(contest)s; the owner keeps every right.")
+                % {"username": username, "contest": contest.title}
+            )
         if was is not None and was.role == role:
             return was
         row, _ = ContestRole.objects.update_or_create(
@@ -207,14 +216,22 @@ def revoke(actor, contest: Contest, username: str, reason: str = "") -> str:
     """Take a co-organiser's or judge's role away (the owner or an administrator only; the
     owner's cannot be). Returns the role taken."""
     if not may(actor, contest, Power.NAME):
-        raise NotAllowed(f"Only the owner of {contest.title} or a site administrator names its organisers and judges.")
+        raise NotAllowed(
+            gettext("Only the owner of %(contest)s or a site administrator names its organisers and judges.")
+            % {"contest": contest.title}
+        )
     with locks.writing():
         locks.lock_one("contest", Contest.objects.filter(pk=contest.pk))
         row = ContestRole.objects.filter(contest=contest, user__username=username).select_related("user").first()
         if row is None:
-            raise NoSuchUser(f"{username} has no role in {contest.title}.")
+            raise NoSuchUser(
+                gettext("%(username)s has no role in %(contest)s.") % {"username": username, "contest": contest.title}
+            )
         if row.role == Role.OWNER:
-            raise RoleError(f"{username} owns {contest.title}: the owner's rights cannot be taken away.")
+            raise RoleError(
+                gettext("%(username)s owns %(contest)s: the owner's rights cannot be taken away.")
+                % {"username": username, "contest": contest.title}
+            )
         row.delete()
         _log(actor, contest, "role.revoke", f"{row.role} {username}", reason, user=username, role=row.role)
         signals.role_changed.send(sender=ContestRole, contest=contest, user=row.user, role=None, actor=actor)

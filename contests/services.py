@@ -19,6 +19,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from contests import entry_form, locks, roles, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
@@ -127,17 +128,19 @@ def _check_name(contest: Contest, user, name: str, entry: Entry | None = None) -
     their names)."""
     name = unicodedata.normalize("NFKC", name).strip() if isinstance(name, str) else ""
     if not name:
-        raise Refused("Give your entry a name.")
+        raise Refused(gettext("Give your entry a name."))
     if not printable(name):
-        raise Refused("An entry name may not hold control or invisible formatting characters.")
+        raise Refused(gettext("An entry name may not hold control or invisible formatting characters."))
     if len(name) > 100:
-        raise Refused("An entry name has at most 100 characters.")
+        raise Refused(gettext("An entry name has at most 100 characters."))
     taken = contest.entries.filter(name__iexact=name)
     if entry is not None:
         taken = taken.exclude(pk=entry.pk)
     if taken.exists():
         mine = taken.filter(user=user).exists()
-        raise Refused(f"You already have an entry called {name}." if mine else f"{name} is taken in {contest.title}.")
+        if mine:
+            raise Refused(gettext("You already have an entry called %(name)s.") % {"name": name})
+        raise Refused(gettext("%(name)s is taken in %(contest)s.") % {"name": name, "contest": contest.title})
     return name
 
 
@@ -150,8 +153,11 @@ def may_enter(contest: Contest, user) -> bool:
 def closed_because(contest: Contest) -> str:
     """Why a contest takes no entries or submissions now, for the person who tried."""
     if not contest.is_hosted:
-        return f"{contest.title} takes no entries yet: its game ({contest.game}) is not hosted here."
-    return f"{contest.title} is not taking entries now."
+        return gettext("%(contest)s takes no entries yet: its game (%(game)s) is not hosted here.") % {
+            "contest": contest.title,
+            "game": contest.game,
+        }
+    return gettext("%(contest)s is not taking entries now.") % {"contest": contest.title}
 
 
 def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | None = None) -> Entry:
@@ -162,7 +168,12 @@ def create_entry(contest: Contest, user, name: str, form_data: dict[str, Any] | 
         name = _check_name(contest, user, name)
         if not may_enter(contest, user):
             limit = contest.max_entries_per_user
-            raise Refused(f"{contest.title} allows {limit} entr{'y' if limit == 1 else 'ies'} per contestant.")
+            said = ngettext(
+                "%(contest)s allows %(limit)s entry per contestant.",
+                "%(contest)s allows %(limit)s entries per contestant.",
+                limit,
+            )
+            raise Refused(said % {"contest": contest.title, "limit": limit})
         form = _check_form(contest, form_data or {})
         return Entry.objects.create(contest=contest, user=user, name=name, form_data=form)
 
@@ -191,9 +202,17 @@ class EntryClosed(Refused):
     """The entry, or its contest, no longer takes this change."""
 
 
+# What the owner tried, by the word the callers use.
+CANNOT_BE = {
+    "renamed": gettext_lazy("%(entry)s is already %(status)s; it cannot be renamed."),
+    "withdrawn": gettext_lazy("%(entry)s is already %(status)s; it cannot be withdrawn."),
+}
+
+
 def _check_owner_may_change(entry: Entry, what: str) -> None:
     if entry.status != Entry.Status.ACTIVE:
-        raise EntryClosed(f"{entry.name} is already {entry.get_status_display().lower()}; it cannot be {what}.")
+        status = entry.get_status_display().lower()
+        raise EntryClosed(CANNOT_BE[what] % {"entry": entry.name, "status": status})
     if not entry.contest.is_open():
         raise EntryClosed(f"{entry.contest.title} is closed; its entries stay as they are.")
 
@@ -225,7 +244,7 @@ def withdraw(entry: Entry, now: datetime | None = None) -> Entry:
         _lock_contestant(entry.user_id)
         fresh = Entry.objects.select_related("contest").get(pk=entry.pk)
         _check_owner_may_change(fresh, "withdrawn")
-        reason = f"Withdrawn by its owner on {now.astimezone(UTC):%Y-%m-%d %H:%M} UTC."
+        reason = gettext("Withdrawn by its owner on %(when)s UTC.") % {"when": f"{now.astimezone(UTC):%Y-%m-%d %H:%M}"}
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.WITHDRAWN, status_reason=reason)
     entry.refresh_from_db()
     return entry
@@ -237,7 +256,10 @@ def upload_limit(contest: Contest) -> tuple[int, str]:
     limit = contest.max_source_bytes
     if contest.source_counts == "code":  # comments do not count: the whole file may be larger
         limit = max(limit, settings.UPLOAD_MAX_BYTES)
-    return limit, f"The file is larger than {limit:,} bytes; {contest.title} accepts at most {limit:,}."
+    return limit, gettext("The file is larger than %(limit)s bytes; %(contest)s accepts at most %(limit)s.") % {
+        "limit": f"{limit:,}",
+        "contest": contest.title,
+    }
 
 
 def offered_languages(contest: Contest) -> dict[str, str]:
@@ -286,33 +308,46 @@ def check_upload(contest: Contest, *, filename: str, data: bytes, language: str 
 
     filename = Path(filename or "").name
     if not filename or filename.startswith("."):
-        raise Refused("The file needs a name.")
+        raise Refused(gettext("The file needs a name."))
     if len(filename) > FILENAME_MAX:
-        raise Refused(f"The file's name is longer than {FILENAME_MAX} characters; give it a shorter one.")
+        raise Refused(
+            gettext("The file's name is longer than %(most)s characters; give it a shorter one.")
+            % {"most": FILENAME_MAX}
+        )
     if not printable(filename):
-        raise Refused("The file's name holds a control character; give it a plain one.")
+        raise Refused(gettext("The file's name holds a control character; give it a plain one."))
     if not data:
-        raise Refused("The file is empty.")
+        raise Refused(gettext("The file is empty."))
     if contest.source_counts != "code" and len(data) > contest.max_source_bytes:
-        raise Refused(f"The file is {len(data):,} bytes; {contest.title} accepts at most {contest.max_source_bytes:,}.")
+        raise Refused(
+            gettext("The file is %(size)s bytes; %(contest)s accepts at most %(most)s.")
+            % {"size": f"{len(data):,}", "contest": contest.title, "most": f"{contest.max_source_bytes:,}"}
+        )
     offered = offered_languages(contest)
     if language is None:
         try:
             language = languages.language_for(filename, data, offered).name
         except ValueError:
-            raise Refused(f"Cannot tell the language of {filename}; choose one.") from None
+            raise Refused(
+                gettext("Cannot tell the language of %(filename)s; choose one.") % {"filename": filename}
+            ) from None
     if language not in offered:
-        raise Refused(f"{language} is not accepted here; choose one of: {', '.join(offered) or 'none'}.")
+        raise Refused(
+            gettext("%(language)s is not accepted here; choose one of: %(languages)s.")
+            % {"language": language, "languages": ", ".join(offered) or gettext("none")}
+        )
     if language == "archive":
         try:
             archive.survey(data)  # what extract will refuse, found from its directory, unpacking nothing
         except UnsafeArchive as e:
-            raise Refused(f"The archive is refused: {e}.") from None
+            raise Refused(gettext("The archive is refused: %(why)s.") % {"why": e}) from None
     size = source_size(contest, data, language)
     if size > contest.max_source_bytes:
         raise Refused(
-            f"The file has {size:,} bytes of code (comments do not count); {contest.title} accepts at most "
-            f"{contest.max_source_bytes:,}."
+            gettext(
+                "The file has %(size)s bytes of code (comments do not count); %(contest)s accepts at most %(most)s."
+            )
+            % {"size": f"{size:,}", "contest": contest.title, "most": f"{contest.max_source_bytes:,}"}
         )
     return filename, language
 
@@ -323,8 +358,8 @@ def _check_submission_limits(contest: Contest, user_id: int, now: datetime) -> N
     keeps it full leaves it (the later of the two windows' times when both are full)."""
     refusals = []
     for window, span, limit in (
-        (timedelta(days=1), "day", contest.max_submissions_per_day),
-        (timedelta(days=7), "week", contest.max_submissions_per_week),
+        (timedelta(days=1), 1, contest.max_submissions_per_day),
+        (timedelta(days=7), 7, contest.max_submissions_per_week),
     ):
         if limit is None:
             continue
@@ -346,15 +381,35 @@ def _check_submission_limits(contest: Contest, user_id: int, now: datetime) -> N
         if shown.microsecond:  # never name a moment before the one allowed
             shown = shown.replace(microsecond=0) + timedelta(seconds=1)
         raise SubmissionLimit(
-            f"{contest.title} accepts {limit} submission{'s' if limit != 1 else ''} a {span}; your next submission"
-            f" is allowed at {shown:%Y-%m-%d %H:%M:%S} UTC. Submissions that failed to build do not count.",
+            (
+                ngettext(
+                    "%(contest)s accepts %(limit)s submission a day; your next submission is allowed at %(when)s UTC. "
+                    "Submissions that failed to build do not count.",
+                    "%(contest)s accepts %(limit)s submissions a day; your next submission is allowed at %(when)s UTC. "
+                    "Submissions that failed to build do not count.",
+                    limit,
+                )
+                if span == 1
+                else ngettext(
+                    "%(contest)s accepts %(limit)s submission a week; your next submission is allowed at %(when)s UTC. "
+                    "Submissions that failed to build do not count.",
+                    "%(contest)s accepts %(limit)s submissions a week; your next submission is allowed at %(when)s "
+                    "UTC. "
+                    "Submissions that failed to build do not count.",
+                    limit,
+                )
+            )
+            % {"contest": contest.title, "limit": limit, "when": f"{shown:%Y-%m-%d %H:%M:%S}"},
             allowed_at,
         )
 
 
 def _check_takes_submissions(entry: Entry) -> None:
     if entry.status != Entry.Status.ACTIVE:
-        raise Refused(f"This entry is {entry.get_status_display().lower()}; it takes no new submissions.")
+        raise Refused(
+            gettext("This entry is %(status)s; it takes no new submissions.")
+            % {"status": entry.get_status_display().lower()}
+        )
 
 
 def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = None, now=None) -> Submission:
@@ -364,22 +419,21 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
     _check_takes_submissions(entry)
     if not contest.is_open(now):
         raise Refused(
-            closed_because(contest) if not contest.is_hosted else f"{contest.title} is not taking submissions now."
+            closed_because(contest)
+            if not contest.is_hosted
+            else gettext("%(contest)s is not taking submissions now.") % {"contest": contest.title}
         )
     filename, language = check_upload(contest, filename=filename, data=data, language=language)
     with locks.writing():
         _lock_contestant(entry.user_id)
         # Read again under the lock: a withdrawal that committed meanwhile refuses it.
         _check_takes_submissions(Entry.objects.get(pk=entry.pk))
+        sha256 = hashlib.sha256(data).hexdigest()
+        _check_not_the_latest_again(entry, sha256, language, filename)
         _check_submission_limits(contest, entry.user_id, now)
         number = (entry.submissions.aggregate(m=Max("number"))["m"] or 0) + 1
         submission = Submission(
-            entry=entry,
-            number=number,
-            language=language,
-            filename=filename,
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
+            entry=entry, number=number, language=language, filename=filename, sha256=sha256, size=len(data)
         )
         try:
             submission.source.save(filename, ContentFile(data), save=False)
@@ -388,7 +442,9 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
                 raise
             _forget_partial(submission, filename, len(data))
             raise NoSpace(
-                "The site's disk is full: your file was not kept. Try again later; the organisers have been told."
+                gettext(
+                    "The site's disk is full: your file was not kept. Try again later; the organisers have been told."
+                )
             ) from None
         submission.save()
         signals.submission_received.send(Submission, submission=submission)
@@ -397,6 +453,26 @@ def submit(entry: Entry, *, filename: str, data: bytes, language: str | None = N
 
 class NoSpace(Refused):
     """The site has no room to keep the file (a full disk): try again later (HTTP 507)."""
+
+
+class SameAgain(Refused):
+    """The file is the entry's latest version again, in the same language (HTTP 409): nothing
+    is kept and nothing counted. A double click once took one of Chomp's two weekly
+    submissions. An older version sent again is a new one: that is how a contestant goes back."""
+
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
+
+
+def _check_not_the_latest_again(entry: Entry, sha256: str, language: str, filename: str) -> None:
+    latest = entry.submissions.order_by("-number").first()
+    if latest is not None and (latest.sha256, latest.language) == (sha256, language):
+        raise SameAgain(
+            f"{filename} is version {latest.number} of {entry.name} again (the same file, in the same language): "
+            "nothing was sent, and it does not count against your submissions.",
+            latest.number,
+        )
 
 
 def _forget_partial(submission: Submission, filename: str, size: int) -> None:
@@ -469,9 +545,9 @@ def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
     edited only by its owner, a co-organiser or an administrator (PermissionDenied), and its
     owner is told of a co-organiser's change."""
     if contest.pk is None and organiser is not None and not is_organiser(organiser):
-        raise PermissionDenied("Only the site's organisers open contests.")
+        raise PermissionDenied(gettext("Only the site's organisers open contests."))
     if contest.pk is not None and organiser is not None and not roles.may(organiser, contest.pk, roles.Power.ORGANISE):
-        raise PermissionDenied("Only the owner and co-organisers of this contest may change it.")
+        raise PermissionDenied(gettext("Only the owner and co-organisers of this contest may change it."))
     try:
         with locks.writing():
             if contest.pk is None:
@@ -494,7 +570,9 @@ def save_contest(organiser, contest: Contest, reason: str = "") -> list[str]:
             )
             return changed
     except IntegrityError:  # the form found the slug free; another contest took it since
-        raise Refused(f"Another contest already has the slug {contest.slug}; choose another.") from None
+        raise Refused(
+            gettext("Another contest already has the slug %(slug)s; choose another.") % {"slug": contest.slug}
+        ) from None
 
 
 @transaction.atomic
@@ -502,7 +580,7 @@ def disqualify(judge, entry: Entry, reason: str) -> Entry:
     """Take an entry out of the standings, with the reason its contestant reads (and is told)."""
     reason = (reason or "").strip()
     if not reason:
-        raise Refused("Say why the entry is disqualified; the contestant will read it.")
+        raise Refused(gettext("Say why the entry is disqualified; the contestant will read it."))
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.DISQUALIFIED, status_reason=reason[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.disqualify", f"entry {entry.name}", entry.status_reason)
@@ -513,7 +591,7 @@ def disqualify(judge, entry: Entry, reason: str) -> Entry:
 @transaction.atomic
 def reinstate(judge, entry: Entry, reason: str = "") -> Entry:
     if entry.status != Entry.Status.DISQUALIFIED:
-        raise Refused("Only a disqualified entry can be reinstated.")
+        raise Refused(gettext("Only a disqualified entry can be reinstated."))
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ACTIVE, status_reason=(reason or "").strip()[:2000])
     entry.refresh_from_db()
     log_action(judge, entry.contest_id, "entry.reinstate", f"entry {entry.name}", entry.status_reason)

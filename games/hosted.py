@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.base import (
     FAULTS,
     LOSS,
@@ -120,9 +122,12 @@ class Manifest:
 def _text(data: Mapping[str, Any], key: str, limit: int, required: bool = True) -> str:
     value = data.get(key, "")
     if not isinstance(value, str) or (required and not value.strip()):
-        raise ManifestError(f"{key!r} must be {'a non-empty' if required else 'a'} string")
+        raise ManifestError(
+            (gettext("%(key)s must be a non-empty string") if required else gettext("%(key)s must be a string"))
+            % {"key": repr(key)}
+        )
     if len(value) > limit:
-        raise ManifestError(f"{key!r} is longer than {limit} characters")
+        raise ManifestError(gettext("%(key)s is longer than %(limit)s characters") % {"key": repr(key), "limit": limit})
     return value.strip()
 
 
@@ -130,10 +135,19 @@ def _number(data: Mapping[str, Any], key: str, default: float, limit: float) -> 
     value = data.get(key, default)
     # A whole number too large for a float (JSON allows 4,300 digits) is compared as it is.
     if isinstance(value, bool) or not isinstance(value, int | float) or not -math.inf < value < math.inf:
-        raise ManifestError(f"{key!r} must be a number, not {value!r}")
+        raise ManifestError(
+            gettext("%(key)s must be a number, not %(value)s") % {"key": repr(key), "value": repr(value)}
+        )
     if not 0 < value <= limit:
-        shown = repr(value) if abs(value) < 10**18 else f"a number of {len(str(abs(int(value))))} digits"
-        raise ManifestError(f"{key!r} must be more than 0 and at most {limit:g}, not {shown}")
+        shown = (
+            repr(value)
+            if abs(value) < 10**18
+            else gettext("a number of %(digits)s digits") % {"digits": len(str(abs(int(value))))}
+        )
+        raise ManifestError(
+            gettext("%(key)s must be more than 0 and at most %(limit)s, not %(shown)s")
+            % {"key": repr(key), "limit": f"{limit:g}", "shown": shown}
+        )
     return value
 
 
@@ -143,22 +157,26 @@ def _seats(value: Any) -> tuple[int, int]:
     elif isinstance(value, dict) and set(value) <= {"min", "max"}:
         low, high = value.get("min"), value.get("max")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
-            raise ManifestError('\'seats\' must be a number or {"min": A, "max": B} of whole numbers')
+            raise ManifestError(gettext('\'seats\' must be a number or {"min": A, "max": B} of whole numbers'))
     else:
-        raise ManifestError('\'seats\' must be a number or {"min": A, "max": B}')
+        raise ManifestError(gettext('\'seats\' must be a number or {"min": A, "max": B}'))
     if not 1 <= low <= high <= MAX_SEATS:
-        raise ManifestError(f"'seats' must be from 1 to {MAX_SEATS}, the fewest first")
+        raise ManifestError(gettext("'seats' must be from 1 to %(most)s, the fewest first") % {"most": MAX_SEATS})
     return low, high
 
 
 def _clock(value: Any, memory_mb: int) -> dict[str, Any]:
     if not isinstance(value, dict) or not set(value) <= {"kind", "seconds", "measure"}:
-        raise ManifestError('\'clock\' must be {"kind": "total" | "per_move", "seconds": S}')
+        raise ManifestError(gettext('\'clock\' must be {"kind": "total" | "per_move", "seconds": S}'))
     kind, measure = value.get("kind"), value.get("measure", "wall")
     if kind not in ("total", "per_move"):
-        raise ManifestError(f"the clock's kind must be 'total' or 'per_move', not {kind!r}")
+        raise ManifestError(
+            gettext("the clock's kind must be 'total' or 'per_move', not %(kind)s") % {"kind": repr(kind)}
+        )
     if measure not in ("wall", "cpu"):
-        raise ManifestError(f"the clock's measure must be 'wall' or 'cpu', not {measure!r}")
+        raise ManifestError(
+            gettext("the clock's measure must be 'wall' or 'cpu', not %(measure)s") % {"measure": repr(measure)}
+        )
     seconds = _number(value, "seconds", 0, MAX_CLOCK_S)
     return {"time_limit" if kind == "total" else "move_limit_s": seconds, "measure": measure, "memory_mb": memory_mb}
 
@@ -168,15 +186,19 @@ def _params(value: Any) -> tuple[Param, ...]:
     "help": "…"}`` or a bare default (``"heaps": "3 4 5"``); its kind is its default's
     (a whole number, a number, a string, true or false)."""
     if not isinstance(value, dict) or len(value) > 20:
-        raise ManifestError("'params' must be an object of at most 20 parameters")
+        raise ManifestError(gettext("'params' must be an object of at most 20 parameters"))
     params = []
     for name, spec in value.items():
         if not PARAM_NAME.match(name):
-            raise ManifestError(f"parameter {name!r}: a name is letters, digits and _, at most 40")
+            raise ManifestError(
+                gettext("parameter %(name)s: a name is letters, digits and _, at most 40") % {"name": repr(name)}
+            )
         if not isinstance(spec, dict):
             spec = {"default": spec}
         if not set(spec) <= {"default", "min", "max", "help", "choices"}:
-            raise ManifestError(f"parameter {name!r}: its keys are default, min, max, choices and help")
+            raise ManifestError(
+                gettext("parameter %(name)s: its keys are default, min, max, choices and help") % {"name": repr(name)}
+            )
         params.append(_param(name, spec))
     return tuple(params)
 
@@ -189,12 +211,16 @@ def _param(name: str, spec: Mapping[str, Any]) -> Param:
     kind = next((kind for type_, kind in KINDS if isinstance(default, type_)), None)
     if kind is None:
         raise ManifestError(
-            f"parameter {name!r}: its default must be a whole number, a number, a string, true or false"
+            gettext("parameter %(name)s: its default must be a whole number, a number, a string, true or false")
+            % {"name": repr(name)}
         )
     numeric = kind in ("integer", "number")
     low, high = spec.get("min"), spec.get("max")
     if (low is not None or high is not None) and not numeric:
-        raise ManifestError(f"parameter {name!r}: min and max are for numbers, and its default is a {kind}")
+        raise ManifestError(
+            gettext("parameter %(name)s: min and max are for numbers, and its default is a %(kind)s")
+            % {"name": repr(name), "kind": kind}
+        )
     if numeric:
         low = -PARAM_BOUND if low is None else low
         high = PARAM_BOUND if high is None else high
@@ -202,26 +228,45 @@ def _param(name: str, spec: Mapping[str, Any]) -> Param:
         if not all(
             isinstance(v, allowed) and not isinstance(v, bool) and abs(v) <= PARAM_BOUND for v in (default, low, high)
         ):
-            what = "whole numbers" if kind == "integer" else "numbers"
-            raise ManifestError(f"parameter {name!r}: default, min and max are {what} up to {PARAM_BOUND:,}")
+            what = gettext("whole numbers") if kind == "integer" else gettext("numbers")
+            raise ManifestError(
+                gettext("parameter %(name)s: default, min and max are %(what)s up to %(bound)s")
+                % {"name": repr(name), "what": what, "bound": f"{PARAM_BOUND:,}"}
+            )
         if not low <= default <= high:
-            raise ManifestError(f"parameter {name!r}: its default {default} is not between {low} and {high}")
+            raise ManifestError(
+                gettext("parameter %(name)s: its default %(default)s is not between %(low)s and %(high)s")
+                % {"name": repr(name), "default": default, "low": low, "high": high}
+            )
     if kind == "string" and (len(default) > STRING_PARAM_MAX or "\n" in default or "\r" in default):
-        raise ManifestError(f"parameter {name!r}: a string's default is one line of at most {STRING_PARAM_MAX}")
+        raise ManifestError(
+            gettext("parameter %(name)s: a string's default is one line of at most %(most)s")
+            % {"name": repr(name), "most": STRING_PARAM_MAX}
+        )
     choices = spec.get("choices", [])
     if not isinstance(choices, list) or len(choices) > 100:
-        raise ManifestError(f"parameter {name!r}: its choices are a list of at most 100 values")
+        raise ManifestError(
+            gettext("parameter %(name)s: its choices are a list of at most 100 values") % {"name": repr(name)}
+        )
     param = Param(name, default, low, high, "", kind, tuple(choices))
     for choice in choices:
         try:
             Param(name, choice, low, high, "", kind).check(choice)
         except ParamError:
-            raise ManifestError(f"parameter {name!r}: its choice {choice!r} is not of its kind ({kind})") from None
+            raise ManifestError(
+                gettext("parameter %(name)s: its choice %(choice)s is not of its kind (%(kind)s)")
+                % {"name": repr(name), "choice": repr(choice), "kind": kind}
+            ) from None
     if choices and default not in choices:
-        raise ManifestError(f"parameter {name!r}: its default {default!r} is not one of its choices")
+        raise ManifestError(
+            gettext("parameter %(name)s: its default %(default)s is not one of its choices")
+            % {"name": repr(name), "default": repr(default)}
+        )
     help_text = spec.get("help", "")
     if not isinstance(help_text, str) or len(help_text) > 200:
-        raise ManifestError(f"parameter {name!r}: its help is a string of at most 200 characters")
+        raise ManifestError(
+            gettext("parameter %(name)s: its help is a string of at most 200 characters") % {"name": repr(name)}
+        )
     return Param(name, default, param.minimum, param.maximum, help_text, kind, param.choices)
 
 
@@ -231,7 +276,10 @@ def _outcome(data: Mapping[str, Any], seats: tuple[int, int]) -> str:
     value = data.get("outcome", "one_winner" if seats[1] <= 2 else "ranking")
     if value not in OUTCOMES:
         shown = repr(value) if isinstance(value, str) and len(value) <= 40 else "this"
-        raise ManifestError(f"'outcome' must be one of {', '.join(OUTCOMES)}, not {shown}")
+        raise ManifestError(
+            gettext("'outcome' must be one of %(outcomes)s, not %(shown)s")
+            % {"outcomes": ", ".join(OUTCOMES), "shown": shown}
+        )
     return value
 
 
@@ -258,10 +306,12 @@ def impossible(outcome: str, points: tuple[float, ...], statuses: tuple[str, ...
 
 def _clean_path(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 200:
-        raise ManifestError(f"{what} must be a path in the archive")
+        raise ManifestError(gettext("%(what)s must be a path in the archive") % {"what": what})
     parts = [p for p in value.strip().split("/") if p not in ("", ".")]
     if not parts or ".." in parts or value.startswith("/"):
-        raise ManifestError(f"{what} {value!r} must be a path inside the archive")
+        raise ManifestError(
+            gettext("%(what)s %(value)s must be a path inside the archive") % {"what": what, "value": repr(value)}
+        )
     return "/".join(parts)
 
 
@@ -271,12 +321,15 @@ def program(files: Mapping[str, bytes], path: Any, what: str, language: Any = No
     path = _clean_path(path, what)
     if language is not None and (not isinstance(language, str) or language not in LANGUAGES):
         shown = repr(language) if isinstance(language, str) and len(language) <= 40 else "this"
-        raise ManifestError(f"{what}'s language {shown} is not one of the platform's: {', '.join(LANGUAGES)}")
+        raise ManifestError(
+            gettext("%(what)s's language %(shown)s is not one of the platform's: %(languages)s")
+            % {"what": what, "shown": shown, "languages": ", ".join(LANGUAGES)}
+        )
     if path in files:
         return ProgramSource(path, path.rsplit("/", 1)[-1], files[path], language)
     inside = {name[len(path) + 1 :]: data for name, data in files.items() if name.startswith(path + "/")}
     if not inside:
-        raise ManifestError(f"{what} {path!r} is not in the archive")
+        raise ManifestError(gettext("%(what)s %(path)s is not in the archive") % {"what": what, "path": repr(path)})
     return ProgramSource(path, path.rsplit("/", 1)[-1] + ".zip", pack(inside), language or "archive")
 
 
@@ -296,7 +349,7 @@ def pack(files: Mapping[str, bytes]) -> bytes:
 
 def _players(value: Any, files: Mapping[str, bytes]) -> tuple[ReferencePlayer, ...]:
     if not isinstance(value, list) or len(value) > 10:
-        raise ManifestError("'players' must be a list of at most 10 programs")
+        raise ManifestError(gettext("'players' must be a list of at most 10 programs"))
     players = []
     for i, spec in enumerate(value):
         if isinstance(spec, str):  # a path: named by its file, its language by its extension
@@ -305,20 +358,22 @@ def _players(value: Any, files: Mapping[str, bytes]) -> tuple[ReferencePlayer, .
                 "source": spec,
             }
         if not isinstance(spec, dict) or not set(spec) <= {"name", "source", "language", "opponent"}:
-            raise ManifestError(f"player {i + 1} must be a path, or {{name, source, language, opponent}}")
+            raise ManifestError(
+                gettext("player %(number)s must be a path, or {name, source, language, opponent}") % {"number": i + 1}
+            )
         name = _text(spec, "name", 40)
         if any(p.name == name for p in players):
-            raise ManifestError(f"two players are named {name!r}")
+            raise ManifestError(gettext("two players are named %(name)s") % {"name": repr(name)})
         opponent = spec.get("opponent", False)
         if not isinstance(opponent, bool):
-            raise ManifestError(f"player {name!r}: 'opponent' is true or false")
+            raise ManifestError(gettext("player %(name)s: 'opponent' is true or false") % {"name": repr(name)})
         players.append(
             ReferencePlayer(
                 name, program(files, spec.get("source"), f"player {name!r}", spec.get("language")), opponent
             )
         )
     if sum(p.opponent for p in players) > 1:
-        raise ManifestError("at most one player is the system test's opponent")
+        raise ManifestError(gettext("at most one player is the system test's opponent"))
     return tuple(players)
 
 
@@ -327,31 +382,44 @@ def _document(files: Mapping[str, bytes], data: Mapping[str, Any], key: str, lim
         return ""
     path = _clean_path(data[key], f"{key!r}")
     if path not in files:
-        raise ManifestError(f"{key!r}: {path!r} is not a file of the archive")
+        raise ManifestError(
+            gettext("%(key)s: %(path)s is not a file of the archive") % {"key": repr(key), "path": repr(path)}
+        )
     if len(files[path]) > limit:
-        raise ManifestError(f"{key!r}: {path!r} is larger than {limit // 1024} KiB")
+        raise ManifestError(
+            gettext("%(key)s: %(path)s is larger than %(kib)s KiB")
+            % {"key": repr(key), "path": repr(path), "kib": limit // 1024}
+        )
     try:
         return files[path].decode("utf-8")
     except UnicodeDecodeError:
-        raise ManifestError(f"{key!r}: {path!r} is not UTF-8 text") from None
+        raise ManifestError(
+            gettext("%(key)s: %(path)s is not UTF-8 text") % {"key": repr(key), "path": repr(path)}
+        ) from None
 
 
 def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
     """The manifest ``data`` (game.json, parsed) of an archive holding ``files``, checked; a
     ManifestError says the first thing wrong."""
     if not isinstance(data, dict):
-        raise ManifestError(f"{MANIFEST} must hold a JSON object")
+        raise ManifestError(gettext("%(manifest)s must hold a JSON object") % {"manifest": MANIFEST})
     unknown = sorted(set(data) - KEYS)
     if unknown:
-        raise ManifestError(f"{MANIFEST} has unknown keys {', '.join(unknown)} (known: {', '.join(sorted(KEYS))})")
+        raise ManifestError(
+            gettext("%(manifest)s has unknown keys %(unknown)s (known: %(known)s)")
+            % {"manifest": MANIFEST, "unknown": ", ".join(unknown), "known": ", ".join(sorted(KEYS))}
+        )
     name = data.get("name")
     if not isinstance(name, str) or not NAME.match(name):
         raise ManifestError(
-            f"'name' must be a lower-case letter then lower-case letters, digits and -, at most 30: not {name!r}"
+            gettext(
+                "'name' must be a lower-case letter then lower-case letters, digits and -, at most 30: not %(name)s"
+            )
+            % {"name": repr(name)}
         )
     memory = _number(data, "memory_mb", 256, 16384)
     if "clock" not in data:
-        raise ManifestError('\'clock\' is required: {"kind": "total" | "per_move", "seconds": S}')
+        raise ManifestError(gettext('\'clock\' is required: {"kind": "total" | "per_move", "seconds": S}'))
     referee = RefereeProgram(
         program(files, data.get("referee"), "the referee", data.get("referee_language")),
         seconds=_number(data, "referee_seconds", REFEREE_SECONDS, MAX_REFEREE_LINE_S),
@@ -360,7 +428,7 @@ def read_manifest(data: Any, files: Mapping[str, bytes]) -> Manifest:
         requirements=_document(files, data, "requirements", 64 << 10),
     )
     if referee.requirements and (referee.program.language or _language_of(referee.program.filename)) != "python3":
-        raise ManifestError("'requirements': libraries are installed for a Python referee (referee.py) only")
+        raise ManifestError(gettext("'requirements': libraries are installed for a Python referee (referee.py) only"))
     seats = _seats(data.get("seats"))
     return Manifest(
         name=name,

@@ -25,6 +25,8 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import registry
 from games.base import ParamError
 from games.clocks import Clock, ClockError
@@ -164,27 +166,38 @@ class _Bundle:
         try:
             self.zip = zipfile.ZipFile(path)
         except FileNotFoundError:
-            raise BundleError(f"{path}: no such file") from None
+            raise BundleError(gettext("%(path)s: no such file") % {"path": path}) from None
         except (zipfile.BadZipFile, OSError, ValueError) as e:
-            raise BundleError(f"{path} is not a bundle (a zip from a match's page): {e}") from None
+            raise BundleError(
+                gettext("%(path)s is not a bundle (a zip from a match's page): %(why)s") % {"path": path, "why": e}
+            ) from None
         members = self.zip.infolist()
         if len(members) > MAX_MEMBERS:
-            raise BundleError(f"{path} holds {len(members)} files; a bundle holds at most {MAX_MEMBERS}")
+            raise BundleError(
+                gettext("%(path)s holds %(members)s files; a bundle holds at most %(most)s")
+                % {"path": path, "members": len(members), "most": MAX_MEMBERS}
+            )
         self.sizes = {m.filename: m.file_size for m in members}
         self.left = MAX_BYTES
 
     def read(self, name: str) -> bytes:
         if not isinstance(name, str) or name not in self.sizes:
-            raise BundleError(f"the bundle has no file {name!r}")
+            raise BundleError(gettext("the bundle has no file %(name)s") % {"name": repr(name)})
         if self.sizes[name] > self.left:
-            raise BundleError(f"{name} unpacks to more than {MAX_BYTES >> 20} MB")
+            raise BundleError(
+                gettext("%(name)s unpacks to more than %(mb)s MB") % {"name": name, "mb": MAX_BYTES >> 20}
+            )
         try:
             with self.zip.open(name) as f:
                 data = f.read(self.left + 1)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as e:
-            raise BundleError(f"{name} in the bundle is damaged: {e}") from None
+            raise BundleError(
+                gettext("%(name)s in the bundle is damaged: %(why)s") % {"name": name, "why": e}
+            ) from None
         if len(data) > self.left:
-            raise BundleError(f"{name} unpacks to more than {MAX_BYTES >> 20} MB")
+            raise BundleError(
+                gettext("%(name)s unpacks to more than %(mb)s MB") % {"name": name, "mb": MAX_BYTES >> 20}
+            )
         self.left -= len(data)
         return data
 
@@ -192,9 +205,11 @@ class _Bundle:
         try:
             value = json.loads(self.read(name))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise BundleError(f"{name} in the bundle is not JSON: {e}") from None
+            raise BundleError(
+                gettext("%(name)s in the bundle is not JSON: %(why)s") % {"name": name, "why": e}
+            ) from None
         if not isinstance(value, dict):
-            raise BundleError(f"{name} in the bundle is not a JSON object")
+            raise BundleError(gettext("%(name)s in the bundle is not a JSON object") % {"name": name})
         return value
 
 
@@ -210,20 +225,38 @@ def _seat_sources(bundle: _Bundle, seats: list[dict], programs: Mapping[int, Pat
             try:
                 data = Path(programs[index]).read_bytes()
             except OSError as e:
-                raise BundleError(f"--program {index}={programs[index]}: {e.strerror}") from None
+                raise BundleError(
+                    gettext("--program %(index)s=%(file)s: %(why)s")
+                    % {"index": index, "file": programs[index], "why": e.strerror}
+                ) from None
             if _sha256(data) != seat.get("sha256"):
                 raise BundleError(
-                    f"--program {index}={programs[index]} is not the program the site played for {seat.get('entry')} "
-                    f"(its SHA-256 is {_sha256(data)}, the site's {seat.get('sha256')})"
+                    gettext(
+                        "--program %(index)s=%(file)s is not the program the site played for %(entry)s (its "
+                        "SHA-256 is %(here)s, the site's %(site)s)"
+                    )
+                    % {
+                        "index": index,
+                        "file": programs[index],
+                        "entry": seat.get("entry"),
+                        "here": _sha256(data),
+                        "site": seat.get("sha256"),
+                    }
                 )
         elif seat.get("file"):
             data = bundle.read(seat["file"])
             if _sha256(data) != seat.get("sha256"):
-                raise BundleError(f"{seat['file']} in the bundle is not the program the site played (SHA-256 differs)")
+                raise BundleError(
+                    gettext("%(file)s in the bundle is not the program the site played (SHA-256 differs)")
+                    % {"file": seat["file"]}
+                )
         else:
             raise BundleError(
-                f"seat {index} ({seat.get('entry')}) is another contestant's program: the bundle has its SHA-256 "
-                f"only ({seat.get('sha256')}); give it with --program {index}=FILE"
+                gettext(
+                    "seat %(index)s (%(entry)s) is another contestant's program: the bundle has its SHA-256 only "
+                    "(%(sha256)s); give it with --program %(index)s=FILE"
+                )
+                % {"index": index, "entry": seat.get("entry"), "sha256": seat.get("sha256")}
             )
         sources.append(data)
     return sources
@@ -238,6 +271,24 @@ def _said(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+CONTEXT_LINES = 3  # of a dialogue, before its first line that differs
+
+
+def _dialogues_differ(seat: int, site: list[str], here: list[str]) -> str:
+    """Where a seat's dialogue with a race's server went another way: its first line that
+    differs, after the few lines before it. The whole of both (some 70,000 characters of a
+    Wheels race) was printed on one line."""
+    n = next((i for i, (x, y) in enumerate(zip(site, here, strict=False)) if x != y), min(len(site), len(here)))
+    before = [f"    {line}" for line in site[max(0, n - CONTEXT_LINES) : n]]
+    at = (
+        f"    on the site: {site[n] if n < len(site) else '(its dialogue ends here)'}\n"
+        f"    here:        {here[n] if n < len(here) else '(its dialogue ends here)'}"
+    )
+    return "\n".join(
+        [f"seat {seat}: its dialogue differs at line {n + 1} of {len(site)} (here {len(here)}):", *before, at]
+    )
+
+
 def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
     """Where a game played again differs from the site's, in words: the first move that
     differs (and the number of moves), then each other key that differs."""
@@ -248,6 +299,9 @@ def differences(site: dict[str, Any], here: dict[str, Any]) -> list[str]:
             continue
         if isinstance(a, list) and isinstance(b, list) and key in ("moves", "dialogues"):
             for n, (x, y) in enumerate(zip(a, b, strict=False), 1):
+                if x != y and key == "dialogues" and isinstance(x, list) and isinstance(y, list):
+                    out.append(_dialogues_differ(n - 1, x, y))
+                    break
                 if x != y:
                     what = "move" if key == "moves" else "seat"
                     out.append(f"{what} {n if key == 'moves' else n - 1}: on the site {_said(x)}, here {_said(y)}")
@@ -270,17 +324,19 @@ def _game(bundle, manifest: dict[str, Any]):
         except registry.UnknownGame as e:
             raise BundleError(str(e)) from None
     if not isinstance(shipped, dict):
-        raise BundleError("bundle.json: its game_archive is not {file, sha256}")
+        raise BundleError(gettext("bundle.json: its game_archive is not {file, sha256}"))
     content = bundle.read(shipped.get("file"))
     if _sha256(content) != shipped.get("sha256"):
-        raise BundleError("the game's archive in the bundle is damaged (SHA-256 differs)")
+        raise BundleError(gettext("the game's archive in the bundle is damaged (SHA-256 differs)"))
     match = KEY.match(name)
     if match is None:
-        raise BundleError(f"bundle.json names the uploaded game {name[:50]!r}, not as name@version")
+        raise BundleError(
+            gettext("bundle.json names the uploaded game %(name)s, not as name@version") % {"name": repr(name[:50])}
+        )
     try:
         return hosting.game_of(hosting.read_archive(content), int(match[2]))
     except (ManifestError, UnsafeArchive) as e:
-        raise BundleError(f"the game's archive in the bundle: {e}") from None
+        raise BundleError(gettext("the game's archive in the bundle: %(why)s") % {"why": e}) from None
 
 
 def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
@@ -289,13 +345,16 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
     bundle = _Bundle(Path(path))
     manifest = bundle.json("bundle.json")
     if manifest.get("format") != FORMAT:
-        raise BundleError("bundle.json is not an Arbiter bundle's (its format is not arbiter-bundle)")
+        raise BundleError(gettext("bundle.json is not an Arbiter bundle's (its format is not arbiter-bundle)"))
     if manifest.get("version") != VERSION:
-        raise BundleError(f"this Arbiter reads bundles of version {VERSION}, not {manifest.get('version')!r}")
+        raise BundleError(
+            gettext("this Arbiter reads bundles of version %(version)s, not %(given)s")
+            % {"version": VERSION, "given": repr(manifest.get("version"))}
+        )
     game = _game(bundle, manifest)
     seats = manifest.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats) or not seats:
-        raise BundleError("bundle.json names no seats")
+        raise BundleError(gettext("bundle.json names no seats"))
     notes = []
     if manifest.get("referee_version") != game.info.version:
         notes.append(
@@ -304,18 +363,23 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
         )
     table = manifest.get("language_table")
     if table not in languages.TABLES:
-        raise BundleError(f"the language table {table!r} is not known here (one of {', '.join(languages.TABLES)})")
+        raise BundleError(
+            gettext("the language table %(table)s is not known here (one of %(tables)s)")
+            % {"table": repr(table), "tables": ", ".join(languages.TABLES)}
+        )
     try:
         params = game.resolve_params(manifest.get("params") or {})
         clock = Clock.from_json(manifest.get("clock") or {})
         seed = int(manifest["seed"])
     except (ParamError, ClockError, KeyError, TypeError, ValueError) as e:
-        raise BundleError(f"bundle.json: its parameters, clock or seed do not read: {e}") from None
+        raise BundleError(
+            gettext("bundle.json: its parameters, clock or seed do not read: %(why)s") % {"why": e}
+        ) from None
     data = None
     if manifest.get("data"):
         data = bundle.read(manifest["data"].get("file"))
         if _sha256(data) != manifest["data"].get("sha256"):
-            raise BundleError("the contest's data file in the bundle is damaged (SHA-256 differs)")
+            raise BundleError(gettext("the contest's data file in the bundle is damaged (SHA-256 differs)"))
     site_replay = bundle.json(str(manifest.get("replay", "replay.json")))
     players = []
     for seat, source in zip(seats, _seat_sources(bundle, seats, programs or {}), strict=True):
@@ -329,9 +393,15 @@ def check(path: Path, programs: Mapping[int, Path] | None = None) -> Report:
                 install=str(manifest.get("install") or ""),
             )
         except (ValueError, KeyError) as e:
-            raise BundleError(f"seat {seat.get('seat')} ({seat.get('entry')}): {e}") from None
+            raise BundleError(
+                gettext("seat %(seat)s (%(entry)s): %(why)s")
+                % {"seat": seat.get("seat"), "entry": seat.get("entry"), "why": e}
+            ) from None
         if not build.ok:
-            raise BundleError(f"seat {seat.get('seat')} ({seat.get('entry')}) did not build here:\n{build.log}")
+            raise BundleError(
+                gettext("seat %(seat)s (%(entry)s) did not build here:\n%(log)s")
+                % {"seat": seat.get("seat"), "entry": seat.get("entry"), "log": build.log}
+            )
         if seat.get("toolchain") and build.toolchain and seat["toolchain"] != build.toolchain:
             notes.append(f"seat {seat.get('seat')}: built here with {build.toolchain}, on the site {seat['toolchain']}")
         players.append(

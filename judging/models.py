@@ -17,6 +17,7 @@ from django.core.files.base import ContentFile
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.base import BYE, SEAT_STATUSES
 
@@ -34,18 +35,18 @@ class Match(models.Model):
     play has finished: every earlier result stays on its attempt."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        FAILED = "failed", "Failed (platform fault)"
-        CANCELLED = "cancelled", "Cancelled"
+        QUEUED = "queued", gettext_lazy("Queued")
+        RUNNING = "running", gettext_lazy("Running")
+        FINISHED = "finished", gettext_lazy("Finished")
+        FAILED = "failed", gettext_lazy("Failed (platform fault)")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     class Priority(models.IntegerChoices):
         """Which queued match a free worker plays first (then the oldest)."""
 
-        RESCUE = 0, "Put back after a platform fault"
-        WAITING = 1, "Someone is waiting: a system test, a test game, a judge's re-run"
-        TOURNAMENT = 2, "A tournament's match"
+        RESCUE = 0, gettext_lazy("Put back after a platform fault")
+        WAITING = 1, gettext_lazy("Someone is waiting: a system test, a test game, a judge's re-run")
+        TOURNAMENT = 2, gettext_lazy("A tournament's match")
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="matches")
     stage = models.ForeignKey("contests.Stage", on_delete=models.CASCADE, related_name="matches", null=True, blank=True)
@@ -140,14 +141,14 @@ class MatchAttempt(models.Model):
     see every one; a finished one keeps its result and replay after a re-run replaces it."""
 
     class Outcome(models.TextChoices):
-        RUNNING = "running", "Being played"
-        FINISHED = "finished", "Finished"
-        LOST = "lost", "Lost: its worker stopped (killed, paused, cut off)"
-        INFRA = "infra", "Infrastructure fault (sandbox, host)"
-        REFEREE = "referee", "The game's referee failed (not a player's fault)"
-        STALLED = "stalled", "The platform stalled during the game"
-        ERROR = "error", "Platform error"
-        SUPERSEDED = "superseded", "Called off: a judge re-ran or cancelled the match"
+        RUNNING = "running", gettext_lazy("Being played")
+        FINISHED = "finished", gettext_lazy("Finished")
+        LOST = "lost", gettext_lazy("Lost: its worker stopped (killed, paused, cut off)")
+        INFRA = "infra", gettext_lazy("Infrastructure fault (sandbox, host)")
+        REFEREE = "referee", gettext_lazy("The game's referee failed (not a player's fault)")
+        STALLED = "stalled", gettext_lazy("The platform stalled during the game")
+        ERROR = "error", gettext_lazy("Platform error")
+        SUPERSEDED = "superseded", gettext_lazy("Called off: a judge re-ran or cancelled the match")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
     number = models.PositiveSmallIntegerField(help_text="1 for the first try, then 2, 3...")
@@ -213,10 +214,10 @@ class Verification(models.Model):
     the run (a re-run) makes it pending again: a judge verified the output, not the entry."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for a judge"
-        ACCEPTED = "accepted", "Verified by a judge"
-        REJECTED = "rejected", "Rejected by a judge"
-        CREDITED = "credited", "Credited with its claimed score, unverified"
+        PENDING = "pending", gettext_lazy("Waiting for a judge")
+        ACCEPTED = "accepted", gettext_lazy("Verified by a judge")
+        REJECTED = "rejected", gettext_lazy("Rejected by a judge")
+        CREDITED = "credited", gettext_lazy("Credited with its claimed score, unverified")
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="verification")
     attempt = models.ForeignKey(
@@ -355,9 +356,9 @@ class VersusBatch(models.Model):
     until the win rate's interval excludes 50% or its games are spent (``judging.schedule.versus``)."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "Playing"
-        DECIDED = "decided", "Decided early"
-        SPENT = "spent", "Games spent"
+        RUNNING = "running", gettext_lazy("Playing")
+        DECIDED = "decided", gettext_lazy("Decided early")
+        SPENT = "spent", gettext_lazy("Games spent")
 
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey("contests.Entry", on_delete=models.CASCADE, related_name="versus_batches")
@@ -518,9 +519,9 @@ class Event(models.Model):
     """Something a script may wait for, streamed by /api/events/ (server-sent events)."""
 
     class Kind(models.TextChoices):
-        SUBMISSION = "submission", "submission status changed"
-        MATCH = "match", "match finished"
-        STANDINGS = "standings", "standings changed"
+        SUBMISSION = "submission", gettext_lazy("submission status changed")
+        MATCH = "match", gettext_lazy("match finished")
+        STANDINGS = "standings", gettext_lazy("standings changed")
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     contest = models.ForeignKey("contests.Contest", on_delete=models.CASCADE, related_name="+")
@@ -585,12 +586,15 @@ class Notification(models.Model):
     the transaction of the change it announces; only its user ever sees it."""
 
     class Kind(models.TextChoices):
-        BUILD_FAILED = "build_failed", "A version of my program did not compile"
-        TEST_FAILED = "test_failed", "A version of my program failed its system test"
-        JUDGED = "judged", "A judge decided on my entry, its games or its outputs"
-        FAULTS = "faults", "A digest of my program's crashes, timeouts and illegal moves"
-        GAME = "game", "A game I uploaded: its conformance kit's verdict, its referee failing in a match"
-        ORGANISING = "organising", "A contest I run: a role given to me or taken away, a co-organiser's change"
+        BUILD_FAILED = "build_failed", gettext_lazy("A version of my program did not compile")
+        TEST_FAILED = "test_failed", gettext_lazy("A version of my program failed its system test")
+        JUDGED = "judged", gettext_lazy("A judge decided on my entry, its games or its outputs")
+        FAULTS = "faults", gettext_lazy("A digest of my program's crashes, timeouts and illegal moves")
+        GAME = "game", gettext_lazy("A game I uploaded: its conformance kit's verdict, its referee failing in a match")
+        ORGANISING = (
+            "organising",
+            gettext_lazy("A contest I run: a role given to me or taken away, a co-organiser's change"),
+        )
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=12, choices=Kind.choices)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from contests.locks import lock_one, writing
 from contests.models import Contest, JudgeAction, Stage, Submission
@@ -34,31 +35,49 @@ def add_stage(
     for each that is not), ``entries`` "ready" (every entry with a playable version when it
     runs) or a list of the contest's entry ids, ``order`` its place (after the last if None)."""
     if not contest.is_hosted:
-        raise formats.StageError(f"{contest.title}'s game ({contest.game}) is not hosted here: it has no stages.")
+        raise formats.StageError(
+            gettext("%(contest)s's game (%(game)s) is not hosted here: it has no stages.")
+            % {"contest": contest.title, "game": contest.game}
+        )
     game = registry.get(contest.game)
     kinds = dict(formats.choices(game))
     if kind not in kinds:
-        raise formats.ParamsError({"kind": f"one of {', '.join(kinds)} for {game.info.title}, not {kind!r}"})
+        raise formats.ParamsError(
+            {
+                "kind": gettext("one of %(kinds)s for %(game)s, not %(kind)s")
+                % {"kinds": ", ".join(kinds), "game": game.info.title, "kind": repr(kind)}
+            }
+        )
     name = name.strip() if isinstance(name, str) else ""
     if not name or len(name) > 100:
-        raise formats.ParamsError({"name": "a name of 1 to 100 characters, as contestants read it"})
+        raise formats.ParamsError({"name": gettext("a name of 1 to 100 characters, as contestants read it")})
     cleaned = formats.clean_params(kind, game, params or {})
     if entries != "ready":
         if not isinstance(entries, list) or not all(isinstance(e, int) and not isinstance(e, bool) for e in entries):
-            raise formats.ParamsError({"entries": '"ready", or a list of entry ids'})
+            raise formats.ParamsError({"entries": gettext('"ready", or a list of entry ids')})
         known = set(contest.entries.filter(pk__in=entries).values_list("pk", flat=True))
         if set(entries) - known:
             missing = ", ".join(str(e) for e in sorted(set(entries) - known))
-            raise formats.ParamsError({"entries": f"not entries of {contest.title}: {missing}"})
+            raise formats.ParamsError(
+                {
+                    "entries": gettext("not entries of %(contest)s: %(missing)s")
+                    % {"contest": contest.title, "missing": missing}
+                }
+            )
         cleaned["entries"] = sorted(known)
     with writing():
         lock_one("contest", Contest.objects.filter(pk=contest.pk))
         last = contest.stages.order_by("-order").values_list("order", flat=True).first() or 0
         order = last + 1 if order is None else order
         if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= 1000:
-            raise formats.ParamsError({"order": "a whole number from 1 to 1000"})
+            raise formats.ParamsError({"order": gettext("a whole number from 1 to 1000")})
         if contest.stages.filter(order=order).exists():
-            raise formats.ParamsError({"order": f"{contest.title} has a stage at place {order} already"})
+            raise formats.ParamsError(
+                {
+                    "order": gettext("%(contest)s has a stage at place %(order)s already")
+                    % {"contest": contest.title, "order": order}
+                }
+            )
         stage = Stage.objects.create(contest=contest, kind=kind, name=name, order=order, params=cleaned)
         log_action(judge, contest.pk, "stage.add", f"stage {stage.name}", reason, kind=kind, params=cleaned)
     return stage
@@ -110,7 +129,7 @@ def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> No
         )
         for match in open_ones.distinct():
             if lifecycle.cancel_match(match) is not None:
-                reason = f"{entry.name} is disqualified"
+                reason = gettext("%(entry)s is disqualified") % {"entry": entry.name}
                 log_action(judge, contest_id, "match.cancel", f"match {match.pk}", reason, disqualified=entry.pk)
     elif action == "reinstate":
         since = (
@@ -135,7 +154,13 @@ def entry_judged(sender=None, *, entry, action: str, judge=None, **kwargs) -> No
             if lifecycle.rerun_refusal(match):
                 continue
             lifecycle.rerun_match(match)
-            log_action(judge, contest_id, "match.rerun", f"match {match.pk}", f"{entry.name} is reinstated")
+            log_action(
+                judge,
+                contest_id,
+                "match.rerun",
+                f"match {match.pk}",
+                gettext("%(entry)s is reinstated") % {"entry": entry.name},
+            )
     else:
         return
     frozen = Contest.objects.filter(pk=contest_id, standings_frozen_at__isnull=False).exists()

@@ -62,28 +62,10 @@ def sandbox_self_check() -> str:
     return report.level
 
 
-def notice_stops_sooner(consumer) -> None:
-    """Celery's loop for a polled broker (the filesystem one of a single machine; Redis has an
-    event loop instead) waits up to 2 s for a message before it looks whether it was asked to
-    stop, two fifths of what honcho gives `make run`'s worker on Ctrl-C. The broker is polled
-    every 0.1 s whatever the wait, so waiting 0.2 s at a time costs nothing."""
-
-    connection = getattr(consumer, "connection", None)
-    if connection is None or getattr(consumer.controller, "use_eventloop", True):
-        return
-    drain = connection.drain_events
-
-    def drain_briefly(timeout=None, **kwargs):
-        return drain(timeout=0.2 if timeout is None else min(timeout, 0.2), **kwargs)
-
-    connection.drain_events = drain_briefly
-
-
 @worker_ready.connect
 def start_heartbeat(sender, **kwargs) -> None:
 
     hostname = sender.hostname
-    notice_stops_sooner(sender)
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
     concurrency = sender.controller.concurrency if sender.controller else 1
     started_at = timezone.now()

@@ -13,6 +13,7 @@
 #                 (the packages' own services are not used)
 #   iproute2 util-linux
 #                 the many-hosts tests make hosts of network namespaces (ip, nsenter, unshare)
+#   gettext       the translations' check (msgfmt): every catalogue whole and compiled
 set -euo pipefail
 
 case "${1:-run}" in
@@ -34,6 +35,7 @@ if [ "${1:-run}" = test ]; then
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
     command -v ip >/dev/null 2>&1 || missing+=(iproute2)
     command -v nsenter >/dev/null 2>&1 || missing+=(util-linux)
+    command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

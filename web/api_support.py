@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, parsers, status
 from rest_framework.response import Response
@@ -73,7 +74,7 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise exceptions.ParseError("The JSON is nested too deeply.") from None
+            raise exceptions.ParseError(gettext("The JSON is nested too deeply.")) from None
 
 
 def body_object(request) -> Mapping[str, Any]:
@@ -81,7 +82,8 @@ def body_object(request) -> Mapping[str, Any]:
     data = request.data
     if not isinstance(data, Mapping):
         kind = "null" if data is None else type(data).__name__
-        raise exceptions.ValidationError({"non_field_errors": [f"Send a JSON object (or a form), not {kind}."]})
+        message = gettext("Send a JSON object (or a form), not %(kind)s.") % {"kind": kind}
+        raise exceptions.ValidationError({"non_field_errors": [message]})
     return data
 
 
@@ -90,9 +92,9 @@ def handle_exception(exc, context):
     if isinstance(exc, RequestDataTooBig):  # a JSON body over DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body(413, "too_large", request_too_big_message()), status=413)
     if isinstance(exc, SuspiciousOperation):  # too many fields or files, and the like
-        return Response(error_body(400, "bad_request", "The request is malformed."), status=400)
+        return Response(error_body(400, "bad_request", gettext("The request is malformed.")), status=400)
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or "Not found.")
+        exc = exceptions.NotFound(str(exc) or gettext("Not found."))
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     response = exception_handler(exc, context)
@@ -102,7 +104,7 @@ def handle_exception(exc, context):
     fields = None
     if isinstance(exc, exceptions.ValidationError):
         fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
-        first = next(iter(fields.values()), ["Invalid input."])
+        first = next(iter(fields.values()), [gettext("Invalid input.")])
         message = str(first[0] if isinstance(first, list) and first else first)
         code = "invalid"
     else:
@@ -118,7 +120,7 @@ def handle_exception(exc, context):
 def not_found(request, *args, **kwargs):
     from django.http import JsonResponse
 
-    return JsonResponse(error_body(404, "not_found", "There is no such address in the API."), status=404)
+    return JsonResponse(error_body(404, "not_found", gettext("There is no such address in the API.")), status=404)
 
 
 def refused(message: str, status_code: int = status.HTTP_400_BAD_REQUEST, code: str = "refused") -> Response:
@@ -143,7 +145,9 @@ def idempotent(view):
         if not key or not request.user.is_authenticated:
             return view(request, *args, **kwargs)
         if len(key) > 200:
-            return Response(error_body(400, "invalid", "Idempotency-Key is longer than 200 characters."), status=400)
+            return Response(
+                error_body(400, "invalid", gettext("Idempotency-Key is longer than 200 characters.")), status=400
+            )
         fingerprint = hashlib.sha256(
             request.method.encode() + request.get_full_path().encode() + _body_bytes(request)
         ).hexdigest()
@@ -183,7 +187,9 @@ def idempotent(view):
 
 def _over_the_limit() -> Response:
     seconds = settings.REQUEST_TIME_LIMIT
-    message = f"The request took longer than its limit ({seconds} s): nothing of it was kept; send it again."
+    message = gettext(
+        "The request took longer than its limit (%(seconds)s s): nothing of it was kept; send it again."
+    ) % {"seconds": seconds}
     response = Response(error_body(503, "over_time_limit", message), status=503)
     response["Retry-After"] = "1"
     return response
@@ -195,11 +201,14 @@ def _replay(user, key: str, fingerprint: str) -> Response:
     previous = IdempotentRequest.objects.filter(user=user, key=key).first()
     if previous is not None and previous.fingerprint != fingerprint:
         return Response(
-            error_body(422, "idempotency_key_reused", "This Idempotency-Key was used for another request."), status=422
+            error_body(422, "idempotency_key_reused", gettext("This Idempotency-Key was used for another request.")),
+            status=422,
         )
     if previous is None or previous.status == 0:
         response = Response(
-            error_body(409, "in_progress", "A request with this Idempotency-Key is being answered; retry in a moment."),
+            error_body(
+                409, "in_progress", gettext("A request with this Idempotency-Key is being answered; retry in a moment.")
+            ),
             status=409,
         )
         response["Retry-After"] = "1"

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from contests import bounds, entry_form
 from contests.models import Contest
@@ -24,13 +25,13 @@ from sandbox import languages
 DEFAULT_MEMORY_MB = Clock().memory_mb  # a program's memory when neither the contest nor its game sets one
 
 # The settings in groups, in the order the admin and the organisers' page show them.
-SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Contest", ("title", "slug", "summary", "is_public")),
-    ("Game", ("game", "game_params", "clock", "memory_mb", "game_data")),
-    ("Rules", ("rules", "rules_source")),
-    ("Schedule", ("opens_at", "closes_at")),
+SECTIONS: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (gettext_lazy("Contest"), ("title", "slug", "summary", "is_public")),
+    (gettext_lazy("Game"), ("game", "game_params", "clock", "memory_mb", "game_data")),
+    (gettext_lazy("Rules"), ("rules", "rules_source")),
+    (gettext_lazy("Schedule"), ("opens_at", "closes_at")),
     (
-        "Submission policy",
+        gettext_lazy("Submission policy"),
         (
             "language_table", "allowed_languages", "max_source_bytes", "source_counts", "max_executable_bytes",
             "max_entries_per_user", "max_submissions_per_day", "max_submissions_per_week", "entry_form",
@@ -38,7 +39,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )  # fmt: skip
 
-PARAMS_HELP = "A JSON object of the game's parameters; each one left out is the game's default."
+PARAMS_HELP = gettext_lazy("A JSON object of the game's parameters; each one left out is the game's default.")
 
 # /organise/contests/new/ is the page of a new contest, so no contest may be at that address.
 RESERVED_SLUGS = ("new",)
@@ -49,7 +50,7 @@ def game_choices(current: str = "") -> list[tuple[str, str]]:
     a contest made for a game to come keeps it (listed, never open) until it is hosted."""
     choices = [(name, f"{game.info.title} ({name})") for name, game in sorted(registry.GAMES.items())]
     if current and current not in registry.GAMES:
-        choices.append((current, f"{current} (not hosted yet: the contest cannot open)"))
+        choices.append((current, gettext("%(game)s (not hosted yet: the contest cannot open)") % {"game": current}))
     return choices
 
 
@@ -71,7 +72,9 @@ def game_defaults(name: str) -> dict[str, Any]:
         "params": {p.name: p.default for p in params},
         "clock": clock,
         "memory_mb": memory,
-        "about": f"{game.info.title}: {about}." if params else f"{game.info.title} takes no parameters.",
+        "about": f"{game.info.title}: {about}."
+        if params
+        else gettext("%(game)s takes no parameters.") % {"game": game.info.title},
     }
 
 
@@ -89,7 +92,7 @@ class JSONField(forms.JSONField):
         try:
             return super().to_python(value)
         except RecursionError:
-            raise forms.ValidationError("The JSON is nested too deeply.", code="invalid") from None
+            raise forms.ValidationError(gettext("The JSON is nested too deeply."), code="invalid") from None
 
     def bound_data(self, data: Any, initial: Any) -> Any:
         try:
@@ -120,65 +123,73 @@ class ContestForm(forms.ModelForm):
     rules_source = forms.URLField(
         required=False,
         assume_scheme="https",
-        label="Original rules",
+        label=gettext_lazy("Original rules"),
         help_text=Contest._meta.get_field("rules_source").help_text,
     )
     memory_mb = forms.IntegerField(
         required=False,
         min_value=1,
-        label="Memory (MB)",
-        help_text="Each program's memory (the clock's memory_mb); the game's if empty.",
+        label=gettext_lazy("Memory (MB)"),
+        help_text=gettext_lazy("Each program's memory (the clock's memory_mb); the game's if empty."),
     )
     allowed_languages = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Languages allowed",
-        help_text="Every language of the table if none is ticked.",
+        label=gettext_lazy("Languages allowed"),
+        help_text=gettext_lazy("Every language of the table if none is ticked."),
     )
 
     class Meta:
         model = Contest
         fields = list(CONTEST_SETTINGS)
         labels = {
-            "slug": "Slug",
-            "is_public": "Listed publicly",
-            "game_params": "Game parameters",
-            "game_data": "Game data file",
-            "rules": "Rules (Markdown)",
-            "language_table": "Language table",
-            "max_source_bytes": "Largest source (bytes)",
-            "source_counts": "What the size counts",
-            "max_executable_bytes": "Largest built program (bytes)",
-            "max_entries_per_user": "Entries per contestant",
-            "max_submissions_per_day": "Submissions a day",
-            "max_submissions_per_week": "Submissions a week",
-            "entry_form": "Entry form",
+            "title": gettext_lazy("Title"),
+            "slug": gettext_lazy("Slug"),
+            "summary": gettext_lazy("Summary"),
+            "is_public": gettext_lazy("Listed publicly"),
+            "game_params": gettext_lazy("Game parameters"),
+            "clock": gettext_lazy("Clock"),
+            "game_data": gettext_lazy("Game data file"),
+            "rules": gettext_lazy("Rules (Markdown)"),
+            "language_table": gettext_lazy("Language table"),
+            "max_source_bytes": gettext_lazy("Largest source (bytes)"),
+            "source_counts": gettext_lazy("What the size counts"),
+            "max_executable_bytes": gettext_lazy("Largest built program (bytes)"),
+            "max_entries_per_user": gettext_lazy("Entries per contestant"),
+            "max_submissions_per_day": gettext_lazy("Submissions a day"),
+            "max_submissions_per_week": gettext_lazy("Submissions a week"),
+            "entry_form": gettext_lazy("Entry form"),
         }
         help_texts = {
-            "slug": "Its address: /contests/SLUG/. Letters, digits, hyphens and underscores.",
-            "clock": "A JSON object of time limits (games.clocks.Clock names them); the game's if empty, "
-            "and any the game sets that this leaves out.",
-            "rules": "Markdown, as contestants read it on the contest's page. HTML that could run (a script, "
-            "an event handler) is removed.",
-            "entry_form": 'A JSON list of the questions every entrant answers: [{"name": "email", "label": '
-            f'"E-mail", "type": "email", "required": true}}]. Types: {", ".join(entry_form.TYPES)}; a '
-            'choice lists its "choices".',
+            "slug": gettext_lazy("Its address: /contests/SLUG/. Letters, digits, hyphens and underscores."),
+            "clock": gettext_lazy(
+                "A JSON object of time limits (games.clocks.Clock names them); the game's if empty, "
+                "and any the game sets that this leaves out."
+            ),
+            "rules": gettext_lazy(
+                "Markdown, as contestants read it on the contest's page. HTML that could run (a script, "
+                "an event handler) is removed."
+            ),
         }
         field_classes = {"game_params": SettingsJSONField, "clock": SettingsJSONField, "entry_form": SettingsJSONField}
-        error_messages = {"slug": {"unique": "Another contest already has this slug; choose another."}}
+        error_messages = {"slug": {"unique": gettext_lazy("Another contest already has this slug; choose another.")}}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         hosted = ", ".join(sorted(registry.GAMES))
         self.fields["game"] = forms.ChoiceField(
             choices=game_choices(self.instance.game if self.instance.pk else ""),
-            label="Game",
-            help_text="The games hosted here, by title and key.",
-            error_messages={"invalid_choice": f"%(value)s is not a game hosted here; the games are: {hosted}."},
+            label=gettext("Game"),
+            help_text=gettext("The games hosted here, by title and key."),
+            # %(value)s is left for the field to fill in.
+            error_messages={
+                "invalid_choice": gettext("%(value)s is not a game hosted here; the games are: %(games)s.")
+                % {"value": "%(value)s", "games": hosted}
+            },
         )
         self.fields["language_table"] = forms.ChoiceField(
             choices=[(t.name, t.title) for t in languages.TABLES.values()],
-            label="Language table",
+            label=gettext("Language table"),
             help_text=self.fields["language_table"].help_text,
             required=False,
         )
@@ -186,14 +197,27 @@ class ContestForm(forms.ModelForm):
         self.fields["allowed_languages"].choices = [(key, lang.title) for key, lang in languages.LANGUAGES.items()]
         for name, bound in (("memory_mb", bounds.MEMORY), *bounds.CONTEST_LIMITS.items()):
             field = self.fields[name]
-            field.help_text = f"{field.help_text} This site allows {bound.said()}.".strip()
-        self.fields["clock"].help_text += (
-            f" This site allows a move {bounds.MOVE_SECONDS.said()}, a game {bounds.GAME_SECONDS.said()}, "
-            f"a run {bounds.RUN_SECONDS.said()}."
+            allows = gettext("This site allows %(bound)s.") % {"bound": bound.said()}
+            field.help_text = f"{field.help_text} {allows}".strip()
+        self.fields["entry_form"].help_text = gettext(
+            'A JSON list of the questions every entrant answers: [{"name": "email", "label": '
+            '"E-mail", "type": "email", "required": true}]. Types: %(types)s; a '
+            'choice lists its "choices".'
+        ) % {"types": ", ".join(entry_form.TYPES)}
+        self.fields["clock"].help_text = " ".join(
+            (
+                str(self.fields["clock"].help_text),
+                gettext("This site allows a move %(move)s, a game %(game)s, a run %(run)s.")
+                % {
+                    "move": bounds.MOVE_SECONDS.said(),
+                    "game": bounds.GAME_SECONDS.said(),
+                    "run": bounds.RUN_SECONDS.said(),
+                },
+            )
         )
         zone = timezone.get_current_timezone_name()
-        self.fields["opens_at"].label = f"Opens ({zone})"
-        self.fields["closes_at"].label = f"Closes ({zone})"
+        self.fields["opens_at"].label = gettext("Opens (%(zone)s)") % {"zone": zone}
+        self.fields["closes_at"].label = gettext("Closes (%(zone)s)") % {"zone": zone}
         # The memory has a field of its own; the row keeps it in the clock, as memory_mb.
         clock = dict(self.initial.get("clock") or {})
         if "memory_mb" in clock:
@@ -222,7 +246,9 @@ class ContestForm(forms.ModelForm):
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
         if slug in RESERVED_SLUGS:
-            raise forms.ValidationError(f"{slug} is the address of the new contest's page; choose another slug.")
+            raise forms.ValidationError(
+                gettext("%(slug)s is the address of the new contest's page; choose another slug.") % {"slug": slug}
+            )
         return slug
 
     def clean_game_params(self) -> dict:
@@ -230,7 +256,7 @@ class ContestForm(forms.ModelForm):
         if params is None:
             return {}
         if not isinstance(params, dict):
-            raise forms.ValidationError('The game parameters are a JSON object, such as {"rows": 7}.')
+            raise forms.ValidationError(gettext('The game parameters are a JSON object, such as {"rows": 7}.'))
         return params
 
     def clean_clock(self) -> dict:
@@ -238,7 +264,7 @@ class ContestForm(forms.ModelForm):
         if clock is None:
             return {}
         if not isinstance(clock, dict):
-            raise forms.ValidationError('The clock is a JSON object, such as {"wall_per_move_s": 10}.')
+            raise forms.ValidationError(gettext('The clock is a JSON object, such as {"wall_per_move_s": 10}.'))
         return clock
 
     def clean_language_table(self) -> str:
@@ -261,7 +287,10 @@ class ContestForm(forms.ModelForm):
         cap = settings.UPLOAD_MAX_BYTES
         if value is not None and value > cap:
             raise forms.ValidationError(
-                f"At most {cap:,} bytes: the site refuses any larger request (UPLOAD_MAX_BYTES); raise that first."
+                gettext(
+                    "At most %(cap)s bytes: the site refuses any larger request (UPLOAD_MAX_BYTES); raise that first."
+                )
+                % {"cap": f"{cap:,}"}
             )
         return value
 
@@ -273,8 +302,11 @@ class ContestForm(forms.ModelForm):
         if moved and not _versions_of_one_game(name, self.instance.game) and self.instance.entries.exists():
             self.add_error(
                 "game",
-                f"The game cannot change: {self.instance.title} has entries, whose programs play "
-                f"{self.instance.game}. Open a new contest for {name}.",
+                gettext(
+                    "The game cannot change: %(contest)s has entries, whose programs play "
+                    "%(game)s. Open a new contest for %(new)s."
+                )
+                % {"contest": self.instance.title, "game": self.instance.game, "new": name},
             )
         if isinstance(game, HostedGame) and not (cleaned.get("rules") or "").strip():
             cleaned["rules"] = game.manifest.rules  # the uploaded game's rules page, until the organiser writes one
@@ -299,15 +331,16 @@ class ContestForm(forms.ModelForm):
         if opens and closes and closes <= opens:
             self.add_error(
                 "closes_at",
-                f"The contest must close after it opens: it would close at {_in_zone(closes)} and open at "
-                f"{_in_zone(opens)}.",
+                gettext("The contest must close after it opens: it would close at %(closes)s and open at %(opens)s.")
+                % {"closes": _in_zone(closes), "opens": _in_zone(opens)},
             )
         table = languages.TABLES.get(cleaned.get("language_table") or "")
         missing = [key for key in cleaned.get("allowed_languages") or [] if table and key not in table]
         if missing:
             self.add_error(
                 "allowed_languages",
-                f"The table {table.title} has no {', '.join(missing)}; it has {', '.join(table.commands)}.",
+                gettext("The table %(table)s has no %(missing)s; it has %(keys)s.")
+                % {"table": table.title, "missing": ", ".join(missing), "keys": ", ".join(table.commands)},
             )
         return cleaned
 
@@ -319,8 +352,10 @@ class ContestForm(forms.ModelForm):
             if clock.get("memory_mb") not in (None, memory):
                 self.add_error(
                     "memory_mb",
-                    f"The clock says memory_mb {clock['memory_mb']} and this field {memory}: set the memory in one "
-                    "place.",
+                    gettext(
+                        "The clock says memory_mb %(clock)s and this field %(memory)s: set the memory in one place."
+                    )
+                    % {"clock": clock["memory_mb"], "memory": memory},
                 )
                 return
             clock["memory_mb"] = memory
@@ -328,11 +363,11 @@ class ContestForm(forms.ModelForm):
         try:
             Clock.from_json({**defaults, **clock})
         except ClockError as e:
-            self.add_error("clock", f"The clock: {e}.")
+            self.add_error("clock", gettext("The clock: %(problem)s.") % {"problem": e})
             return
         refused = bounds.clock_refusals({**defaults, **clock})
         for name, problem in refused.items():
-            said = problem if name in clock else f"The game's {problem}"
+            said = problem if name in clock else gettext("The game's %(problem)s") % {"problem": problem}
             self.add_error("memory_mb" if name == "memory_mb" and memory is not None else "clock", said)
         if not refused:
             cleaned["clock"] = clock
@@ -343,7 +378,7 @@ class ContestForm(forms.ModelForm):
             return
         check = getattr(registry.GAMES.get(name), "check_data", None)
         if check is None:
-            self.add_error("game_data", f"{name} takes no data file.")
+            self.add_error("game_data", gettext("%(game)s takes no data file.") % {"game": name})
             return
         data.seek(0)
         content = data.read()
@@ -361,8 +396,8 @@ class ContestPageForm(ContestForm):
     reason = forms.CharField(
         required=False,
         max_length=2000,
-        label="Note for the judges' log",
-        help_text="Optional: why, for the judges who read the log.",
+        label=gettext_lazy("Note for the judges' log"),
+        help_text=gettext_lazy("Optional: why, for the judges who read the log."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

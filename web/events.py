@@ -249,8 +249,14 @@ def events_head(request):
     """The id of the newest event the user may see (of ``contest``, if given). A page polls this
     every second or two and fetches its own content again when it moves: an open page holds no
     stream."""
-    events = _visible(request.user)
-    if request.query_params.get("contest"):
-        events = events.filter(contest__slug=request.query_params["contest"])
-    latest = events.order_by("-pk").values_list("pk", flat=True).first()
-    return Response({"id": latest or 0})
+    return Response({"id": newest_id(request.user, request.query_params.get("contest"))})
+
+
+def newest_id(user, contest_slug: str | None = None) -> int:
+    """The id of the newest event ``user`` may see (of that contest, if given), 0 if none: what
+    events_head answers, and what a page that polls it is rendered with (data-head), so that an
+    event between the page's render and its first poll still brings the page up to date."""
+    events = _visible(user)
+    if contest_slug:
+        events = events.filter(contest__slug=contest_slug)
+    return events.order_by("-pk").values_list("pk", flat=True).first() or 0

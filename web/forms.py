@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from contests import entry_form
 from contests.models import Contest
@@ -8,18 +9,21 @@ class SubmissionForm(forms.Form):
     """A new entry (name and the contest's entry-form fields) or a new version of one."""
 
     source = forms.FileField(
-        label="Program", help_text="A source file, an archive (.zip, .tar.gz) or a Linux executable."
+        label=gettext_lazy("Program"),
+        help_text=gettext_lazy("A source file, an archive (.zip, .tar.gz) or a Linux executable."),
     )
     language = forms.ChoiceField(
-        label="Language", required=False, help_text="Leave on automatic to go by the file's extension."
+        label=gettext_lazy("Language"),
+        required=False,
+        help_text=gettext_lazy("Leave on automatic to go by the file's extension."),
     )
 
     def __init__(self, *args, contest: Contest, languages: dict[str, str], new_entry: bool, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["language"].choices = [("", "automatic"), *languages.items()]
+        self.fields["language"].choices = [("", gettext_lazy("automatic")), *languages.items()]
         if new_entry:
             self.fields["name"] = forms.CharField(
-                label="Entry name", max_length=100, help_text="Shown in the standings."
+                label=gettext_lazy("Entry name"), max_length=100, help_text=gettext_lazy("Shown in the standings.")
             )
             for spec in contest.entry_form:
                 self.fields[f"form_{spec['name']}"] = _field(spec)

@@ -4,6 +4,7 @@ conformance kit's report. The same services and rules as the pages (web/game_vie
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
@@ -65,16 +66,18 @@ def game_list(request):
     if request.method == "GET":
         return Response([_data(request, v) for v in visible_versions(request.user)])
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in (or send a token) as an organiser.")
+        raise NotAuthenticated(gettext("Log in (or send a token) as an organiser."))
     if not can_upload(request.user):
-        raise PermissionDenied("Only organisers may upload a game.")
+        raise PermissionDenied(gettext("Only organisers may upload a game."))
     archive = request.FILES.get("archive")
     if archive is None:
-        return refused("Send the game's archive (.zip or .tar.gz, game.json at its top) as the file 'archive'.")
+        return refused(
+            gettext("Send the game's archive (.zip or .tar.gz, game.json at its top) as the file 'archive'.")
+        )
     try:
         version = hosting.receive(archive.read(), request.user)
     except (ManifestError, UnsafeArchive) as e:
-        return refused(f"{archive.name} refused: {e}")
+        return refused(gettext("%(archive)s refused: %(why)s") % {"archive": archive.name, "why": e})
     except hosting.NoSpace as e:
         return refused(str(e), status.HTTP_507_INSUFFICIENT_STORAGE, code="insufficient_storage")
     return Response(_data(request, version), status=status.HTTP_202_ACCEPTED)
@@ -87,7 +90,7 @@ def game_detail(request, key: str):
     try:
         return Response(_data(request, _version(request, key)))
     except Http404:
-        return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+        return refused(gettext("No such game."), status.HTTP_404_NOT_FOUND, code="not_found")
 
 
 OWNERS = inline_serializer(
@@ -114,14 +117,14 @@ def _owner_refused(e: hosting.OwnerError) -> Response:
 @permission_classes([AllowAny])
 def game_owners(request, name: str):
     if not visible_versions(request.user).filter(name=name).exists():
-        return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+        return refused(gettext("No such game."), status.HTTP_404_NOT_FOUND, code="not_found")
     if request.method == "GET":
         return Response(hosting.game_owners(name))
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in (or send a token) as the game's owner.")
+        raise NotAuthenticated(gettext("Log in (or send a token) as the game's owner."))
     username = body_object(request).get("user")
     if not isinstance(username, str) or not username:
-        return refused('Name the user: {"user": "name"}.')
+        return refused(gettext('Name the user: {"user": "name"}.'))
     try:
         hosting.name_game_owner(request.user, name, username)
     except hosting.OwnerError as e:
@@ -136,7 +139,7 @@ def game_owners(request, name: str):
 @permission_classes([IsAuthenticated])
 def game_owner(request, name: str, username: str):
     if not visible_versions(request.user).filter(name=name).exists():
-        return refused("No such game.", status.HTTP_404_NOT_FOUND, code="not_found")
+        return refused(gettext("No such game."), status.HTTP_404_NOT_FOUND, code="not_found")
     try:
         hosting.remove_game_owner(request.user, name, username)
     except hosting.OwnerError as e:

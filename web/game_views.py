@@ -101,6 +101,7 @@ def game_version(request, key: str):
             "owners": hosting.game_owners(version.name),
             "checking": version.status == GameVersion.Status.CHECKING,
             "clock_words": Clock.from_json(manifest.clock).in_words() if manifest else [],
+            "site_url": request.build_absolute_uri("/").rstrip("/"),
         },
     )
 

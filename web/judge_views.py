@@ -29,6 +29,7 @@ from judging.play import matches as judging_matches
 from judging.play.matches import stale_after
 from judging.record import formats, lifecycle, publication, verification
 from web.converters import parse_id
+from web.events import newest_id
 from web.stage_form import StageForm, kinds_for
 from web.views import _contest
 
@@ -255,7 +256,8 @@ CONSOLE_DOWN_RETRY_S = 10
 @require_GET
 def console(request, slug: str):
     contest = _judge(request, slug)
-    context = {"contest": contest, **_console_state(contest)}
+    head = newest_id(request.user, slug)  # before what the page shows
+    context = {"contest": contest, "events_head": head, **_console_state(contest)}
     context["batch"] = _batch_stages(contest).exists()
     return render(request, "contests/console.html", context)
 

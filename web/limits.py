@@ -31,6 +31,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from accounts.addresses import client_address
 from web.errors import error_body
@@ -82,8 +84,9 @@ def _wait(allowed: int, seconds: int, into: float, previous: int, counted: int) 
 
 def rate_words(rate: Rate) -> str:
     allowed, seconds = rate
-    per = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}.get(seconds, f"every {seconds} seconds")
-    return f"{allowed:,} {per}"
+    per = {1: gettext("a second"), 60: gettext("a minute"), 3600: gettext("an hour"), 86400: gettext("a day")}
+    every = per.get(seconds) or gettext("every %(seconds)s seconds") % {"seconds": seconds}
+    return f"{number_format(allowed, force_grouping=True)} {every}"
 
 
 def refusal(request, status: int, title: str, message: str, code: str, retry_after: int | None = None) -> HttpResponse:
@@ -109,10 +112,10 @@ def heavy_client(request) -> str | None:
 
 
 def heavy_refusal_message(wait: int) -> str:
-    return (
-        f"Too many requests for charts, replays and downloads came from your address: at most "
-        f"{rate_words(settings.HEAVY_RATE_LIMIT)} without signing in. Try again in {wait} s, or sign in."
-    )
+    return gettext(
+        "Too many requests for charts, replays and downloads came from your address: at most "
+        "%(rate)s without signing in. Try again in %(wait)s s, or sign in."
+    ) % {"rate": rate_words(settings.HEAVY_RATE_LIMIT), "wait": wait}
 
 
 def anonymous_limit(view: Callable) -> Callable:
@@ -124,17 +127,19 @@ def anonymous_limit(view: Callable) -> Callable:
         if client is not None:
             wait = hit(client, settings.HEAVY_RATE_LIMIT)
             if wait is not None:
-                return refusal(request, 429, "Too many requests", heavy_refusal_message(wait), "throttled", wait)
+                return refusal(
+                    request, 429, gettext("Too many requests"), heavy_refusal_message(wait), "throttled", wait
+                )
         return view(request, *args, **kwargs)
 
     return wrapper
 
 
 def request_too_big_message() -> str:
-    return (
-        f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes, the most read into "
+    return gettext(
+        "The request body is larger than %(bytes)s bytes, the most read into "
         "memory; send a program this large as a file (multipart/form-data)."
-    )
+    ) % {"bytes": number_format(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, force_grouping=True)}
 
 
 class BodySizeMiddleware:
@@ -149,5 +154,5 @@ class BodySizeMiddleware:
         cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         upload = request.META.get("CONTENT_TYPE", "").lower().startswith("multipart/")
         if cap is not None and not upload and length.isdigit() and int(length) > cap:
-            return refusal(request, 413, "Request too large", request_too_big_message(), "too_large")
+            return refusal(request, 413, gettext("Request too large"), request_too_big_message(), "too_large")
         return self.get_response(request)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from contests.models import Contest, Stage
 from games import registry
@@ -18,8 +19,17 @@ def kinds_for(contest: Contest) -> list[tuple[str, str]]:
 
 
 class StageForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text="As contestants read it: Final, Trial laps, Round 2.")
-    order = forms.IntegerField(min_value=1, max_value=1000, help_text="Its place among the contest's stages.")
+    name = forms.CharField(
+        max_length=100,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("As contestants read it: Final, Trial laps, Round 2."),
+    )
+    order = forms.IntegerField(
+        min_value=1,
+        max_value=1000,
+        label=gettext_lazy("Order"),
+        help_text=gettext_lazy("Its place among the contest's stages."),
+    )
 
     def __init__(self, contest: Contest, kind: str, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -31,8 +41,8 @@ class StageForm(forms.Form):
         for p in self.stage_params:
             if p.boolean:
                 field: forms.Field = forms.BooleanField(required=False)
-            elif p.text:
-                field = forms.CharField(required=False, max_length=100)
+            elif p.text or p.places:  # a name, or a list of places ("1, 3, 10")
+                field = forms.CharField(required=False, max_length=200 if p.places else 100)
             else:
                 field = forms.IntegerField(required=False, min_value=p.minimum, max_value=p.maximum)
             field.label, field.help_text, field.initial = p.label, p.help, p.default
@@ -41,21 +51,22 @@ class StageForm(forms.Form):
             queryset=contest.entries.filter(status="active").order_by("is_reference", "name"),
             required=False,
             widget=forms.CheckboxSelectMultiple,
-            label="Only these entries",
-            help_text="Every entry with a playable version when the stage runs, if none is ticked.",
+            label=gettext("Only these entries"),
+            help_text=gettext("Every entry with a playable version when the stage runs, if none is ticked."),
         )
         self.fields["entries"].label_from_instance = lambda entry: (
-            entry.name + (" (reference)" if entry.is_reference else "")
+            gettext("%(name)s (reference)") % {"name": entry.name} if entry.is_reference else entry.name
         )
         self.game_params = list(registry.get(contest.game).info.params)
         for p in self.game_params:
-            help_text = (
-                f"{_sentence(p.help)}{p.says()[0].upper()}{p.says()[1:]}; the contest's "
-                f"({p.line(contest.game_params.get(p.name, p.default))}) if empty."
-            )
-            label = f"{p.name} (game)"
+            help_text = gettext("%(help)s%(says)s; the contest's (%(value)s) if empty.") % {
+                "help": _sentence(p.help),
+                "says": p.says()[0].upper() + p.says()[1:],
+                "value": p.line(contest.game_params.get(p.name, p.default)),
+            }
+            label = gettext("%(name)s (game)") % {"name": p.name}
             if p.choices:
-                choices = [("", "the contest's"), *((p.line(c), p.line(c)) for c in p.choices)]
+                choices = [("", gettext("the contest's")), *((p.line(c), p.line(c)) for c in p.choices)]
                 field = forms.TypedChoiceField(
                     choices=choices,
                     required=False,
@@ -64,7 +75,7 @@ class StageForm(forms.Form):
                 )
             elif p.kind == "boolean":
                 field = forms.TypedChoiceField(
-                    choices=[("", "the contest's"), ("true", "true"), ("false", "false")],
+                    choices=[("", gettext("the contest's")), ("true", "true"), ("false", "false")],
                     required=False,
                     empty_value=None,
                     coerce=lambda text: text == "true",

@@ -19,6 +19,8 @@ from django.conf import settings
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_protect
 
 from web.errors import error_body
@@ -47,13 +49,15 @@ class UploadSizeMiddleware:
         cap = settings.UPLOAD_MAX_BYTES
         if length.isdigit() and int(length) > cap:
             return _refuse(
-                request, 413, "Request too large",
-                f"The request is {int(length):,} bytes; this site accepts at most {cap:,} bytes in one request.",
+                request, 413, gettext("Request too large"),
+                gettext("The request is %(bytes)s bytes; this site accepts at most %(cap)s bytes in one request.")
+                % {"bytes": number_format(int(length), force_grouping=True),
+                   "cap": number_format(cap, force_grouping=True)},
             )  # fmt: skip
         if not length and request.META.get("HTTP_TRANSFER_ENCODING"):
             return _refuse(
-                request, 411, "Length required",
-                "Send the body with a Content-Length header: this site does not read chunked request bodies.",
+                request, 411, gettext("Length required"),
+                gettext("Send the body with a Content-Length header: this site does not read chunked request bodies."),
             )  # fmt: skip
         return self.get_response(request)
 

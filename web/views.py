@@ -35,6 +35,7 @@ from judging.record import confidence, counts, entrants, fits, formats, lifecycl
 from judging.record import standings as standings_service
 from judging.schedule import plans, testgames, versus
 from web.converters import parse_id
+from web.events import newest_id
 from web.forms import SubmissionForm
 from web.limits import anonymous_limit
 from web.uploads import limit_uploads, upload_refusal
@@ -78,9 +79,19 @@ def contest_detail(request, slug: str):
         for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk")
     ]
     game = registry.GAMES.get(contest.game)
+    references = [(entry, sub) for entry, sub in references if sub is not None]
+    practice = contest.is_hosted and isinstance(registry.get(contest.game), BatchGame)
+    # Play at home names a program a seat: three opponents for a game of four (Hearts), where
+    # one was the referee's fault; none for a run alone; one for a race, which takes any number.
+    opponents = 1
+    if practice:
+        opponents = 0
+    elif contest.is_hosted and not isinstance(registry.get(contest.game), RaceGame):
+        opponents = max(formats.contest_seats(contest) - 1, 0)
     context = {
-        "references": [(entry, sub) for entry, sub in references if sub is not None],
-        "practice": contest.is_hosted and isinstance(registry.get(contest.game), BatchGame),
+        "references": references,
+        "opponents": [references[0][1].filename if references else "OPPONENT"] * opponents,
+        "practice": practice,
         "kit": contest.is_hosted and isinstance(registry.get(contest.game), RaceGame),
         "contest": contest,
         "stages": stages,
@@ -142,7 +153,8 @@ def submit(request, slug: str, entry_id: int | None = None):
         return redirect(contest)
     messages.success(
         request,
-        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}; it is being built.",
+        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}: "
+        "its build and system test show below as they happen.",  # no state of its own, which would go stale
     )
     return redirect("contests:submission", pk=submission.pk)
 
@@ -205,6 +217,7 @@ def submission_detail(request, pk: int):
     submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
         raise PermissionDenied("This is another contestant's submission.")
+    head = newest_id(request.user, submission.entry.contest.slug)  # before what the page shows
     matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
     matches = list(
         matches.distinct()
@@ -217,6 +230,7 @@ def submission_detail(request, pk: int):
         match.shown = shown[match.pk]
     contest = submission.entry.contest
     context = {"submission": submission, "matches": matches, "opponents": [], "test_games_left": None}
+    context["events_head"] = head
     game = registry.get(contest.game) if contest.is_hosted else None
     if game is not None and game.info.seats not in (0, 1):  # a run alone has no opponent to choose
         context["opponents"] = testgames.test_game_opponents(submission)
@@ -301,7 +315,8 @@ def _fault_digest(submission: Submission) -> dict:
         seat.words = results.seat_words(game, seat)
         seat.stderr_tail = results.stderr_tail(seat.match, seat.index)
     games = MatchSeat.objects.filter(submission=submission, match__status=Match.Status.FINISHED).count()
-    counts_said = [results.counted(status, n) for status, n in sorted(counts.items())]
+    game = registry.get(submission.entry.contest.game)
+    counts_said = [results.counted(status, n, game) for status, n in sorted(counts.items())]
     return {"counts": counts_said, "latest": latest, "total": sum(counts.values()), "games": games}
 
 
@@ -389,12 +404,13 @@ def own_entries(request, contest: Contest) -> set[int]:
 def standings(request, slug: str):
     """A stage's standings: the one asked for, else the contest's current one."""
     contest = _contest(request, slug)
+    head = newest_id(request.user, slug)  # before what the page shows
     if request.GET.get("stage"):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
     else:
         stage = standings_service.current_stage(contest)
     stages = contest.stages.exclude(kind__in=formats.uncounted_kinds()).exclude(status=Stage.Status.PENDING)
-    context = {"contest": contest, "stage": stage, "stages": stages, "table": None}
+    context = {"contest": contest, "stage": stage, "stages": stages, "table": None, "events_head": head}
     context["continuous"] = stage is not None and formats.of(stage.kind).continuous
     if contest.is_hosted:
         record = publication.record_for(contest, request.user)
@@ -523,10 +539,12 @@ def _match(request, pk: int) -> Match:
 @require_GET
 def match_detail(request, pk: int):
     match = _match(request, pk)
+    head = newest_id(request.user, match.contest.slug)  # before what the page shows
     shown = publication.shown_match(request.user, match)
     seats = shown.seats
     live = _live_race(match, seats) if publication.sees_match_live(request.user, match) else None
     context = {"match": match, "contest": match.contest, "seats": seats, "shown": shown, "live": live}
+    context["events_head"] = head
     if roles.may(request.user, match.contest, roles.Power.JUDGE):  # its judges see every attempt and its result
         context["attempts"] = list(match.attempts.order_by("number"))
         names = {seat.index: seat.entry.name for seat in seats}

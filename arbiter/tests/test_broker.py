@@ -78,3 +78,33 @@ def test_a_consumer_beside_producers_reads_every_message_whole(tmp_path):
             t.join()
         consume(conn.default_channel, until_empty=True)  # what they left
     assert broken == [] and sorted(got) == list(range(sent))
+
+
+def _waited(conn, timeout: float) -> float:
+    """How long a worker's wait for a message (none comes) lasted before it gave up."""
+    import time
+
+    conn.default_channel.basic_consume("q", True, lambda *a: None, "waiting")
+    started = time.monotonic()
+    try:
+        conn.drain_events(timeout=timeout)
+    except TimeoutError:
+        return time.monotonic() - started
+    raise AssertionError("a message came from an empty queue")
+
+
+def test_a_worker_told_to_stop_stops_waiting_for_messages(tmp_path, monkeypatch):
+    """Celery's loop waits 2 s at a time on this transport and looks for a shutdown between
+    waits: Ctrl-C on `make run` took 5-8 s, and honcho killed the worker. Told to stop (a warm
+    shutdown sets ``should_stop`` to its exit code, 0), the wait ends within a slice; a wait
+    nobody stops lasts as long as asked, however it is sliced."""
+    from celery.worker import state
+
+    with _connection(tmp_path) as conn:
+        conn.default_channel.queue_declare("q")
+        assert _waited(conn, 0.6) >= 0.6
+        monkeypatch.setattr(state, "should_stop", 0)
+        assert _waited(conn, 30) < 30 * broker.DRAIN_SLICE_S
+        monkeypatch.setattr(state, "should_stop", None)
+        monkeypatch.setattr(state, "should_terminate", 1)
+        assert _waited(conn, 30) < 30 * broker.DRAIN_SLICE_S

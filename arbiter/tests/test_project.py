@@ -100,14 +100,14 @@ def test_system_deps_installs_the_browser_and_servers_for_the_tests_only(tmp_pat
     assert result.returncode == 0, result.stderr
     assert apt.splitlines() == [
         "update -qq",
-        "install -y -qq chromium rustc postgresql redis-server iproute2 util-linux",
+        "install -y -qq chromium rustc postgresql redis-server iproute2 util-linux gettext",
     ]
 
 
 def test_system_deps_prints_the_apt_get_line_when_not_root(tmp_path):
     result, apt = _system_deps(tmp_path, 1000, "test")
     assert result.returncode == 1 and apt == ""
-    assert "sudo apt-get install -y chromium rustc postgresql redis-server iproute2 util-linux" in result.stderr
+    assert "sudo apt-get install -y chromium rustc postgresql redis-server iproute2 util-linux gettext" in result.stderr
 
 
 def test_make_test_installs_what_the_tests_need():

@@ -7,12 +7,38 @@ import pytest
 from django.utils import timezone
 
 from contests.models import Entry, Submission
-from contests.services import Refused, SubmissionLimit, create_entry, enter, rename_entry, submit, withdraw
+from contests.services import Refused, SameAgain, SubmissionLimit, create_entry, enter, rename_entry, submit, withdraw
 from contests.tests.factories import make_contest, make_entry, make_submission, make_user
 
 pytestmark = pytest.mark.django_db
 
 C_SOURCE = b"int main(void) { return 0; }\n"
+
+
+def _changed(n: int) -> bytes:
+    """The C source, changed: another version (the same file again is refused)."""
+    return C_SOURCE + f"/* {n} */\n".encode()
+
+
+def test_the_latest_version_sent_again_is_refused_and_not_counted(queued):
+    """A double click sent the same file twice and used one of Chomp's two weekly
+    submissions: a contestant was locked out for a week."""
+    contest = make_contest(max_submissions_per_week=2)
+    entry = make_entry(contest, name="Muncher")
+    submit(entry, filename="a.c", data=C_SOURCE)
+    with pytest.raises(SameAgain, match="a.c is version 1 of Muncher again") as again:
+        submit(entry, filename="a.c", data=C_SOURCE)
+    assert again.value.version == 1 and entry.submissions.count() == 1
+    assert submit(entry, filename="a.cpp", data=C_SOURCE).number == 2  # another language: another program
+    with pytest.raises(SubmissionLimit):
+        submit(entry, filename="b.c", data=_changed(1))  # the refused one took no room
+
+
+def test_an_older_version_sent_again_is_how_a_contestant_goes_back(queued):
+    entry = make_entry(make_contest())
+    submit(entry, filename="a.c", data=C_SOURCE)
+    submit(entry, filename="a.c", data=_changed(1))
+    assert submit(entry, filename="a.c", data=C_SOURCE).number == 3
 
 
 def test_a_submission_is_numbered_hashed_stored_and_queued(queued):
@@ -61,9 +87,9 @@ def test_the_weekly_limit_counts_every_entry_of_the_contestant(queued):
     submit(a, filename="a.c", data=C_SOURCE)
     submit(b, filename="b.c", data=C_SOURCE)
     with pytest.raises(Refused, match="accepts 2 submissions a week"):
-        submit(a, filename="a.c", data=C_SOURCE)
+        submit(a, filename="a.c", data=_changed(1))
     Submission.objects.update(created_at=timezone.now() - timedelta(days=8))
-    submit(a, filename="a.c", data=C_SOURCE)  # a week later there is room again
+    submit(a, filename="a.c", data=_changed(1))  # a week later there is room again
 
 
 def test_closed_contests_and_disqualified_entries_take_no_submissions(queued):
@@ -130,15 +156,15 @@ def test_submissions_that_failed_to_build_do_not_count_against_the_limits(queued
     contest = make_contest(max_submissions_per_day=2, max_submissions_per_week=2)
     entry = make_entry(contest)
     first = submit(entry, filename="a.c", data=C_SOURCE)
-    submit(entry, filename="a.c", data=C_SOURCE)
-    with pytest.raises(Refused):
-        submit(entry, filename="a.c", data=C_SOURCE)
+    submit(entry, filename="a.c", data=_changed(1))
+    with pytest.raises(SubmissionLimit):
+        submit(entry, filename="a.c", data=_changed(2))
     Submission.objects.filter(pk=first.pk).update(status=Submission.Status.BUILD_FAILED)
-    assert submit(entry, filename="a.c", data=C_SOURCE).number == 3
+    assert submit(entry, filename="a.c", data=_changed(2)).number == 3
     for status in ("queued", "building", "testing", "test_failed", "ready"):  # every other one counts
         Submission.objects.filter(number=3).update(status=status)
-        with pytest.raises(Refused):
-            submit(entry, filename="a.c", data=C_SOURCE)
+        with pytest.raises(SubmissionLimit):
+            submit(entry, filename="a.c", data=_changed(3))
 
 
 def _submitted_at(entry, *moments):
@@ -153,13 +179,13 @@ def test_a_refusal_by_a_limit_says_when_the_next_submission_is_allowed(queued):
     _submitted_at(entry, now - timedelta(hours=20), now - timedelta(hours=3), now - timedelta(hours=1))
     # three in the day (the limit was lower, or one was rebuilt): room comes when two have left it
     with pytest.raises(SubmissionLimit) as refused:
-        submit(entry, filename="a.c", data=C_SOURCE, now=now)
+        submit(entry, filename="a.c", data=_changed(9), now=now)
     assert str(refused.value) == (
         "Chomp accepts 2 submissions a day; your next submission is allowed at 2026-11-23 09:00:01 UTC."
         " Submissions that failed to build do not count."
     )
     assert refused.value.next_allowed_at == datetime(2026, 11, 23, 9, 0, 0, 250_000, tzinfo=UTC)
-    submit(entry, filename="a.c", data=C_SOURCE, now=refused.value.next_allowed_at)
+    submit(entry, filename="a.c", data=_changed(9), now=refused.value.next_allowed_at)
 
 
 def test_the_later_of_two_limits_decides_when_the_next_submission_is_allowed(queued):
@@ -167,7 +193,7 @@ def test_the_later_of_two_limits_decides_when_the_next_submission_is_allowed(que
     entry = make_entry(make_contest(title="Chomp", max_submissions_per_day=2, max_submissions_per_week=3))
     _submitted_at(entry, now - timedelta(days=5), now - timedelta(hours=2), now - timedelta(hours=1))
     with pytest.raises(SubmissionLimit, match="accepts 3 submissions a week; .* allowed at 2026-11-24 12:00:00 UTC"):
-        submit(entry, filename="a.c", data=C_SOURCE, now=now)
+        submit(entry, filename="a.c", data=_changed(9), now=now)
 
 
 def test_a_contestant_withdraws_an_entry_and_it_makes_room_for_another(queued):

@@ -18,7 +18,7 @@ contestant (the console says so) and reach them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from itertools import groupby
 
@@ -28,7 +28,8 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 
 from contests import roles
 from contests.models import ContestRole, Entry, GameVersion, Submission
@@ -39,6 +40,33 @@ from judging.models import EmailOptOut, Match, MatchSeat, Notification, Reported
 from judging.news import results
 
 log = logging.getLogger(__name__)
+
+
+# --- The reader's language ---------------------------------------------------------------------
+# A notification is written once, when its news happens, mostly by a worker with no request to
+# ask, and kept as text: so it is written in its reader's language then. Where a user's choice
+# of language is kept is the accounts app's business, a layer above this one: it names its reader
+# with ``read_languages_with`` (from its AppConfig.ready); until one is named, or for a user who
+# chose none, the site's default language (LANGUAGE_CODE) is used.
+_chosen_language: Callable[[int], str | None] | None = None
+
+
+def read_languages_with(reader: Callable[[int], str | None] | None) -> None:
+    """Name the function that gives a user's chosen language code by their id (None: none chosen)."""
+    global _chosen_language
+    _chosen_language = reader
+
+
+def language_of(user_id: int) -> str:
+    """The language a user's notifications and e-mails are written in."""
+    chosen = _chosen_language(user_id) if _chosen_language is not None else None
+    return chosen or settings.LANGUAGE_CODE
+
+
+def reading_as(user_id: int):
+    """Translations in this user's language for the block that writes to them."""
+    return translation.override(language_of(user_id))
+
 
 Kind = Notification.Kind
 BUILD_LOG_LINES = 15  # the end of a build log a failed build's notification shows
@@ -151,10 +179,12 @@ def email_text(notification: Notification) -> str:
         )
     if notification.log:
         parts.append("\n".join(f"    {line}" for line in notification.log.splitlines()))
-    if notification.link:
-        parts.append(f"On the site: {absolute(notification.link)}")
-    settings_page = absolute(reverse("notification-settings"))
-    parts.append(f"-- \n{settings.SITE_NAME}. Choose which notifications you get by e-mail: {settings_page}")
+    with reading_as(notification.user_id):  # the notification's words are its reader's already
+        if notification.link:
+            parts.append(gettext("On the site: %(link)s") % {"link": absolute(notification.link)})
+        settings_page = absolute(reverse("notification-settings"))
+        choose = gettext("%(site)s. Choose which notifications you get by e-mail: %(page)s")
+        parts.append("-- \n" + choose % {"site": settings.SITE_NAME, "page": settings_page})
     return "\n\n".join(parts) + "\n"
 
 
@@ -187,8 +217,11 @@ def _tail(text: str, lines: int = BUILD_LOG_LINES) -> str:
 def _plays_now(entry: Entry) -> str:
     playing = entry.active_submission
     if playing is None:
-        return f"{entry.name} has no version that plays yet."
-    return f"Version {playing.number} plays for {entry.name} as before."
+        return gettext("%(entry)s has no version that plays yet.") % {"entry": entry.name}
+    return gettext("Version %(number)s plays for %(entry)s as before.") % {
+        "number": playing.number,
+        "entry": entry.name,
+    }
 
 
 def build_failed(submission: Submission, too_large: bool = False) -> None:
@@ -198,20 +231,35 @@ def build_failed(submission: Submission, too_large: bool = False) -> None:
     entry = submission.entry
     if entry.is_reference:
         return
-    what = "the built program is too large" if too_large else "compilation failed"
-    body = (
-        f"Version {submission.number} of {entry.name} in {entry.contest.title} did not build: {what}. "
-        f"{_plays_now(entry)} The end of its build log is below; all of it is on the version's page."
-    )
-    notify(
-        entry.user_id,
-        Kind.BUILD_FAILED,
-        f"{entry.name} version {submission.number}: {what}",
-        body,
-        link=reverse("contests:submission", args=[submission.pk]),
-        log_tail=_tail(submission.build_log),
-        contest_id=entry.contest_id,
-    )
+    with reading_as(entry.user_id):
+        what = gettext("the built program is too large") if too_large else gettext("compilation failed")
+        body = gettext(
+            "Version %(number)s of %(entry)s in %(contest)s did not build: %(what)s. %(plays_now)s The end of its "
+            "build log is below; all of it is on the version's page."
+        ) % {
+            "number": submission.number,
+            "entry": entry.name,
+            "contest": entry.contest.title,
+            "what": what,
+            "plays_now": _plays_now(entry),
+        }
+        notify(
+            entry.user_id,
+            Kind.BUILD_FAILED,
+            gettext("%(entry)s version %(number)s: %(what)s")
+            % {"entry": entry.name, "number": submission.number, "what": what},
+            body,
+            link=reverse("contests:submission", args=[submission.pk]),
+            log_tail=_tail(submission.build_log),
+            contest_id=entry.contest_id,
+        )
+
+
+def _with_detail(words: str, seat: MatchSeat) -> str:
+    """A fault's words and, after a dash, its detail (``results.fault_detail``) unless the words
+    hold it already."""
+    detail = results.fault_detail(seat)
+    return f"{words} — {detail}" if detail and detail not in words else words
 
 
 def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Submission | None, rerun: bool) -> None:
@@ -220,35 +268,62 @@ def test_failed(submission: Submission, seats: Iterable[MatchSeat], active: Subm
     entry = submission.entry
     if entry.is_reference:
         return
-    game = registry.get(entry.contest.game)
-    lines = []
-    for number, seat in enumerate(seats, start=1):
-        match = seat.match
-        if match.status != Match.Status.FINISHED:
-            words = f"not played ({match.get_status_display().lower()}), not your program's doing"
-        elif seat.status in FAULTS:
-            words = results.seat_words(game, seat)
+    with reading_as(entry.user_id):
+        game = registry.get(entry.contest.game)
+        lines = []
+        for number, seat in enumerate(seats, start=1):
+            match = seat.match
+            if match.status != Match.Status.FINISHED:
+                words = gettext("not played (%(status)s), not your program's doing") % {
+                    "status": match.get_status_display().lower()
+                }
+            elif seat.status in FAULTS:
+                words = _with_detail(results.seat_words(game, seat), seat)
+            else:
+                continue
+            lines.append(
+                {
+                    "text": gettext("game %(number)s (match %(match)s): %(words)s")
+                    % {"number": number, "match": match.pk, "words": words},
+                    "link": _match_link(match),
+                }
+            )
+        if active is None:
+            now = gettext("No version of %(entry)s has passed its system test: it plays no games until one does.") % {
+                "entry": entry.name
+            }
         else:
-            continue
-        lines.append({"text": f"game {number} (match {match.pk}): {words}", "link": _match_link(match)})
-    if active is None:
-        now = f"No version of {entry.name} has passed its system test: it plays no games until one does."
-    else:
-        now = f"Version {active.number}, the newest that passed, plays for {entry.name}."
-    opening = "A judge re-ran the system test of" if rerun else "The system test of"
-    body = (
-        f"{opening} version {submission.number} of {entry.name} in {entry.contest.title} ({game.info.title}) "
-        f"failed: a program must play every test game by the rules. {now} The games it failed:"
-    )
-    notify(
-        entry.user_id,
-        Kind.TEST_FAILED,
-        f"{entry.name} version {submission.number}: system test failed",
-        body,
-        link=reverse("contests:submission", args=[submission.pk]),
-        lines=lines,
-        contest_id=entry.contest_id,
-    )
+            now = gettext("Version %(number)s, the newest that passed, plays for %(entry)s.") % {
+                "number": active.number,
+                "entry": entry.name,
+            }
+        if rerun:
+            body = gettext(
+                "A judge re-ran the system test of version %(version)s of %(entry)s in %(contest)s (%(game)s) "
+                "failed: a program must play every test game by the rules. %(now)s The games it failed:"
+            )
+        else:
+            body = gettext(
+                "The system test of version %(version)s of %(entry)s in %(contest)s (%(game)s) "
+                "failed: a program must play every test game by the rules. %(now)s The games it failed:"
+            )
+        body %= {
+            "version": submission.number,
+            "entry": entry.name,
+            "contest": entry.contest.title,
+            "game": game.info.title,
+            "now": now,
+        }
+        notify(
+            entry.user_id,
+            Kind.TEST_FAILED,
+            gettext("%(entry)s version %(number)s: system test failed")
+            % {"entry": entry.name, "number": submission.number},
+            body,
+            link=reverse("contests:submission", args=[submission.pk]),
+            lines=lines,
+            contest_id=entry.contest_id,
+        )
 
 
 # --- Judges' decisions ------------------------------------------------------------------------
@@ -262,31 +337,36 @@ def _judged(entry: Entry, subject: str, body: str, link: str, note: str = "") ->
     if entry.is_reference:
         return
     if note.strip():
-        body = f"{body}\n\nThe judge's note: {note.strip()}"
+        body = gettext("%(body)s\n\nThe judge's note: %(note)s") % {"body": body, "note": note.strip()}
     notify(entry.user_id, Kind.JUDGED, subject, body, link=link, contest_id=entry.contest_id)
 
 
 def entry_judged(sender=None, *, entry: Entry, action: str, reason: str = "", **kwargs) -> None:
     """A judge disqualified or reinstated an entry (``contests.signals.entry_judged``), with
     the reason its contestant reads."""
-    contest = entry.contest.title
-    link = reverse("contests:entry", args=[entry.contest.slug, entry.pk])
-    if action == "disqualify":
-        body = f"A judge disqualified {entry.name} from {contest}: it plays no more games and leaves the standings."
-        _judged(entry, f"{entry.name} is disqualified", body, link, reason)
-    elif action == "reinstate":
-        body = f"A judge reinstated {entry.name} in {contest}: it plays again and is back in the standings."
-        _judged(entry, f"{entry.name} is reinstated", body, link, reason)
+    with reading_as(entry.user_id):
+        contest = entry.contest.title
+        link = reverse("contests:entry", args=[entry.contest.slug, entry.pk])
+        if action == "disqualify":
+            body = gettext(
+                "A judge disqualified %(entry)s from %(contest)s: it plays no more games and leaves the standings."
+            ) % {"entry": entry.name, "contest": contest}
+            _judged(entry, gettext("%(entry)s is disqualified") % {"entry": entry.name}, body, link, reason)
+        elif action == "reinstate":
+            body = gettext(
+                "A judge reinstated %(entry)s in %(contest)s: it plays again and is back in the standings."
+            ) % {"entry": entry.name, "contest": contest}
+            _judged(entry, gettext("%(entry)s is reinstated") % {"entry": entry.name}, body, link, reason)
 
 
 def _stage_name(match: Match) -> str:
-    return match.stage.name if match.stage_id is not None else "a test game"
+    return match.stage.name if match.stage_id is not None else gettext("a test game")
 
 
 def _where(match: Match) -> str:
     if match.stage_id is None:
-        return "a test game"
-    return f"{match.stage.name} of {match.contest.title}"
+        return gettext("a test game")
+    return gettext("%(stage)s of %(contest)s") % {"stage": match.stage.name, "contest": match.contest.title}
 
 
 def _players(match: Match) -> list[Entry]:
@@ -300,51 +380,85 @@ def _players(match: Match) -> list[Entry]:
 def match_rerun(match: Match) -> None:
     """A judge re-ran a match: each of its contestants is told; its earlier result counts
     until the new one is in."""
-    then = "its earlier result counts until the new one is in" if match.result_attempt_id else "it is queued"
     for entry in _players(match):
-        body = f"A judge asked for match {match.pk} of {entry.name} ({_where(match)}) to be played again: {then}."
-        _judged(entry, f"{entry.name}: match {match.pk} is played again", body, _match_link(match))
+        with reading_as(entry.user_id):
+            if match.result_attempt_id:
+                then = gettext("its earlier result counts until the new one is in")
+            else:
+                then = gettext("it is queued")
+            body = gettext(
+                "A judge asked for match %(match)s of %(entry)s (%(where)s) to be played again: %(then)s."
+            ) % {"match": match.pk, "entry": entry.name, "where": _where(match), "then": then}
+            subject = gettext("%(entry)s: match %(match)s is played again") % {"entry": entry.name, "match": match.pk}
+            _judged(entry, subject, body, _match_link(match))
 
 
 def match_cancelled(match: Match) -> None:
     """A judge cancelled a match that was queued, being played or failed."""
-    then = "its earlier result stands" if match.result_attempt_id else "it will not be played"
     for entry in _players(match):
-        body = f"A judge cancelled match {match.pk} of {entry.name} ({_where(match)}): {then}."
-        _judged(entry, f"{entry.name}: match {match.pk} is cancelled", body, _match_link(match))
+        with reading_as(entry.user_id):
+            then = gettext("its earlier result stands") if match.result_attempt_id else gettext("it will not be played")
+            body = gettext("A judge cancelled match %(match)s of %(entry)s (%(where)s): %(then)s.") % {
+                "match": match.pk,
+                "entry": entry.name,
+                "where": _where(match),
+                "then": then,
+            }
+            subject = gettext("%(entry)s: match %(match)s is cancelled") % {"entry": entry.name, "match": match.pk}
+            _judged(entry, subject, body, _match_link(match))
 
 
 def rebuilt(submission: Submission) -> None:
     """A judge asked for a version the platform had failed to build to be built again."""
-    entry = submission.entry
-    body = (
-        f"The platform had failed to build version {submission.number} of {entry.name} (not your program's "
-        "doing); a judge asked for it to be built again."
-    )
-    link = reverse("contests:submission", args=[submission.pk])
-    _judged(entry, f"{entry.name} version {submission.number} is built again", body, link)
+    with reading_as(submission.entry.user_id):
+        entry = submission.entry
+        body = gettext(
+            "The platform had failed to build version %(number)s of %(entry)s (not your program's doing); a judge "
+            "asked for it to be built again."
+        ) % {"number": submission.number, "entry": entry.name}
+        link = reverse("contests:submission", args=[submission.pk])
+        _judged(
+            entry,
+            gettext("%(entry)s version %(number)s is built again") % {"entry": entry.name, "number": submission.number},
+            body,
+            link,
+        )
 
 
 DECIDED = {
-    "accepted": ("accepted", "accepted: it counts the score it claims, {claimed:g}"),
-    "rejected": ("rejected", "rejected: it counts 0"),
-    "credited": (
-        "credited",
-        "credited with the score it claims, {claimed:g}, unverified: the winner is verified, so the judges "
-        "check no further",
+    "accepted": (
+        gettext_lazy("%(entry)s: your output is accepted"),
+        gettext_lazy("accepted: it counts the score it claims, %(claimed)s"),
     ),
-    "pending": ("reopened", "reopened: it waits for a judge's decision again"),
+    "rejected": (gettext_lazy("%(entry)s: your output is rejected"), gettext_lazy("rejected: it counts 0")),
+    "credited": (
+        gettext_lazy("%(entry)s: your output is credited"),
+        gettext_lazy(
+            "credited with the score it claims, %(claimed)s, unverified: the winner is verified, so the judges "
+            "check no further"
+        ),
+    ),
+    "pending": (
+        gettext_lazy("%(entry)s: your output is reopened"),
+        gettext_lazy("reopened: it waits for a judge's decision again"),
+    ),
 }
 
 
 def output_decided(match: Match, seat: MatchSeat, status: str, note: str = "") -> None:
     """A judge accepted, rejected, credited or reopened the output of a run, with the note for
     its contestant."""
-    short, words = DECIDED[status]
-    entry = seat.entry
-    words = words.format(claimed=float(seat.score or 0.0))
-    body = f"A judge decided on the output of {entry.name} in {_where(match)} (match {match.pk}): {words}."
-    _judged(entry, f"{entry.name}: your output is {short}", body, _match_link(match), note)
+    with reading_as(seat.entry.user_id):
+        subject, words = DECIDED[status]
+        entry = seat.entry
+        words = str(words) % {"claimed": f"{float(seat.score or 0.0):g}"} if "%(claimed)s" in str(words) else str(words)
+        body = gettext("A judge decided on the output of %(entry)s in %(where)s (match %(match)s): %(words)s.") % {
+            "entry": entry.name,
+            "where": _where(match),
+            "match": match.pk,
+            "words": words,
+        }
+        _judged(entry, subject % {"entry": entry.name}, body, _match_link(match), note)
 
 
 # --- The digest of faults ---------------------------------------------------------------------
@@ -440,44 +554,59 @@ def forget_untellable(now: datetime) -> int:
 
 
 def _digest(seats: list[MatchSeat], now: datetime) -> Notification:
-    entry = seats[0].entry
-    game = registry.get(entry.contest.game)
-    newest = entry.submissions.order_by("-number").first()
-    by_status = {status: sum(1 for seat in seats if seat.status == status) for status in FAULT_ORDER}
-    counts = ", ".join(results.counted(status, n) for status, n in by_status.items() if n)
-    lines = []
-    for seat in seats[:DIGEST_LINES]:
-        match = seat.match
-        said = results.summary(game, list(match.seats.all()), seat.entry_id) or results.seat_words(game, seat)
-        text = f"match {match.pk} ({_stage_name(match)}), version {seat.submission.number}: {said}"
-        lines.append({"text": text, "link": _match_link(match)})
-    if len(seats) > DIGEST_LINES:
-        more = len(seats) - DIGEST_LINES
-        lines.append(
-            {
-                "text": f"and {more} more: every game of {entry.name} is on its page",
-                "link": reverse("contests:entry", args=[entry.contest.slug, entry.pk]),
+    with reading_as(seats[0].entry.user_id):
+        entry = seats[0].entry
+        game = registry.get(entry.contest.game)
+        newest = entry.submissions.order_by("-number").first()
+        by_status = {status: sum(1 for seat in seats if seat.status == status) for status in FAULT_ORDER}
+        counts = ", ".join(results.counted(status, n, game) for status, n in by_status.items() if n)
+        lines = []
+        for seat in seats[:DIGEST_LINES]:
+            match = seat.match
+            said = results.summary(game, list(match.seats.all()), seat.entry_id) or results.seat_words(game, seat)
+            text = gettext("match %(match)s (%(stage)s), version %(number)s: %(said)s") % {
+                "match": match.pk,
+                "stage": _stage_name(match),
+                "number": seat.submission.number,
+                "said": _with_detail(said, seat),
             }
+            lines.append({"text": text, "link": _match_link(match)})
+        if len(seats) > DIGEST_LINES:
+            more = len(seats) - DIGEST_LINES
+            lines.append(
+                {
+                    "text": gettext("and %(more)s more: every game of %(entry)s is on its page")
+                    % {"more": more, "entry": entry.name},
+                    "link": reverse("contests:entry", args=[entry.contest.slug, entry.pk]),
+                }
+            )
+        body = gettext(
+            "Since you submitted version %(number)s of %(entry)s in %(contest)s (%(when)s UTC), your program had "
+            "%(counts)s in these games:"
+        ) % {
+            "number": newest.number,
+            "entry": entry.name,
+            "contest": entry.contest.title,
+            "when": f"{newest.created_at:%Y-%m-%d %H:%M}",
+            "counts": counts,
+        }
+        notification = notify(
+            entry.user_id,
+            Kind.FAULTS,
+            gettext("%(entry)s: %(counts)s since version %(number)s")
+            % {"entry": entry.name, "counts": counts, "number": newest.number},
+            body,
+            link=reverse("contests:entry", args=[entry.contest.slug, entry.pk]),
+            lines=lines,
+            contest_id=entry.contest_id,
+            at=now,
         )
-    body = (
-        f"Since you submitted version {newest.number} of {entry.name} in {entry.contest.title} "
-        f"({newest.created_at:%Y-%m-%d %H:%M} UTC), your program had {counts} in these games:"
-    )
-    notification = notify(
-        entry.user_id,
-        Kind.FAULTS,
-        f"{entry.name}: {counts} since version {newest.number}",
-        body,
-        link=reverse("contests:entry", args=[entry.contest.slug, entry.pk]),
-        lines=lines,
-        contest_id=entry.contest_id,
-        at=now,
-    )
-    ReportedFault.objects.bulk_create(
-        ReportedFault(notification=notification, seat=seat, attempt_id=seat.match.result_attempt_id) for seat in seats
-    )
-    UntoldFault.objects.filter(seat__in=seats).delete()
-    return notification
+        ReportedFault.objects.bulk_create(
+            ReportedFault(notification=notification, seat=seat, attempt_id=seat.match.result_attempt_id)
+            for seat in seats
+        )
+        UntoldFault.objects.filter(seat__in=seats).delete()
+        return notification
 
 
 # --- Organisers of uploaded games -------------------------------------------------------------
@@ -489,17 +618,29 @@ def game_checked(version) -> None:
     """Its conformance kit's verdict, to the organiser who uploaded the version."""
     if version.uploaded_by_id is None:
         return
-    report = version.report or {}
-    accepted = version.status == version.Status.ACCEPTED
-    notify(
-        version.uploaded_by_id,
-        Kind.GAME,
-        f"{version.key} {'accepted' if accepted else 'refused'} by its conformance kit",
-        f"{len(report.get('games', []))} games in {report.get('seconds', 0)} s. "
-        + ("Contests may play it now." if accepted else "What went wrong is below; upload a new version to try again."),
-        link=reverse("games:version", args=[version.key]),
-        lines=[{"text": problem} for problem in report.get("problems", [])[:DIGEST_LINES]],
-    )
+    with reading_as(version.uploaded_by_id):
+        report = version.report or {}
+        accepted = version.status == version.Status.ACCEPTED
+        notify(
+            version.uploaded_by_id,
+            Kind.GAME,
+            (
+                gettext("%(game)s accepted by its conformance kit")
+                if accepted
+                else gettext("%(game)s refused by its conformance kit")
+            )
+            % {"game": version.key},
+            gettext("%(games)s games in %(seconds)s s.")
+            % {"games": len(report.get("games", [])), "seconds": report.get("seconds", 0)}
+            + " "
+            + (
+                gettext("Contests may play it now.")
+                if accepted
+                else gettext("What went wrong is below; upload a new version to try again.")
+            ),
+            link=reverse("games:version", args=[version.key]),
+            lines=[{"text": problem} for problem in report.get("problems", [])[:DIGEST_LINES]],
+        )
 
 
 def referee_failed(match: Match, error: str) -> None:
@@ -510,45 +651,62 @@ def referee_failed(match: Match, error: str) -> None:
     version = GameVersion.objects.filter(name=name, version=int(number or 0)).first() if number.isdigit() else None
     if version is None or version.uploaded_by_id is None:
         return
-    subject = f"the referee of {version.key} failed in a match"
-    recent = Notification.objects.filter(
-        user_id=version.uploaded_by_id,
-        kind=Kind.GAME,
-        subject=subject,
-        created_at__gte=timezone.now() - REFEREE_FAULT_QUIET,
-    )
-    if recent.exists():
-        return
-    notify(
-        version.uploaded_by_id,
-        Kind.GAME,
-        subject,
-        f"Match {match.pk} of {match.contest.title}: the platform's fault, not a player's; the match is tried again and, "
-        "after three faults, left for a judge. Fix the referee and upload a new version.",
-        link=_match_link(match),
-        log_tail=error[-2000:],
-        contest_id=match.contest_id,
-    )
+    with reading_as(version.uploaded_by_id):
+        subject = gettext("the referee of %(key)s failed in a match") % {"key": version.key}
+        recent = Notification.objects.filter(
+            user_id=version.uploaded_by_id,
+            kind=Kind.GAME,
+            subject=subject,
+            created_at__gte=timezone.now() - REFEREE_FAULT_QUIET,
+        )
+        if recent.exists():
+            return
+        notify(
+            version.uploaded_by_id,
+            Kind.GAME,
+            subject,
+            gettext(
+                "Match %(match)s of %(contest)s: the platform's fault, not a player's; the match is tried again "
+                "and, after three faults, left for a judge. Fix the referee and upload a new version."
+            )
+            % {"match": match.pk, "contest": match.contest.title},
+            link=_match_link(match),
+            log_tail=error[-2000:],
+            contest_id=match.contest_id,
+        )
 
 
 # --- The people of a contest -------------------------------------------------------------------
 
-ROLE_WORDS = {"organiser": "a co-organiser", "judge": "a judge"}
+# What the named user is now, by role.
+NOW = {
+    "organiser": gettext_lazy("%(contest)s: you are a co-organiser now"),
+    "judge": gettext_lazy("%(contest)s: you are a judge now"),
+}
+NAMED = {
+    "organiser": gettext_lazy(
+        "%(by)s named you a co-organiser of %(contest)s: you may change its settings and judge it from its console."
+    ),
+    "judge": gettext_lazy("%(by)s named you a judge of %(contest)s: you may judge it from its console."),
+}
 
 
 def role_changed(sender=None, *, contest, user, role: str | None, actor, **kwargs) -> None:
     """Someone was named to a contest's role, or lost it (``contests.signals.role_changed``)."""
-    by = getattr(actor, "username", "") or "an administrator"
-    if role is None:
-        subject = f"{contest.title}: you are no longer one of its organisers or judges"
-        body = f"{by} took your role in {contest.title} away; its console and settings are closed to you now."
-        link = reverse("contests:detail", args=[contest.slug])
-    else:
-        subject = f"{contest.title}: you are {ROLE_WORDS[role]} now"
-        can = "judge it from its console" if role == "judge" else "change its settings and judge it from its console"
-        body = f"{by} named you {ROLE_WORDS[role]} of {contest.title}: you may {can}."
-        link = reverse("contests:console", args=[contest.slug])
-    notify(user.pk, Kind.ORGANISING, subject, body, link=link, contest_id=contest.pk)
+    with reading_as(user.pk):
+        said = {"by": getattr(actor, "username", "") or gettext("an administrator"), "contest": contest.title}
+        if role is None:
+            subject = gettext("%(contest)s: you are no longer one of its organisers or judges") % said
+            body = (
+                gettext("%(by)s took your role in %(contest)s away; its console and settings are closed to you now.")
+                % said
+            )
+            link = reverse("contests:detail", args=[contest.slug])
+        else:
+            subject = NOW[role] % said
+            body = NAMED[role] % said
+            link = reverse("contests:console", args=[contest.slug])
+        notify(user.pk, Kind.ORGANISING, subject, body, link=link, contest_id=contest.pk)
 
 
 def contest_changed(sender=None, *, contest, actor, changed: list[str], reason: str = "", **kwargs) -> None:
@@ -557,13 +715,21 @@ def contest_changed(sender=None, *, contest, actor, changed: list[str], reason: 
     owner = roles.owner_of(contest)
     if owner is None or actor is None or getattr(actor, "pk", None) == owner.pk:
         return
-    by = getattr(actor, "username", "") or "someone"
-    body = f"{by} changed {', '.join(changed)} of {contest.title}." + (f" Their reason: {reason}" if reason else "")
-    notify(
-        owner.pk,
-        Kind.ORGANISING,
-        f"{contest.title}: {by} changed {', '.join(changed)}",
-        body,
-        link=reverse("contests:judges-log", args=[contest.slug]),
-        contest_id=contest.pk,
-    )
+    with reading_as(owner.pk):
+        said = {
+            "by": getattr(actor, "username", "") or gettext("someone"),
+            "changed": ", ".join(changed),
+            "contest": contest.title,
+            "reason": reason,
+        }
+        body = gettext("%(by)s changed %(changed)s of %(contest)s.") % said
+        if reason:
+            body += " " + gettext("Their reason: %(reason)s") % said
+        notify(
+            owner.pk,
+            Kind.ORGANISING,
+            gettext("%(contest)s: %(by)s changed %(changed)s") % said,
+            body,
+            link=reverse("contests:judges-log", args=[contest.slug]),
+            contest_id=contest.pk,
+        )

@@ -82,7 +82,8 @@ class BatchReferee(Referee):
         if result.exit_code not in (None, 0) and outcome.statuses[0] not in (TIMEOUT, CRASH):
             totals.warnings.append(f"the program exited with code {result.exit_code}")
         moves, frames = game.frames(self.seed, self.report)
-        self.moves[:] = [{**m, "stderr": ""} for m in moves]
+        # One run, so one stderr, the run's (``extra``): a move of its output wrote none of its own.
+        self.moves[:] = moves
         self.frames[:] = frames
         self.program_bytes = program_size(player.program)
         self.extra = {

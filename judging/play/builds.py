@@ -6,6 +6,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.locks import lock, lock_one, writing
 from contests.models import Stage, Submission
@@ -55,7 +56,7 @@ def build_submission(submission_id: int) -> Submission.Status | None:
     status = Submission.Status.READY if result.ok else Submission.Status.BUILD_FAILED
     build_log = result.log
     if rebuilt:
-        header = "rebuilt from src/ with make:" if result.ok else "rebuilding from src/ failed:"
+        header = gettext("rebuilt from src/ with make:") if result.ok else gettext("rebuilding from src/ failed:")
         build_log = f"{submission.build_log}\n{header}\n{result.log}".strip()
     limit = submission.entry.contest.max_executable_bytes
     size = program_size(result.program) if result.ok and result.program is not None else None
@@ -64,9 +65,11 @@ def build_submission(submission_id: int) -> Submission.Status | None:
         built = _tree_size(result.program.files)  # the limit is the build's, not the interpreter's
         if built > limit:
             status, too_large = Submission.Status.BUILD_FAILED, True
-            build_log = (
-                f"{build_log}\nthe built program is {built:,} bytes; this contest accepts at most {limit:,}".strip()
-            )
+            too_big = gettext("the built program is %(size)s bytes; this contest accepts at most %(most)s") % {
+                "size": f"{built:,}",
+                "most": f"{limit:,}",
+            }
+            build_log = f"{build_log}\n{too_big}".strip()
     with writing():
         # A version ready to play may be scheduled at once in the contest's continuous stages:
         # their rows come before the submission's in the one lock order (contests.locks).
@@ -107,10 +110,10 @@ def build_fault(submission_id: int, error: str) -> bool:
             submission.save(update_fields=["build_faults"])
             return False
         submission.status = Submission.Status.PLATFORM_FAULT
-        submission.build_log = (
-            f"not built: the platform failed {submission.build_faults} times (not your program's fault); "
-            f"the judges have been told. Last error: {error[-1000:]}"
-        )
+        submission.build_log = gettext(
+            "not built: the platform failed %(faults)s times (not your program's fault); "
+            "the judges have been told. Last error: %(error)s"
+        ) % {"faults": submission.build_faults, "error": error[-1000:]}
         submission.save(update_fields=["build_faults", "status", "build_log"])
         events.submission_changed(submission)
     log.error("submission %s: not built after %s platform faults: %s", submission_id, MAX_BUILD_FAULTS, error)

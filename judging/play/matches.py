@@ -33,6 +33,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, connections
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.locks import lock, lock_one, writing
 from contests.models import Submission
@@ -423,7 +424,7 @@ def end_attempt(attempt_id: int, outcome: str, error: str, counted: bool = True)
         with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
             log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
         lifecycle.requeue_after_fault(
-            match, error, by="the game's referee" if outcome == Outcome.REFEREE else "", counted=counted
+            match, error, by=gettext("the game's referee") if outcome == Outcome.REFEREE else "", counted=counted
         )
     return True
 

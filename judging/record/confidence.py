@@ -143,9 +143,17 @@ def _index(*values: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return np.flatnonzero(present) + low, [place[v - low] for v in values]
 
 
+class _Counted(dict):
+    """The games of a stage read as their pairs: each node's games (id to games) and, in
+    ``games``, the games played. A pair's weight is not a game: 4 games of 4 seats are 24
+    pairs weighing 12, and the standings said "from 12 games"."""
+
+    games: int = 0
+
+
 def _race_pairs(
     stage: Stage, frozen: bool, by_version: bool
-) -> tuple[dict[int, int], list[ratings.Pair] | ratings.Table]:
+) -> tuple[dict[int, int], list[ratings.Pair] | ratings.Table, _Counted]:
     """A race's (every entry at once) results as pairs: each race of k seats is its k(k-1)/2
     pairs, the seat with more points (its place) beating the other, each pair weighted 2/k:
     the pairs of one race are not independent games (at k = 4, weight 1 made the intervals
@@ -173,7 +181,13 @@ def _race_pairs(
     pairs = []
     for (x, y), (games, score) in sorted(scored.items()):
         pairs.append(ratings.Pair(nodes.setdefault(x, len(nodes)), nodes.setdefault(y, len(nodes)), games, score))
-    return nodes, pairs
+    counted = _Counted()
+    for race in by_match.values():
+        if len(race) > 1:
+            counted.games += 1
+            for x, _ in race:
+                counted[x] = counted.get(x, 0) + 1
+    return nodes, pairs, counted
 
 
 def _played(a: np.ndarray, b: np.ndarray, games: np.ndarray, size: int) -> np.ndarray:
@@ -243,8 +257,11 @@ def _fit(stage: Stage, frozen: bool, wait: bool) -> Fitted:
         raise Running(f"a fit of stage {stage.pk}{' (frozen)' if frozen else ''} is at work")
     started = time.perf_counter()
     by_version = formats.of(stage.kind).continuous
-    read = _pairs if paired(stage) else _race_pairs
-    nodes, pairs = read(stage, frozen, by_version)
+    if paired(stage):
+        nodes, pairs = _pairs(stage, frozen, by_version)
+        counted = None
+    else:
+        nodes, pairs, counted = _race_pairs(stage, frozen, by_version)
     a, b, pair_games, pair_points = ratings._arrays(pairs)
     shown = _shown_nodes(stage, frozen, by_version)
     for _, node in shown:
@@ -252,8 +269,13 @@ def _fit(stage: Stage, frozen: bool, wait: bool) -> Fitted:
             nodes.setdefault(node, len(nodes))  # a version with no game yet: the prior alone
     played = _played(a, b, pair_games, len(nodes))
     found = ratings.fit(len(nodes), (a, b, pair_games, pair_points), start=_last(stage, frozen, by_version, nodes))
-    centre, sigma = _centred(found, played)
+    centre, sigma = _centred(found, played)  # the pairs' weights: how much each row's rating rests on
     games = int(round(pair_games.sum()))
+    if counted is not None:  # what is said: the games themselves, not their pairs' weights
+        games = counted.games
+        played = np.zeros(len(nodes))
+        for id_, n in counted.items():
+            played[nodes[id_]] = n
     at = level(stage)
     columns = [nodes[node] for _, node in shown if node is not None]
     samples = ratings.draws(found, seed=2 * games + frozen, columns=columns) if columns else None

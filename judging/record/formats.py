@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from contests import bounds
 from contests.models import Stage
 from games import registry
@@ -56,51 +58,103 @@ class StageParam:
 
 
 GAMES = StageParam(
-    "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn.", 1, 100, 2
+    "games_per_pairing",
+    gettext_lazy("Games a pairing"),
+    gettext_lazy("How many games each pair plays, each side first in turn."),
+    1,
+    100,
+    2,
 )
 GAMES_OF_GROUPS = StageParam(
-    "games_per_pairing", "Games a pairing", "How many games each pair plays, each side first in turn (2 if empty); "
-    "in games of more seats, how many of each group's seat orders it plays (all if empty).", 1, 100,
-)  # fmt: skip
+    "games_per_pairing",
+    gettext_lazy("Games a pairing"),
+    gettext_lazy(
+        "How many games each pair plays, each side first in turn (2 if empty); "
+        "in games of more seats, how many of each group's seat orders it plays (all if empty)."
+    ),
+    1,
+    100,
+)
 TOP = StageParam(
-    "top", "Only the best", "Only this many best entries of the stages before take part (all if empty).", 1
+    "top",
+    gettext_lazy("Only the best"),
+    gettext_lazy("Only this many best entries of the stages before take part (all if empty)."),
+    1,
 )
 SECONDS = StageParam(
-    "seconds", "Seconds a run", "The time limit of a run or race, in real time (the contest's if empty).", 1, 86_400
+    "seconds",
+    gettext_lazy("Seconds a run"),
+    gettext_lazy("The time limit of a run or race, in real time (the contest's if empty)."),
+    1,
+    86_400,
 )
 RATED = StageParam(
-    "rated", "Ranked by rating", "Rank by the conservative rating (as a continuous stage does), not by points.",
+    "rated",
+    gettext_lazy("Ranked by rating"),
+    gettext_lazy("Rank by the conservative rating (as a continuous stage does), not by points."),
     boolean=True,
-)  # fmt: skip
+)
 RATING_K = StageParam(
-    "rating_k", "Rating's caution k", "A rated stage ranks by mu - k sigma: a strength less k times its uncertainty.",
-    0, 5, 2,
-)  # fmt: skip
+    "rating_k",
+    gettext_lazy("Rating's caution k"),
+    gettext_lazy("A rated stage ranks by mu - k sigma: a strength less k times its uncertainty."),
+    0,
+    5,
+    2,
+)
 CONFIDENCE = StageParam(
-    "confidence", "Confidence, %", "Of each rank interval, and for telling tied rows apart.", 50, 99, 95
+    "confidence",
+    gettext_lazy("Confidence, %"),
+    gettext_lazy("Of each rank interval, and for telling tied rows apart."),
+    50,
+    99,
+    95,
 )
 PLACES = StageParam(
-    "places", "Places that matter", "Cut-offs (prizes, the top N into a final), e.g. 1, 3: the stage plays its next "
-    "games between the entries around them, until they are separated.", places=True,
-)  # fmt: skip
+    "places",
+    gettext_lazy("Places that matter"),
+    gettext_lazy(
+        "Cut-offs (prizes, the top N into a final), e.g. 1, 3: the stage plays its next "
+        "games between the entries around them, until they are separated."
+    ),
+    places=True,
+)
 STOP_SETTLED = StageParam(
-    "stop_when_settled", "End when settled", "End the stage once every place that matters is settled at its "
-    "confidence.", boolean=True,
-)  # fmt: skip
+    "stop_when_settled",
+    gettext_lazy("End when settled"),
+    gettext_lazy("End the stage once every place that matters is settled at its confidence."),
+    boolean=True,
+)
 STOP_GAMES = StageParam(
-    "stop_after_games", "End after games", "End the stage once it has played this many games (never, if empty).", 1
+    "stop_after_games",
+    gettext_lazy("End after games"),
+    gettext_lazy("End the stage once it has played this many games (never, if empty)."),
+    1,
 )
 
 SEATS = StageParam(
-    "seats", "Seats a game", "How many programs play each game, within the game's range (two if it takes two, "
-    "else its fewest, if empty).", 1, 100,
-)  # fmt: skip
+    "seats",
+    gettext_lazy("Seats a game"),
+    gettext_lazy(
+        "How many programs play each game, within the game's range (two if it takes two, else its fewest, if empty)."
+    ),
+    1,
+    100,
+)
 
 
 def seats(stage: Stage) -> int:
     """How many programs play each of the stage's games: its ``seats``, else the game's
     default (``Game.default_seats``)."""
     return int(stage.params.get("seats") or registry.get(stage.contest.game).default_seats)
+
+
+def contest_seats(contest) -> int:
+    """How many programs play one of a contest's games outside its stages (a test game, a game
+    at home): as many as its system test seats (what a version must pass), else the game's own
+    default. A game of four played two (OpenSpiel's Hearts) was its referee's fault every time."""
+    system_test = contest.stages.filter(kind="system_test").order_by("order").first()
+    return seats(system_test) if system_test is not None else registry.get(contest.game).default_seats
 
 
 # What a stage declares before it starts and keeps (the admin refuses a change once it runs).
@@ -124,7 +178,13 @@ def places(stage: Stage) -> list[int]:
     return parse_places(stage.params.get("places", "")) or []
 
 
-SEED = StageParam("seed", "Seed", "The inputs' seed: the same for a re-run; a fresh secret one if empty.", 0, 2**62)
+SEED = StageParam(
+    "seed",
+    gettext_lazy("Seed"),
+    gettext_lazy("The inputs' seed: the same for a re-run; a fresh secret one if empty."),
+    0,
+    2**62,
+)
 
 
 class StageFormat:
@@ -144,7 +204,7 @@ class StageFormat:
 
     def start(self, stage: Stage) -> list[Match]:
         """Schedule the stage's matches (once: a second call schedules nothing)."""
-        raise StageError(f"{self.label} stages are not run by hand")
+        raise StageError(gettext("%(kind)s stages are not run by hand") % {"kind": self.label})
 
     def match_ended(self, match: Match, why: Ended) -> None:
         """After one of the stage's matches ended (``why``), in its transaction, the stage's
@@ -169,7 +229,7 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
     game's own (``games.base.Param``): every value of the right type and within bounds, no
     unknown name (ParamsError names each one that is not). ``entries`` is not checked here."""
     if not isinstance(params, Mapping):
-        raise ParamsError({"params": "give the parameters as an object: name to value"})
+        raise ParamsError({"params": gettext("give the parameters as an object: name to value")})
     declared = {p.name: p for p in of(kind).params}
     own = {p.name: p for p in game.info.params}
     cleaned: dict[str, Any] = {}
@@ -181,24 +241,31 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
             p = declared[name]
             if p.boolean:
                 if not isinstance(value, bool):
-                    errors[name] = "true or false"
+                    errors[name] = gettext("true or false")
                 elif value:
                     cleaned[name] = True
             elif p.places:
                 found = parse_places(value)
                 if found is None:
-                    errors[name] = "places as whole numbers from 1, separated by commas: 1, 3, 10"
+                    errors[name] = gettext("places as whole numbers from 1, separated by commas: 1, 3, 10")
                 elif found:
                     cleaned[name] = ", ".join(map(str, found))
             elif p.text:
                 if not isinstance(value, str) or len(value) > 100:
-                    errors[name] = "a name of at most 100 characters"
+                    errors[name] = gettext("a name of at most 100 characters")
                 elif value.strip():
                     cleaned[name] = value.strip()
             elif isinstance(value, bool) or not isinstance(value, int):
-                errors[name] = f"a whole number between {p.minimum} and {p.maximum}"
+                errors[name] = gettext("a whole number between %(minimum)s and %(maximum)s") % {
+                    "minimum": p.minimum,
+                    "maximum": p.maximum,
+                }
             elif not p.minimum <= value <= p.maximum:
-                errors[name] = f"between {p.minimum} and {p.maximum}, not {value}"
+                errors[name] = gettext("between %(minimum)s and %(maximum)s, not %(value)s") % {
+                    "minimum": p.minimum,
+                    "maximum": p.maximum,
+                    "value": value,
+                }
             elif (site := bounds.stage_bound(name)) is not None and (problem := site.refusal(name, value)):
                 errors[name] = problem
             else:
@@ -214,9 +281,11 @@ def clean_params(kind: str, game: Game, params: Mapping[str, Any]) -> dict[str, 
                     errors[name] = problem
         else:
             takes = sorted(declared) + sorted(own)
-            errors[name] = f"{of(kind).label} stages of {game.info.title} take no such parameter (they take: " + (
-                f"{', '.join(takes)})" if takes else "none)"
-            )
+            errors[name] = gettext("%(kind)s stages of %(game)s take no such parameter (they take: %(takes)s)") % {
+                "kind": of(kind).label,
+                "game": game.info.title,
+                "takes": ", ".join(takes) or gettext("none"),
+            }
     if "seats" in cleaned and (wrong := game.seats_wrong(cleaned["seats"])):
         errors["seats"] = wrong
     if errors:
@@ -247,7 +316,9 @@ class _NotYet(StageFormat):
         return False
 
     def start(self, stage: Stage) -> list[Match]:
-        raise StageError(f"{self.label} stages cannot be run: the platform has no format for them")
+        raise StageError(
+            gettext("%(kind)s stages cannot be run: the platform has no format for them") % {"kind": self.label}
+        )
 
 
 def of(kind: str) -> StageFormat:

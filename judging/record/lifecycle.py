@@ -34,6 +34,7 @@ from enum import StrEnum
 
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.locks import lock, lock_one, writing
 from contests.models import Stage
@@ -74,14 +75,19 @@ def check(stage: Stage, action: str) -> None:
     """Whether a judge may ``action`` ("run", "rerun" or "cancel") the stage now: Refused, in
     words, if not. Running a stage scheduled already does nothing; a cancelled one stays so."""
     if not formats.of(stage.kind).run_by_judges:
-        instead = "it cannot be cancelled" if action == "cancel" else "re-run one of its games instead"
-        raise Refused(f"{stage.name} runs by itself for each new submission; {instead}.")
+        if action == "cancel":
+            said = gettext("%(stage)s runs by itself for each new submission; it cannot be cancelled.")
+        else:
+            said = gettext("%(stage)s runs by itself for each new submission; re-run one of its games instead.")
+        raise Refused(said % {"stage": stage.name})
     if stage.status == Stage.Status.CANCELLED:
         if action == "cancel":
-            raise Refused(f"{stage.name} is already cancelled.")
-        raise Refused(f"{stage.name} was cancelled, for good; add a new stage to play it again.")
+            raise Refused(gettext("%(stage)s is already cancelled.") % {"stage": stage.name})
+        raise Refused(
+            gettext("%(stage)s was cancelled, for good; add a new stage to play it again.") % {"stage": stage.name}
+        )
     if action == "rerun" and stage.status == Stage.Status.PENDING:
-        raise Refused(f"{stage.name} has not been run yet: run it.")
+        raise Refused(gettext("%(stage)s has not been run yet: run it.") % {"stage": stage.name})
 
 
 def run_stage(stage: Stage) -> list[Match]:
@@ -189,14 +195,16 @@ def deletion_refusal(stage: Stage) -> str:
     never ran (none of its matches started: it has none, or only queued ones), of a kind the
     judges run (not the system test, which runs by itself)."""
     if not formats.of(stage.kind).run_by_judges:
-        return f"{stage.name} runs by itself for each new submission; it cannot be deleted."
+        return gettext("%(stage)s runs by itself for each new submission; it cannot be deleted.") % {
+            "stage": stage.name
+        }
     started = MatchAttempt.objects.filter(match__stage=stage).count()
     settled = stage.matches.exclude(status=Match.Status.QUEUED).count()
     if started or settled:
-        return (
-            f"{stage.name} has run ({max(started, settled)} of its matches started or ended); only a stage that "
+        return gettext(
+            "%(stage)s has run (%(started)s of its matches started or ended); only a stage that "
             "never ran can be deleted: cancel it instead (its games stay on record)."
-        )
+        ) % {"stage": stage.name, "started": max(started, settled)}
     return ""
 
 
@@ -246,9 +254,14 @@ def rerun_refusal(match: Match) -> str:
     """Why the match cannot be played again, in a sentence for the judge; empty if it can (the
     match page offers the button only then)."""
     if match.stage is not None and match.stage.status == Stage.Status.CANCELLED:
-        return f"Match {match.pk} is of {match.stage.name}, which was cancelled for good."
+        return gettext("Match %(match)s is of %(stage)s, which was cancelled for good.") % {
+            "match": match.pk,
+            "stage": match.stage.name,
+        }
     if match.seats.filter(status=BYE).exists():
-        return f"Match {match.pk} is a bye (a round sat out), not a game: there is nothing to play."
+        return gettext("Match %(match)s is a bye (a round sat out), not a game: there is nothing to play.") % {
+            "match": match.pk
+        }
     return ""
 
 
@@ -351,7 +364,12 @@ def requeue_after_fault(match: Match, error: str, by: str = "", counted: bool = 
     worker was asked to stop (``counted`` off: Ctrl-C of `make run`, a worker's group stopped)
     is no fault: it goes back to the queue however often that happens."""
     if counted and match.faults + 1 >= MAX_FAULTS:
-        _fail(match, f"not played: {by or 'the platform'} failed {MAX_FAULTS} times in a row; last: {error}")
+        said = gettext("not played: %(who)s failed %(times)s times in a row; last: %(error)s") % {
+            "who": by or gettext("the platform"),
+            "times": MAX_FAULTS,
+            "error": error,
+        }
+        _fail(match, said)
         return False
     # running -> queued: open both, the kept count (judging.record.counts) is unchanged
     Match.objects.filter(pk=match.pk).update(

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests import roles
 from contests.locks import lock_one, writing
@@ -49,8 +50,11 @@ def freeze(contest: Contest) -> int:
         contest = lock_one("contest", Contest.objects.filter(pk=contest.pk))
         if contest.standings_frozen_at is not None:
             raise Refused(
-                f"The standings are frozen already (since {contest.standings_frozen_at:%Y-%m-%d %H:%M} UTC); "
-                "publish the results first to freeze them again."
+                gettext(
+                    "The standings are frozen already (since %(since)s UTC); publish the results first to freeze "
+                    "them again."
+                )
+                % {"since": f"{contest.standings_frozen_at:%Y-%m-%d %H:%M}"}
             )
         now = timezone.now()
         seats = (
@@ -124,7 +128,7 @@ class Shown:
 
     @property
     def status_label(self) -> str:
-        return "Played; its result is hidden until the judges publish the results" if self.hidden else ""
+        return gettext("Played; its result is hidden until the judges publish the results") if self.hidden else ""
 
 
 def _plays_in(user, match: Match, seats: list) -> bool:
@@ -311,13 +315,15 @@ def replay_for(user, match, attempt: int | None = None) -> dict[str, Any] | None
     the contest's judges' only (Hidden for anyone else, frozen or not)."""
     if attempt is not None:
         if not roles.may(user, match.contest, roles.Power.JUDGE):
-            raise Hidden("Only the contest's judges see each attempt's replay; without ?attempt, the counted one's.")
+            raise Hidden(
+                gettext("Only the contest's judges see each attempt's replay; without ?attempt, the counted one's.")
+            )
         tried = match.attempts.filter(number=attempt).first()
         replay = read_replay(tried.replay) if tried is not None else None
         return _as_seen(user, match, replay)
     shown = shown_match(user, match)
     if shown.hidden:
-        raise Hidden("This game was played after the standings were frozen: its replay waits for the results.")
+        raise Hidden(gettext("This game was played after the standings were frozen: its replay waits for the results."))
     if shown.frozen:
         replay = read_replay(shown.seats[0].attempt.replay)
     else:

@@ -394,10 +394,26 @@ class _Ranked:
         return Standings(t.columns, self.rows(entries), t.finished, t.total, t.fit, t.rated, len(self.order))
 
 
+def _columns(contest: Contest, stage: Stage | None) -> tuple[Column, ...]:
+    """The game's columns, its places (1st, 2nd…) only as many as the stage's games have seats:
+    a stage of two seats of a game of up to four counted 3rd and 4th, always 0. The last place
+    shown ranks nothing (fewer of them is what the others already say)."""
+    columns = registry.get(contest.game).standings
+    if stage is None or not any(isinstance(c.total, Total) and c.total.place for c in columns):
+        return columns
+    most = formats.seats(stage)
+    kept = []
+    for c in columns:
+        place = c.total.place if isinstance(c.total, Total) else 0
+        if place <= most:
+            kept.append(replace(c, ranks=False) if place == most else c)
+    return tuple(kept)
+
+
 def _ranked(
     contest: Contest, stage: Stage | None, record: Record = LIVE, kept: bool = True, rated: bool = True
 ) -> _Ranked:
-    columns = registry.get(contest.game).standings
+    columns = _columns(contest, stage)
     tallies = _tallies(contest, stage, columns, record, kept)
     # the entries with a result in the table (the database picks them: 1,000 ids sent back
     # to it took longer than the totals), and in a continuous stage every contender at once
@@ -703,7 +719,7 @@ def _tables(match: Match, attempts: list[MatchAttempt | None]) -> list[Standings
     if any(a is not None and a.match_id != match.pk for a in attempts):
         raise ValueError(f"an attempt compared is not one of match {match.pk}'s")
     stage = match.stage
-    columns = registry.get(match.contest.game).standings
+    columns = _columns(match.contest, match.stage)
     seats = list(match.seats.select_related("submission"))
     continuous = _continuous(stage)
     counted = {s.index for s in seats if not continuous or s.submission.is_active}

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.locks import writing
 from contests.models import JudgeAction, Stage
@@ -128,14 +129,16 @@ def _count(match: Match, status: str) -> None:
 def decide(match: Match, judge, status: str, note: str = "") -> Verification:
     """A judge's decision on one output: accepted or rejected (a rejection says why)."""
     if status not in (Status.ACCEPTED, Status.REJECTED, Status.PENDING):
-        raise VerificationError(f"a judge accepts or rejects an output, or reopens it; not {status!r}")
+        raise VerificationError(
+            gettext("a judge accepts or rejects an output, or reopens it; not %(status)s") % {"status": repr(status)}
+        )
     note = (note or "").strip()
     if status == Status.REJECTED and not note:
-        raise VerificationError("Say why the output is rejected; the contestant will read it.")
+        raise VerificationError(gettext("Say why the output is rejected; the contestant will read it."))
     with writing():
         match = lifecycle.lock_match(match.pk)
         if match.result_attempt_id is None or match.stage is None:
-            raise VerificationError("This run has no output to verify yet.")
+            raise VerificationError(gettext("This run has no output to verify yet."))
         seat = match.seats.select_related("entry").get()
         verification, _ = Verification.objects.update_or_create(
             match=match,
@@ -170,7 +173,10 @@ def credit_rest(stage: Stage, judge, note: str = "") -> int:
         state = progress(stage)
         if not state.can_stop:
             raise VerificationError(
-                "Not yet: verify claims from the highest down until a verified score beats every claim still waiting."
+                gettext(
+                    "Not yet: verify claims from the highest down until a verified score beats every claim still "
+                    "waiting."
+                )
             )
         waiting = [c for c in state.claims if c.status == Status.PENDING]
         now = timezone.now()

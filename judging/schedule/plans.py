@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from contests.models import Entry, Stage, Submission
 from judging.models import Match
 from judging.record import entrants, formats
@@ -27,18 +29,22 @@ class NextGames:
 
 def next_games(entry: Entry) -> NextGames:
     if entry.status != Entry.Status.ACTIVE:
-        return NextGames(f"It is {entry.get_status_display().lower()}: it plays no more games.")
+        status = entry.get_status_display().lower()
+        return NextGames(gettext("It is %(status)s: it plays no more games.") % {"status": status})
     newest = entry.submissions.order_by("-number").first()
     if newest is None:
-        return NextGames("No program yet: submit one to play.")
+        return NextGames(gettext("No program yet: submit one to play."))
     active = entrants.ready_submission(entry)
     pending = ""
     if newest.status in WAITING_FOR_BUILD:
-        pending = f"version {newest.number} is being built and tested; "
+        pending = gettext("version %(number)s is being built and tested; ") % {"number": newest.number}
     elif active is None:
         return NextGames(
-            f"No version has passed its build and system test: it plays no games until one does "
-            f"(version {newest.number}: {newest.get_status_display().lower()})."
+            gettext(
+                "No version has passed its build and system test: it plays no games until one does "
+                "(version %(number)s: %(status)s)."
+            )
+            % {"number": newest.number, "status": newest.get_status_display().lower()}
         )
     live = Match.objects.filter(
         seats__entry=entry, stage__isnull=False, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)
@@ -48,20 +54,39 @@ def next_games(entry: Entry) -> NextGames:
     stages = entry.contest.stages.exclude(kind__in=formats.uncounted_kinds()).order_by("order")
     if queued:
         stage = live.select_related("stage").order_by("priority", "queued_at", "pk").first().stage
-        return NextGames(_said(f"{pending}{_games(queued)} queued or playing in {stage.name}."), stage.pk, queued)
+        said = gettext("%(pending)s%(games)s queued or playing in %(stage)s.") % {
+            "pending": pending,
+            "games": _games(queued),
+            "stage": stage.name,
+        }
+        return NextGames(_said(said), stage.pk, queued)
     continuous = stages.filter(kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING).first()
     if continuous is not None:
-        when = "once it passes" if pending else "as soon as a new version passes its system test"
-        said = f"{pending}it plays in {continuous.name} {when}; its games there are all played."
+        if pending:
+            said = gettext("%(pending)sit plays in %(stage)s once it passes; its games there are all played.")
+        else:
+            said = gettext(
+                "%(pending)sit plays in %(stage)s as soon as a new version passes its system test; "
+                "its games there are all played."
+            )
+        said %= {"pending": pending, "stage": continuous.name}
         return NextGames(_said(said), continuous.pk)
     upcoming = stages.filter(status=Stage.Status.PENDING).first()
     if upcoming is not None:
         closes = entry.contest.closes_at
-        when = f" (the deadline is {closes:%Y-%m-%d %H:%M} UTC)" if closes and entry.contest.is_open() else ""
-        return NextGames(_said(f"{pending}it plays in {upcoming.name} when the judges run it{when}."), upcoming.pk)
-    said = (
-        f"{pending}no stage is planned to play it: the stages so far ran before it, so a judge must add or re-run one."
-    )
+        if closes and entry.contest.is_open():
+            said = gettext(
+                "%(pending)sit plays in %(stage)s when the judges run it (the deadline is %(deadline)s UTC)."
+            ) % {"pending": pending, "stage": upcoming.name, "deadline": f"{closes:%Y-%m-%d %H:%M}"}
+        else:
+            said = gettext("%(pending)sit plays in %(stage)s when the judges run it.") % {
+                "pending": pending,
+                "stage": upcoming.name,
+            }
+        return NextGames(_said(said), upcoming.pk)
+    said = gettext(
+        "%(pending)sno stage is planned to play it: the stages so far ran before it, so a judge must add or re-run one."
+    ) % {"pending": pending}
     return NextGames(_said(said), judge_needed=True)
 
 
@@ -70,4 +95,4 @@ def _said(text: str) -> str:
 
 
 def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+    return ngettext("%(n)s game", "%(n)s games", n) % {"n": n}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from django.utils.translation import gettext
 
 from contests.models import Stage
 from judging.record import confidence, counts, fits, formats, lifecycle
@@ -72,15 +73,23 @@ def steer(found: confidence.Fitted, rng: random.Random | None = None) -> str:
     limit = stage.params.get("stop_after_games")
     cuts = formats.places(stage)
     if limit and progress.finished >= int(limit):
-        why = f"after {progress.finished} games: the declared limit of {int(limit)} was reached"
+        why = gettext("after %(games)s games: the declared limit of %(limit)s was reached") % {
+            "games": progress.finished,
+            "limit": int(limit),
+        }
         if cuts:
-            why += f" (places {', '.join(map(str, unsettled(stage, found) or cuts))} not all settled)"
+            places = ", ".join(map(str, unsettled(stage, found) or cuts))
+            why += " " + gettext("(places %(places)s not all settled)") % {"places": places}
         return why if lifecycle.end_stage(stage.pk, why) else ""
     if found.samples is None or not cuts:
         return ""
     open_cuts = unsettled(stage, found)
     if not open_cuts and stage.params.get("stop_when_settled"):
-        why = f"places {', '.join(map(str, cuts))} settled at {fits.level(stage):.0%} after {progress.finished} games"
+        why = gettext("places %(places)s settled at %(level)s after %(games)s games") % {
+            "places": ", ".join(map(str, cuts)),
+            "level": f"{fits.level(stage):.0%}",
+            "games": progress.finished,
+        }
         return why if lifecycle.end_stage(stage.pk, why) else ""
     return _more_games(stage, found, open_cuts, progress.open, rng or random.Random())
 

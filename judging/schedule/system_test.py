@@ -14,6 +14,7 @@ import re
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from contests.models import Entry, Stage, Submission
 from contests.services import log_action
@@ -134,41 +135,69 @@ def conclude(match: Match) -> None:
         seats = seats.filter(match__created_at__gte=submission.built_at)
     if any(s.match.status in (Match.Status.QUEUED, Match.Status.RUNNING) for s in seats):
         return
-    lines, failed, unplayed = [], False, False
+    lines, failed, unplayed, warned = [], False, False, 0
     game = registry.get(match.contest.game)
     for number, s in enumerate(seats, start=1):
         m = s.match
         if m.status != Match.Status.FINISHED:
-            lines.append(f"game {number} (match {m.pk}): not played, not your program's doing: {_not_played(m)}")
+            lines.append(
+                gettext("game %(number)s (match %(match)s): not played, not your program's doing: %(why)s")
+                % {"number": number, "match": m.pk, "why": _not_played(m)}
+            )
             unplayed = True
             continue
         average = s.cpu_seconds / s.moves if s.moves else 0.0
-        side = ("first", "second", "third", "fourth")[s.index] if s.index < 4 else f"seat {s.index + 1}"
-        said = results.seat_words(game, s)
+        sides = (gettext("first"), gettext("second"), gettext("third"), gettext("fourth"))
+        side = sides[s.index] if s.index < 4 else gettext("seat %(seat)s") % {"seat": s.index + 1}
+        players = list(m.seats.select_related("entry"))
+        # a game of more than two by its place, as its match page says it ("2nd of 4: lost"):
+        # Hearts' second place read "lost", as its fourth did
+        said = results.seat_words(game, s, players if len(players) > 2 else None)
         if s.detail and s.detail not in said:  # the game's own word too, as its author knows it
             said = f"{said} ({s.detail})"
-        names = {seat.index: seat.entry.name for seat in m.seats.select_related("entry")}
+        names = {seat.index: seat.entry.name for seat in players}
         reason = SEAT.sub(lambda found, names=names: names.get(int(found[1]), found[0]), s.reason or "")
-        lines.append(
-            f"game {number} (match {m.pk}), moving {side}: {said}, {s.moves} moves, "
-            f"{s.cpu_seconds:.3f} s CPU ({average:.3f} s a move){' - ' + reason if reason else ''}"
-        )
+        alone = len(names) == 1  # a solitaire's game or an output-only run: nobody to move before or after
+        figures = {
+            "number": number,
+            "match": m.pk,
+            "side": side,
+            "said": said,
+            "moves": s.moves,
+            "cpu": f"{s.cpu_seconds:.3f}",
+            "average": f"{average:.3f}",
+        }
+        if alone:
+            line = gettext(
+                "game %(number)s (match %(match)s): %(said)s, %(moves)s moves, %(cpu)s s CPU (%(average)s s a move)"
+            )
+        else:
+            line = gettext(
+                "game %(number)s (match %(match)s), moving %(side)s: %(said)s, %(moves)s moves, "
+                "%(cpu)s s CPU (%(average)s s a move)"
+            )
+        lines.append(line % figures + (" - " + reason if reason else ""))
         failed |= s.status in FAULTS
-        lines += [f"  warning: {w}" for w in _warnings(m, s.index)]
+        found = _warnings(m, s.index)
+        warned += len(found)
+        lines += ["  " + gettext("warning: %(warning)s") % {"warning": w} for w in found]
     if first_test and failed and _supplied_runme_did_not_run(submission, seats):
         _rebuild_from_sources(submission, lines)
         return
     if unplayed and not failed:
         _waits(submission, lines, first_test)
         return
-    warned = sum(line.startswith("  warning: ") for line in lines)
     if failed:
-        verdict = "failed: a program must play every game by the rules"
+        verdict = gettext("system test failed: a program must play every game by the rules")
+    elif warned:
+        verdict = ngettext(
+            "system test passed, with %(n)s warning", "system test passed, with %(n)s warnings", warned
+        ) % {"n": warned}
     else:
-        verdict = f"passed, with {warned} warning{'s' * (warned != 1)}" if warned else "passed"
+        verdict = gettext("system test passed")
     if not first_test:
-        lines.insert(0, "a judge re-ran this version's system test:")
-    lines.append(f"system test {verdict}")
+        lines.insert(0, gettext("a judge re-ran this version's system test:"))
+    lines.append(verdict)
     was_active = submission.is_active
     status = Submission.Status.TEST_FAILED if failed else Submission.Status.READY
     Submission.objects.filter(pk=submission.pk).update(status=status, test_log="\n".join(lines))
@@ -185,10 +214,11 @@ def conclude(match: Match) -> None:
 def _not_played(match: Match) -> str:
     """Why a test game was not played, in words for the version's author."""
     if match.status == Match.Status.CANCELLED:
-        return "a judge cancelled it"
+        return gettext("a judge cancelled it")
     last = match.attempts.order_by("-number").values_list("outcome", flat=True).first()
-    who = "the game's referee" if last == MatchAttempt.Outcome.REFEREE else "the platform"
-    return f"{who} failed in it"
+    if last == MatchAttempt.Outcome.REFEREE:
+        return gettext("the game's referee failed in it")
+    return gettext("the platform failed in it")
 
 
 def _waits(submission: Submission, lines: list[str], first_test: bool) -> None:
@@ -197,8 +227,8 @@ def _waits(submission: Submission, lines: list[str], first_test: bool) -> None:
     version waits, as it was (a first test stays under way; a re-run leaves it playing or not
     as before), until a judge plays the game again; nobody is told it failed."""
     if not first_test:
-        lines.insert(0, "a judge re-ran this version's system test:")
-    lines.append("system test waiting for a judge to play again a game that could not be played")
+        lines.insert(0, gettext("a judge re-ran this version's system test:"))
+    lines.append(gettext("system test waiting for a judge to play again a game that could not be played"))
     Submission.objects.filter(pk=submission.pk).update(test_log="\n".join(lines))
     events.submission_changed(submission)
 
@@ -209,9 +239,13 @@ def _told_back(failed: Submission, active: Submission | None, lines: list[str]) 
     log; the judges' log has it too."""
     entry = failed.entry
     if active is not None:
-        told = f"version {failed.number} no longer plays; version {active.number}, the newest that passed, plays again"
+        told = gettext(
+            "version %(failed)s no longer plays; version %(active)s, the newest that passed, plays again"
+        ) % {"failed": failed.number, "active": active.number}
     else:
-        told = f"version {failed.number} no longer plays, and no other version has passed: submit a new one to play"
+        told = gettext(
+            "version %(failed)s no longer plays, and no other version has passed: submit a new one to play"
+        ) % {"failed": failed.number}
     lines.append(told)
     Submission.objects.filter(pk=failed.pk).update(test_log="\n".join(lines))
     log_action(
@@ -219,7 +253,8 @@ def _told_back(failed: Submission, active: Submission | None, lines: list[str]) 
         entry.contest_id,
         "submission.restore",
         f"entry {entry.name}",
-        f"version {failed.number} failed a re-run of its system test; {told}",
+        gettext("version %(failed)s failed a re-run of its system test; %(told)s")
+        % {"failed": failed.number, "told": told},
         failed=failed.pk,
         active=active.pk if active is not None else None,
     )
@@ -244,7 +279,9 @@ def _supplied_runme_did_not_run(submission: Submission, seats) -> bool:
 def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
     """Build the submission again from its src/Makefile (``builds.build_submission``), then test
     it once more; its build log says why. Called with the submission's row locked."""
-    why = f"the supplied runme did not run (system test, {lines[0]}): rebuilding from src/ with make"
+    why = gettext("the supplied runme did not run (system test, %(game)s): rebuilding from src/ with make") % {
+        "game": lines[0]
+    }
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission.pk, status=Submission.Status.TESTING).update(
             status=Submission.Status.QUEUED,
@@ -252,7 +289,7 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
             rebuilt_from_sources=True,
             build_log=f"{submission.build_log}\n{why}".strip(),
             test_log="\n".join(
-                [*lines, "system test stopped: the program is rebuilt from its sources and tested again"]
+                [*lines, gettext("system test stopped: the program is rebuilt from its sources and tested again")]
             ),
             build_faults=0,
             build_started_at=None,
@@ -263,18 +300,25 @@ def _rebuild_from_sources(submission: Submission, lines: list[str]) -> None:
         events.submission_changed(submission)
 
 
-@register(SYSTEM_TEST, "System test")
+@register(SYSTEM_TEST, gettext_lazy("System test"))
 class SystemTest(StageFormat):
     """The games of each new submission against a reference program (or its run on the
     practice inputs): they start by themselves and count in no standings."""
 
     params = (
         StageParam(
-            "games", "Games", "Test games of each new version (one a seat: each seat once; 1 for a run alone).", 1, 20
+            "games",
+            gettext_lazy("Games"),
+            gettext_lazy("Test games of each new version (one a seat: each seat once; 1 for a run alone)."),
+            1,
+            20,
         ),
         formats.SEATS,
         StageParam(
-            "opponent", "Opponent", "The reference entry it plays, by name (the first ready if empty).", text=True
+            "opponent",
+            gettext_lazy("Opponent"),
+            gettext_lazy("The reference entry it plays, by name (the first ready if empty)."),
+            text=True,
         ),
         SEED,
         SECONDS,
@@ -286,7 +330,9 @@ class SystemTest(StageFormat):
     ends_when_played = False  # it tests each new submission for as long as the contest takes them
 
     def start(self, stage: Stage) -> list[Match]:
-        raise StageError("A system test runs by itself for each new submission; re-run one of its games instead.")
+        raise StageError(
+            gettext("A system test runs by itself for each new submission; re-run one of its games instead.")
+        )
 
     def match_ended(self, match: Match, why: Ended) -> None:
         conclude(match)

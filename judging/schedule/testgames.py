@@ -10,11 +10,12 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.models import Contest, Entry, Submission
 from games import registry
 from judging.models import Match
-from judging.record import entrants
+from judging.record import entrants, formats
 from judging.record.formats import StageError
 from judging.schedule import scheduling
 
@@ -27,12 +28,12 @@ def test_game_opponents(submission: Submission) -> list[tuple[str, Submission]]:
     for entry in contest.entries.filter(is_reference=True, status=Entry.Status.ACTIVE).order_by("pk"):
         ready = entrants.ready_submission(entry)
         if ready is not None:
-            found.append((f"{entry.name} (reference)", ready))
+            found.append((gettext("%(entry)s (reference)") % {"entry": entry.name}, ready))
     earlier = submission.entry.submissions.filter(
         status__in=[Submission.Status.READY, Submission.Status.TEST_FAILED], number__lt=submission.number
     )
     for version in earlier.order_by("-number"):
-        found.append((f"my version {version.number}", version))
+        found.append((gettext("my version %(number)s") % {"number": version.number}, version))
     return found
 
 
@@ -56,20 +57,30 @@ def test_games_left(user, contest: Contest, now: datetime | None = None) -> tupl
 def create_test_game(submission: Submission, opponent: Submission | None = None, first: bool = True) -> Match:
     """An on-demand game of a built submission (not counted in any stage) against a reference
     program or one of the entry's own earlier versions (``opponent``; the first reference
-    ready when None): what a contestant asks for to try a version before it plays for real.
+    ready when None; in every other seat of a game of more): what a contestant asks for to try a version before it plays for real.
     Refused for an entry that is withdrawn or disqualified, and past the contestant's quota."""
     if submission.status not in (Submission.Status.READY, Submission.Status.TESTING, Submission.Status.TEST_FAILED):
-        raise StageError("Only a program that has been built can play a test game.")
+        raise StageError(gettext("Only a program that has been built can play a test game."))
     entry = submission.entry
     if entry.status != Entry.Status.ACTIVE:
-        raise StageError(f"{entry.name} is {entry.get_status_display().lower()}: it plays no test games.")
+        raise StageError(
+            gettext("%(entry)s is %(status)s: it plays no test games.")
+            % {"entry": entry.name, "status": entry.get_status_display().lower()}
+        )
     contest = entry.contest
     if not entry.is_reference:
         left, free_at = test_games_left(entry.user, contest)
         if left <= 0:
             raise StageError(
-                f"You have played your {settings.TEST_GAMES_PER_DAY} test games of the last 24 hours in "
-                f"{contest.title}; the next one is allowed at {free_at:%Y-%m-%d %H:%M} UTC."
+                gettext(
+                    "You have played your %(most)s test games of the last 24 hours in %(contest)s; the next one is "
+                    "allowed at %(when)s UTC."
+                )
+                % {
+                    "most": settings.TEST_GAMES_PER_DAY,
+                    "contest": contest.title,
+                    "when": f"{free_at:%Y-%m-%d %H:%M}",
+                }
             )
     game = registry.get(contest.game)
     seats = [(entry, submission)]
@@ -78,11 +89,15 @@ def create_test_game(submission: Submission, opponent: Submission | None = None,
         if opponent is not None:
             choices = [c for c in choices if c[1].pk == opponent.pk]
             if not choices:
-                raise StageError("The opponent must be a reference program or one of your own earlier built versions.")
+                raise StageError(
+                    gettext("The opponent must be a reference program or one of your own earlier built versions.")
+                )
         if not choices:
-            raise StageError(f"{contest.title} has no reference program ready to play against.")
+            raise StageError(
+                gettext("%(contest)s has no reference program ready to play against.") % {"contest": contest.title}
+            )
         other = choices[0][1]
-        seats.append((other.entry, other))
+        seats += [(other.entry, other)] * (formats.contest_seats(contest) - 1)  # a game of k seats: k - 1 of them
         if not first:
             seats.reverse()
     return scheduling.create_match(

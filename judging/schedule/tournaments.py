@@ -11,6 +11,7 @@ from itertools import combinations
 
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from contests.locks import writing
 from contests.models import Entry, Stage, Submission
@@ -88,15 +89,21 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
     """Create the matches of a round-robin stage once; a second call creates nothing."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != ROUND_ROBIN:
-        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a round robin")
+        raise StageError(
+            gettext("%(stage)s is a %(kind)s stage, not a round robin")
+            % {"stage": stage, "kind": formats.label(stage.kind)}
+        )
     if stage.matches.exists():
         return []
     players = standings.contenders(stage)
     seats = formats.seats(stage)
     if len(players) < seats:
         raise StageError(
-            f"a round robin of {seats}-player games needs {seats} entries with a ready program; "
-            f"{stage.contest} has {len(players)}"
+            gettext(
+                "a round robin of %(seats)s-player games needs %(seats)s entries with a ready program; %(contest)s "
+                "has %(players)s"
+            )
+            % {"seats": seats, "contest": stage.contest, "players": len(players)}
         )
     if seats == 2:
         orders = round_robin_pairs(len(players), int(stage.params.get("games_per_pairing", 2)))
@@ -104,9 +111,16 @@ def schedule_round_robin(stage: Stage) -> list[Match]:
         rotations = int(stage.params.get("games_per_pairing", seats))
         if math.comb(len(players), seats) * rotations > MAX_ROUND_ROBIN:
             raise StageError(
-                f"a round robin of {seats}-player games among {len(players)} entries would be "
-                f"{math.comb(len(players), seats) * rotations:,} games (at most {MAX_ROUND_ROBIN:,}): "
-                "choose fewer games a group, or a Swiss or a ladder"
+                gettext(
+                    "a round robin of %(seats)s-player games among %(players)s entries would be %(games)s games "
+                    "(at most %(most)s): choose fewer games a group, or a Swiss or a ladder"
+                )
+                % {
+                    "seats": seats,
+                    "players": len(players),
+                    "games": f"{math.comb(len(players), seats) * rotations:,}",
+                    "most": f"{MAX_ROUND_ROBIN:,}",
+                }
             )
         orders = round_robin_groups(len(players), seats, rotations)
     params = stage_params(stage)
@@ -122,18 +136,24 @@ def schedule_batch(stage: Stage) -> list[Match]:
     randomized into a different order", secret until the run). A second call creates nothing."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != BATCH:
-        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a batch run")
+        raise StageError(
+            gettext("%(stage)s is a %(kind)s stage, not a batch run")
+            % {"stage": stage, "kind": formats.label(stage.kind)}
+        )
     if stage.matches.exists():
         return []
     players = standings.contenders(stage)
     if not players:
-        raise StageError(f"a batch run needs an entry with a ready program; {stage.contest} has none")
+        raise StageError(
+            gettext("a batch run needs an entry with a ready program; %(contest)s has none")
+            % {"contest": stage.contest}
+        )
     seed = int(stage.params["seed"]) if "seed" in stage.params else secrets.randbelow(2**62)
     params = stage_params(stage)
     return _launch(stage, [_create_match(stage, 1, seed, params, [player]) for player in players])
 
 
-@register(ROUND_ROBIN, "Round robin")
+@register(ROUND_ROBIN, gettext_lazy("Round robin"))
 class RoundRobin(StageFormat):
     listed = 10
     params = (
@@ -141,13 +161,15 @@ class RoundRobin(StageFormat):
         formats.SEATS,
         formats.TOP,
         formats.StageParam(
-            "best_of_each_contestant", "Best entry of each contestant", "Only each contestant's best-ranked entry "
-            "of the stages before takes part.", boolean=True,
+            "best_of_each_contestant",
+            gettext_lazy("Best entry of each contestant"),
+            gettext_lazy("Only each contestant's best-ranked entry of the stages before takes part."),
+            boolean=True,
         ),
         formats.RATED,
         formats.RATING_K,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     def fits(self, game) -> bool:
         return game.in_groups
@@ -156,7 +178,7 @@ class RoundRobin(StageFormat):
         return schedule_round_robin(stage)
 
 
-@register(BATCH, "Batch run")
+@register(BATCH, gettext_lazy("Batch run"))
 class BatchRun(StageFormat):
     """An output-only contest's run: every program once, alone, on the same inputs."""
 
@@ -181,13 +203,19 @@ def schedule_free_for_all(stage: Stage) -> list[Match]:
     nothing."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != FREE_FOR_ALL:
-        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a free-for-all")
+        raise StageError(
+            gettext("%(stage)s is a %(kind)s stage, not a free-for-all")
+            % {"stage": stage, "kind": formats.label(stage.kind)}
+        )
     if stage.matches.exists():
         return []
     players = standings.contenders(stage)
     wrong = registry.get(stage.contest.game).seats_wrong(len(players))
     if len(players) < 2 or wrong:
-        raise StageError(f"a free-for-all plays every entry at once: {wrong or 'it needs two entries at least'}")
+        raise StageError(
+            gettext("a free-for-all plays every entry at once: %(why)s")
+            % {"why": wrong or gettext("it needs two entries at least")}
+        )
     params = stage_params(stage)
     rng = random.Random(f"{stage.contest.slug}/{stage.pk}")
     games = int(stage.params.get("games", len(players)))
@@ -202,17 +230,22 @@ def schedule_free_for_all(stage: Stage) -> list[Match]:
     )
 
 
-@register(FREE_FOR_ALL, "Free-for-all")
+@register(FREE_FOR_ALL, gettext_lazy("Free-for-all"))
 class FreeForAll(StageFormat):
     """Every entry in one game at once, a few times (a game whose seats take the whole field)."""
 
     listed = 15
     params = (
-        formats.StageParam("games", "Games", "Games of the whole field, its seats turned by one each game (one a "
-                           "seat if empty).", 1, 1000),
+        formats.StageParam(
+            "games",
+            gettext_lazy("Games"),
+            gettext_lazy("Games of the whole field, its seats turned by one each game (one a seat if empty)."),
+            1,
+            1000,
+        ),
         formats.TOP,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     def fits(self, game) -> bool:
         return game.seat_range is not None and game.seat_range[1] > 2
@@ -244,10 +277,13 @@ def schedule_race(stage: Stage) -> list[Match]:
     creates nothing."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind not in (QUALIFICATION, RACE):
-        raise StageError(f"{stage} is a {formats.label(stage.kind)} stage, not a race")
+        raise StageError(
+            gettext("%(stage)s is a %(kind)s stage, not a race") % {"stage": stage, "kind": formats.label(stage.kind)}
+        )
     if not isinstance(registry.get(stage.contest.game), RaceGame):
         raise StageError(
-            f"{stage.contest.title} is not a race: its game ({stage.contest.game}) is played one match at a time"
+            gettext("%(contest)s is not a race: its game (%(game)s) is played one match at a time")
+            % {"contest": stage.contest.title, "game": stage.contest.game}
         )
     if stage.matches.exists():
         return []
@@ -255,12 +291,14 @@ def schedule_race(stage: Stage) -> list[Match]:
     if stage.kind == RACE and "top" not in stage.params:
         players = qualifiers(stage, players)
     if not players:
-        raise StageError(f"a race needs an entry with a ready program; {stage.contest} has none")
+        raise StageError(
+            gettext("a race needs an entry with a ready program; %(contest)s has none") % {"contest": stage.contest}
+        )
     seed = int(stage.params["seed"]) if "seed" in stage.params else secrets.randbelow(2**62)
     return _launch(stage, [_create_match(stage, 1, seed, stage_params(stage), players)])
 
 
-@register(QUALIFICATION, "Qualification")
+@register(QUALIFICATION, gettext_lazy("Qualification"))
 class TrialLaps(StageFormat):
     """The Solitaire 500's trial laps: every entry at once, each measured on the same decks."""
 
@@ -274,7 +312,7 @@ class TrialLaps(StageFormat):
         return schedule_race(stage)
 
 
-@register(RACE, "Race")
+@register(RACE, gettext_lazy("Race"))
 class RaceStage(StageFormat):
     """The race: the qualifiers at once; the first to win the last deck wins."""
 
@@ -282,9 +320,13 @@ class RaceStage(StageFormat):
     params = (
         formats.SECONDS,
         formats.SEED,
-        formats.StageParam("top", "Qualifiers", "How many of the trial laps' best race (24, or a third above 72, if "
-                           "empty).", 1),
-    )  # fmt: skip
+        formats.StageParam(
+            "top",
+            gettext_lazy("Qualifiers"),
+            gettext_lazy("How many of the trial laps' best race (24, or a third above 72, if empty)."),
+            1,
+        ),
+    )
 
     def fits(self, game) -> bool:
         return isinstance(game, RaceGame)
@@ -307,7 +349,7 @@ def schedule_continuous(stage: Stage, submission: Submission | None = None) -> l
     The standings of the stage count the games of each entry's current version."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != LADDER:
-        raise StageError(f"{stage} is not a continuous stage")
+        raise StageError(gettext("%(stage)s is not a continuous stage") % {"stage": stage})
     if stage.status == Stage.Status.FINISHED:
         return []
     players = standings.contenders(stage)
@@ -416,7 +458,7 @@ def version_activated(submission: Submission) -> None:
         formats.of(stage.kind).version_activated(stage, submission)
 
 
-@register(LADDER, "Continuous (an open contest's games, as versions arrive)")
+@register(LADDER, gettext_lazy("Continuous (an open contest's games, as versions arrive)"))
 class Continuous(StageFormat):
     """An open contest's games, scheduled as versions arrive; its standings count each
     entry's current version."""
@@ -425,14 +467,18 @@ class Continuous(StageFormat):
     params = (
         formats.GAMES_OF_GROUPS,
         formats.SEATS,
-        formats.StageParam("max_opponents", "Opponents a new version", "A new version plays only this many "
-                           "opponents, those that have played least (all if empty).", 1),
+        formats.StageParam(
+            "max_opponents",
+            gettext_lazy("Opponents a new version"),
+            gettext_lazy("A new version plays only this many opponents, those that have played least (all if empty)."),
+            1,
+        ),
         formats.RATING_K,
         formats.CONFIDENCE,
         formats.PLACES,
         formats.STOP_SETTLED,
         formats.STOP_GAMES,
-    )  # fmt: skip
+    )
 
     continuous = True
     ends_when_played = False  # it goes on while its contest is open
@@ -465,7 +511,7 @@ def schedule_practice(stage: Stage, submission: Submission | None = None) -> lis
     run, a race client's laps. Nothing for a finished or cancelled stage."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != PRACTICE:
-        raise StageError(f"{stage} is not a practice stage")
+        raise StageError(gettext("%(stage)s is not a practice stage") % {"stage": stage})
     if stage.status in (Stage.Status.FINISHED, Stage.Status.CANCELLED):
         return []
     players = standings.contenders(stage)
@@ -480,7 +526,7 @@ def schedule_practice(stage: Stage, submission: Submission | None = None) -> lis
     return _launch(stage, [_create_match(stage, 1, seed, params, [p]) for p in players if p[1].pk not in ran])
 
 
-@register(PRACTICE, "Practice (each new version runs alone, as it arrives)")
+@register(PRACTICE, gettext_lazy("Practice (each new version runs alone, as it arrives)"))
 class Practice(StageFormat):
     """An open output-only or race contest's practice: each version that passes its system
     test runs at once, alone, on the stage's inputs (Crossed Words' run, the Solitaire 500's
@@ -555,7 +601,7 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
     full point). Does nothing while a round is being played or after the last one."""
     stage = lifecycle.lock_stage(stage.pk)
     if stage.kind != SWISS:
-        raise StageError(f"{stage} is not a Swiss stage")
+        raise StageError(gettext("%(stage)s is not a Swiss stage") % {"stage": stage})
     if stage.status != Stage.Status.PENDING and stage.status != Stage.Status.RUNNING:
         return []  # finished, or cancelled for good
     if stage.matches.filter(status__in=[*lifecycle.OPEN, Match.Status.FAILED]).exists():
@@ -565,7 +611,10 @@ def schedule_swiss_round(stage: Stage) -> list[Match]:
         return []
     players = standings.contenders(stage) if done_rounds == 0 else _swiss_players(stage)
     if len(players) < 2:
-        raise StageError(f"a Swiss round needs two entries with a ready program; {stage.contest} has {len(players)}")
+        raise StageError(
+            gettext("a Swiss round needs two entries with a ready program; %(contest)s has %(players)s")
+            % {"contest": stage.contest, "players": len(players)}
+        )
     table = standings.compute(stage.contest, stage)
     rank = {row.entry.pk: row.rank for row in table.rows}
     points = {row.entry.pk: row.values[table.columns[0].key] for row in table.rows}
@@ -660,7 +709,7 @@ def unpaired_stages(ended_before) -> list[int]:
     return list(idle.order_by("pk").values_list("pk", flat=True))
 
 
-@register(SWISS, "Swiss system")
+@register(SWISS, gettext_lazy("Swiss system"))
 class Swiss(StageFormat):
     """Rounds paired by points (``pairing.swiss_pairs``). The first round is paired when a
     judge runs the stage; each next one by a task on a worker once the result that ended the
@@ -669,15 +718,20 @@ class Swiss(StageFormat):
 
     listed = 20
     params = (
-        formats.StageParam("rounds", "Rounds", "Swiss rounds to play.", 1, 1000, 24),
+        formats.StageParam("rounds", gettext_lazy("Rounds"), gettext_lazy("Swiss rounds to play."), 1, 1000, 24),
         formats.GAMES_OF_GROUPS,
         formats.SEATS,
-        formats.StageParam("bye_points", "Points of a bye", "What sitting out a round scores (a win's points if "
-                           "empty).", 0, 1000),
+        formats.StageParam(
+            "bye_points",
+            gettext_lazy("Points of a bye"),
+            gettext_lazy("What sitting out a round scores (a win's points if empty)."),
+            0,
+            1000,
+        ),
         formats.RATED,
         formats.RATING_K,
         formats.CONFIDENCE,
-    )  # fmt: skip
+    )
 
     ends_when_played = False  # a round ended with rounds left is not the stage's end: match_ended decides
 

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests import bounds
 from contests.locks import lock, writing
@@ -106,31 +107,36 @@ def pool_of(submission: Submission, pool: Pool) -> list[tuple[str, Submission]]:
             .first()
         )
         if earlier is not None:
-            found[earlier.pk] = (f"my version {earlier.number}", earlier)
+            found[earlier.pk] = (gettext("my version %(number)s") % {"number": earlier.number}, earlier)
     others = Entry.objects.filter(contest=contest, status=Entry.Status.ACTIVE).exclude(pk=entry.pk)
     chosen: list[tuple[Entry, str]] = []
     if pool.references:
-        chosen += [(e, f"{e.name} (reference)") for e in others.filter(is_reference=True).order_by("pk")]
+        chosen += [
+            (e, gettext("%(entry)s (reference)") % {"entry": e.name})
+            for e in others.filter(is_reference=True).order_by("pk")
+        ]
     if pool.top:
         stage = standings.current_stage(contest)
         rows = standings.compute(contest, stage).rows if stage else []
         top = [r.entry for r in rows if r.entry.pk != entry.pk][: pool.top]
-        chosen += [(e, f"{e.name} (top {pool.top})") for e in top]
+        chosen += [(e, gettext("%(entry)s (top %(top)s)") % {"entry": e.name, "top": pool.top}) for e in top]
     if pool.rivals:
         rivals = others.filter(pk__in=pool.rivals)
         refused = set(pool.rivals) - set(rivals.filter(versus_allowed=True).values_list("pk", flat=True))
         if refused:
             raise StageError(
-                "Only entries whose contestants allow versus games can be named as rivals; not: "
-                + ", ".join(map(str, sorted(refused)))
+                gettext("Only entries whose contestants allow versus games can be named as rivals; not: %(refused)s")
+                % {"refused": ", ".join(map(str, sorted(refused)))}
             )
-        chosen += [(e, f"{e.name} (rival)") for e in rivals.order_by("pk")]
+        chosen += [(e, gettext("%(entry)s (rival)") % {"entry": e.name}) for e in rivals.order_by("pk")]
     for other, label in chosen:
         ready = entrants.ready_submission(other)
         if ready is not None and ready.pk not in found:
             found[ready.pk] = (label, ready)
     if not found:
-        raise StageError("The pool is empty: no earlier version, reference, top entry or rival is ready to play.")
+        raise StageError(
+            gettext("The pool is empty: no earlier version, reference, top entry or rival is ready to play.")
+        )
     return list(found.values())
 
 
@@ -167,18 +173,21 @@ def start(submission: Submission, user, games: int, pool: Pool) -> VersusBatch:
     lock("contestant", get_user_model().objects.filter(pk=user.pk))
     entry = submission.entry
     if submission.status != Submission.Status.READY:
-        raise StageError("Only a version that passed its system test plays versus games.")
+        raise StageError(gettext("Only a version that passed its system test plays versus games."))
     if entry.status != Entry.Status.ACTIVE:
-        raise StageError(f"{entry.name} is {entry.get_status_display().lower()}: it plays no versus games.")
+        raise StageError(
+            gettext("%(entry)s is %(status)s: it plays no versus games.")
+            % {"entry": entry.name, "status": entry.get_status_display().lower()}
+        )
     if not entry.contest.is_hosted or registry.get(entry.contest.game).info.seats != 2:
-        raise StageError("Versus games are games of two: this contest's game is not.")
+        raise StageError(gettext("Versus games are games of two: this contest's game is not."))
     if problem := bounds.VERSUS_GAMES.refusal("games", games):
         raise StageError(problem)
     left = games_left(user, entry.contest)
     if left < 2:
         raise StageError(
-            f"You have used your {settings.VERSUS_GAMES_PER_DAY} versus games of the last 24 hours in "
-            f"{entry.contest.title}."
+            gettext("You have used your %(most)s versus games of the last 24 hours in %(contest)s.")
+            % {"most": settings.VERSUS_GAMES_PER_DAY, "contest": entry.contest.title}
         )
     opponents = pool_of(submission, pool)
     batch = VersusBatch.objects.create(
@@ -187,10 +196,10 @@ def start(submission: Submission, user, games: int, pool: Pool) -> VersusBatch:
     )  # fmt: skip
     batch.note = ""
     if games > left:
-        batch.note = (
-            f"Cut to {left} games: that is what is left of your {settings.VERSUS_GAMES_PER_DAY} versus games of the "
-            f"last 24 hours in {entry.contest.title} (you asked for {games:,})."
-        )
+        batch.note = gettext(
+            "Cut to %(left)s games: that is what is left of your %(most)s versus games of the "
+            "last 24 hours in %(contest)s (you asked for %(games)s)."
+        ) % {"left": left, "most": settings.VERSUS_GAMES_PER_DAY, "contest": entry.contest.title, "games": f"{games:,}"}
     _top_up(batch, 0, 0)
     return batch
 
@@ -210,15 +219,23 @@ def step(batch_id: int) -> str:
         made = matches.exclude(status=Match.Status.CANCELLED).count()
         said = ""
         if found.games:
-            said = (
-                f"{found.score:g} of {found.games} ({found.rate:.0%}; {batch.level:.0%} interval "
-                f"{found.low:.1%}–{found.high:.1%})"
-            )
+            said = gettext("%(score)s of %(games)s (%(rate)s; %(level)s interval %(low)s–%(high)s)") % {
+                "score": f"{found.score:g}",
+                "games": found.games,
+                "rate": f"{found.rate:.0%}",
+                "level": f"{batch.level:.0%}",
+                "low": f"{found.low:.1%}",
+                "high": f"{found.high:.1%}",
+            }
         if found.games and (found.low > 0.5 or found.high < 0.5):
-            better = "better" if found.low > 0.5 else "worse"
-            batch.status, batch.ended_by = VersusBatch.Status.DECIDED, f"{better} than the pool: {said} excludes 50%"
+            if found.low > 0.5:
+                ended_by = gettext("better than the pool: %(said)s excludes 50%%") % {"said": said}
+            else:
+                ended_by = gettext("worse than the pool: %(said)s excludes 50%%") % {"said": said}
+            batch.status, batch.ended_by = VersusBatch.Status.DECIDED, ended_by
         elif made >= batch.games and playing == 0:
-            batch.status, batch.ended_by = VersusBatch.Status.SPENT, f"its {batch.games} games spent: {said}, undecided"
+            spent = gettext("its %(games)s games spent: %(said)s, undecided") % {"games": batch.games, "said": said}
+            batch.status, batch.ended_by = VersusBatch.Status.SPENT, spent
         else:
             _top_up(batch, made, playing)
             return ""

@@ -316,3 +316,14 @@ def test_another_contestant_sees_a_run_s_score_but_not_its_game_while_the_contes
     client.force_login(other)
     body = client.get(f"/matches/{match.pk}/replay.json").content.decode()
     assert "DRAW" not in body and "PLAY" not in body
+
+
+STDERR_FIRST = b'import sys\nprint("MY-OWN-STDERR", file=sys.stderr, flush=True)\n'
+
+
+def test_a_run_s_stderr_is_the_run_s_not_an_empty_one_a_move():
+    """The viewer showed "stderr (nothing)" on every move of a Crossed Words run that wrote to
+    stderr: each move carried an empty stderr of its own, the run's sat beside them unread."""
+    record = _run(SIMPLE, source=STDERR_FIRST + _weak_source(3))
+    assert "MY-OWN-STDERR" in record.replay["stderr"]
+    assert record.replay["moves"] and not any("stderr" in move for move in record.replay["moves"])

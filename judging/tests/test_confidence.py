@@ -228,7 +228,9 @@ def test_the_standings_page_shows_intervals_ties_and_how_it_ranks(client):
     assert "rank intervals are computed a few seconds after" in page
     confidence.rate(stage.pk)
     page = client.get(f"/contests/{contest.slug}/standings/").content.decode()
-    assert "95% rank" in page and "Ranked by rating, 1500 + 173.7 × (μ − 2σ)" in page
+    assert "95% rank" in page and "Ranked by rating, 1500 + 173.7 × (μ − 2σ)" in page  # in its details
+    plain = page.split('<div class="progress confidence">', 1)[1].split("<details>", 1)[0]
+    assert "Rows are ranked by rating: how strong a program has shown itself" in plain and "μ" not in plain
     assert page.count('class="tied') == 2 and page.count('3–4 <span class="tie"') == 2
     assert "from 360 games" in page
     detail = client.get(f"/contests/{contest.slug}/").content.decode()
@@ -404,7 +406,8 @@ def test_a_race_is_read_as_its_pairs_and_a_practice_ranks_exactly():
         points = {seat: 4 - place for place, seat in enumerate(order)}
         finish_on_paper(match, [(points[i], points[i], "valid") for i in range(4)])
     fit = confidence.rate(stage.pk)
-    assert fit.games == 12 * 6 * 2 // 4  # six pairs a race, each weighing 2/4 of a game
+    # The races themselves, not their pairs' weights (six pairs a race, each 2/4: "from 36 games")
+    assert fit.games == 12 and set(Rating.objects.filter(fit=fit).values_list("games", flat=True)) == {12}
     rows = {r.entry.name: r.sure for r in standings.compute(contest, stage).rows}
     assert (rows["Fast"].rank_low, rows["Fast"].rank_high) == (1, 1)
     assert rows["Mid A"].tied and rows["Mid A"].group == rows["Mid B"].group != rows["Slow"].group

@@ -129,6 +129,6 @@ def test_both_examples_pass_the_conformance_kit(example):
     report = run_kit(hosting.manifest_of(hosting.read_folder(ROOT / "examples" / "games" / example)))
     assert report["passed"], report["problems"]
     # the two references both ways on two seeds; each parameter at its bounds (Connect Four's
-    # rows and columns at 4 and 12); four broken, each seat
-    bounds = 4 if example == "connect-four" else 0
+    # rows and columns at 4 and 12, each alone and both together); four broken, each seat
+    bounds = 6 if example == "connect-four" else 0  # and both at 4, both at 12
     assert len(report["games"]) == 4 + bounds + 4 * 2

@@ -151,3 +151,18 @@ def test_the_kit_plays_each_parameter_at_its_bounds_and_names_them():
     assert version.status == GameVersion.Status.REFUSED
     assert any("stones=1000" in p and "ended before its result" in p for p in version.report["problems"])
     assert not any("stones=1)" in p for p in version.report["problems"])  # its minimum plays well
+
+
+def test_the_kit_plays_every_number_at_its_bounds_together_too():
+    """Each parameter alone at its bounds never reaches the board of the most rows and the most
+    columns (or the fewest of both), where a referee's bug of size lives."""
+    from pathlib import Path
+
+    from judging.uploaded.conformance import MAX_VARIANTS, variants
+
+    example = Path(__file__).resolve().parents[2] / "examples/games/connect-four"
+    game = hosting.manifest_of(hosting.read_folder(example))
+    found = variants(game)
+    assert found[:2] == [{"rows": 4, "columns": 4}, {"rows": 12, "columns": 12}]
+    assert {"rows": 4, "columns": 7} in found and {"rows": 6, "columns": 12} in found
+    assert len(found) == 6 <= MAX_VARIANTS

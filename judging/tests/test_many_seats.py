@@ -21,7 +21,7 @@ from django.test import Client, override_settings
 
 from contests.models import GameVersion, Submission
 from contests.services import submit
-from contests.tests.factories import make_contest, make_entry, make_stage, make_user
+from contests.tests.factories import make_contest, make_entry, make_stage, make_submission, make_user
 from judging.models import Match
 from judging.record import confidence, formats, standings, tallies
 from judging.schedule import tournaments
@@ -66,11 +66,15 @@ def test_three_programs_play_at_home_on_a_default_installation(tmp_path):
     """Three programs and the referee are four jails: a host of three slots refused the game."""
     out = io.StringIO()
     programs = [str(HIGHEST / name) for name in ("five.py", "cycle.py", "cycle.py")]
-    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", "--json", stdout=out)
     said = json.loads(out.getvalue())
     # five, five, five, five, five against 4 3 2 1 5 twice: the first four rounds are five's
     assert [seat["points"] for seat in said["seats"]] == [4.0, 0.0, 0.0]
     assert [seat["status"] for seat in said["seats"]] == ["win", "loss", "loss"] and said["moves"] == 15
+    out = io.StringIO()  # for a person: each seat's place, as the site's pages say it
+    call_command("play", str(HIGHEST), *programs, "--param", "rounds=5", stdout=out)
+    seats = [line for line in out.getvalue().splitlines() if line.startswith("seat ")]
+    assert ["1st of 3" in seats[0], "2nd of 3" in seats[1], "2nd of 3" in seats[2]] == [True] * 3, seats
 
 
 @pytest.mark.worker
@@ -120,7 +124,7 @@ def test_a_contest_of_three_seat_games_tests_plays_a_round_robin_and_ranks_with_
     assert "<th" in page and ">1st<" in page and ">3rd<" in page
     confidence.rate(stage.pk)
     table = standings.compute(contest, stage)
-    assert table.fit is not None and table.fit.games > 0
+    assert table.fit is not None and table.fit.games == 12  # the games, not their pairs' weights (24)
     assert all(row.sure is not None and row.sure.rank_low <= row.rank <= row.sure.rank_high for row in table.rows)
     assert standings.crosstable(contest, stage, table.rows) is None  # a grid of pairs is for games of two
 
@@ -165,6 +169,15 @@ def make_submission_ready(entry):
     from contests.tests.factories import make_submission
 
     return make_submission(entry, status="ready", is_active=True)
+
+
+@pytest.mark.django_db
+def test_the_three_seat_game_passes_its_kit_as_uploaded():
+    """On a fresh clone the test game was refused: a crashed seat scored 0, as much as two
+    copies of the opponent that cancelled each other out. A seat that leaves now scores -1."""
+    version = hosting.check(hosting.upload(hosting.read_folder(HIGHEST), make_user()))
+    assert version.status == GameVersion.Status.ACCEPTED, version.report["problems"]
+    assert {len(g["players"]) for g in version.report["games"]} == {3}
 
 
 @pytest.mark.django_db
@@ -275,3 +288,80 @@ def test_a_ladder_of_three_seat_games_steers_its_groups_to_the_places_that_matte
     table = standings.compute(contest, stage)
     assert table.rated and table.rows[0].entry.name == "Top"
     assert_kept_as_counted(contest)
+
+
+@pytest.mark.django_db
+def test_a_stage_counts_the_places_its_games_have_and_no_more():
+    """A game of two to four seats played two a game: its table counted 3rd and 4th places,
+    always 0 (OpenSpiel's Breakthrough, walked on the site); now 1st and 2nd, the 2nd ranking
+    nothing."""
+    files = hosting.read_folder(HIGHEST)
+    manifest = json.loads(files["game.json"])
+    files["game.json"] = json.dumps({**manifest, "name": "ranged", "seats": {"min": 2, "max": 4}}).encode()
+    version = hosting.upload(files, make_user())
+    GameVersion.objects.filter(pk=version.pk).update(status=GameVersion.Status.ACCEPTED)
+    contest = make_contest(game=version.key, game_params={})
+    two = make_stage(contest, kind="round_robin", params={"seats": 2})
+    four = make_stage(contest, kind="round_robin", params={"seats": 4}, name="Four", order=2)
+    shown = {s.pk: [(c.label, c.ranks) for c in standings.compute(contest, s).columns] for s in (two, four)}
+    assert shown[two.pk] == [("Points", True), ("1st", True), ("2nd", False)]
+    assert shown[four.pk] == [("Points", True), ("1st", True), ("2nd", True), ("3rd", True), ("4th", False)]
+
+
+def test_a_test_game_of_a_three_seat_game_seats_three(highest):
+    """A contestant's test game had two seats whatever the game: the three-seat referee's fault
+    every time. It seats the reference in every other seat, as the system test does."""
+    from judging.schedule.testgames import create_test_game
+
+    contest = make_contest(game=highest, game_params={})
+    make_stage(contest, kind="system_test", name="System test", params={})
+    reference = make_submission_ready(make_entry(contest, name="five", is_reference=True))
+    mine = make_submission_ready(make_entry(contest, name="mine"))
+    first = create_test_game(mine)
+    assert list(first.seats.order_by("index").values_list("submission_id", flat=True)) == [
+        mine.pk, reference.pk, reference.pk,
+    ]  # fmt: skip
+    last = create_test_game(mine, first=False)
+    assert list(last.seats.order_by("index").values_list("submission_id", flat=True))[-1] == mine.pk
+    assert last.seats.count() == 3
+
+
+def test_the_contest_page_plays_at_home_with_a_program_a_seat(highest, client):
+    """A contest on a game of four (OpenSpiel's Hearts, walked on a fresh clone) said
+    ``play … YOUR_PROGRAM random_player.py --contest …``, two programs, its referee's fault at
+    home. The command names a program for each seat its system test plays."""
+    from contests.tests.factories import make_submission
+
+    contest = make_contest(game=highest, game_params={}, slug="highest-open")
+    make_stage(contest, kind="system_test", name="System test", params={})
+    make_submission(
+        make_entry(contest, name="five", is_reference=True), status="ready", is_active=True, filename="five.py"
+    )
+    page = client.get("/contests/highest-open/").content.decode()
+    assert f"play {highest} YOUR_PROGRAM five.py five.py --contest highest-open</pre>" in page
+
+
+def test_a_system_test_of_more_seats_says_each_games_place(highest):
+    """Hearts' system test said "lost" of a second place as of a fourth (walked on a fresh
+    clone); the match page said "2nd of 4". The version's log says the place too."""
+    from contests.tests.factories import finish_on_paper, make_match
+    from judging.schedule import system_test
+
+    contest = make_contest(game=highest, game_params={})
+    stage = make_stage(contest, kind="system_test", name="System test", params={})
+    reference = make_submission_ready(make_entry(contest, name="five", is_reference=True))
+    mine = make_submission(make_entry(contest, name="mine"), status="testing")
+    games = []
+    for seat, points in ((0, [2, 3, 0]), (1, [1, 0, 2]), (2, [1, 0, 3])):
+        lineup = [reference] * 3
+        lineup[seat] = mine
+        game = make_match(contest, lineup, stage=stage, round=mine.number)
+        statuses = ["win" if p == max(points) else "loss" for p in points]
+        finish_on_paper(game, [(p, p, w) for p, w in zip(points, statuses, strict=True)])
+        games.append(game)
+    system_test.conclude(games[-1])
+    mine.refresh_from_db()
+    assert mine.status == Submission.Status.READY, mine.test_log
+    log = mine.test_log.splitlines()
+    assert ", moving first: 2nd of 3: lost," in log[0] and ", moving second: 3rd of 3: lost," in log[1], log
+    assert ", moving third: 1st of 3: won," in log[2], log

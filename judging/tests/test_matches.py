@@ -479,7 +479,7 @@ def test_play_command_prints_a_json_summary_and_writes_the_replay(tmp_path):
     replay = tmp_path / "replay.json"
     call_command(
         "play", "chomp", str(PROGRAMS / "chomp_poison.sh"), str(PROGRAMS / "chomp_last.c"),
-        "--param", "rows=4", "--param", "cols=5", "--replay", str(replay), stdout=out,
+        "--param", "rows=4", "--param", "cols=5", "--replay", str(replay), "--json", stdout=out,
     )  # fmt: skip
     summary = json.loads(out.getvalue())
     assert summary["game"] == "chomp" and summary["params"] == {"rows": 4, "cols": 5}

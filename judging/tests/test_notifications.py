@@ -152,10 +152,15 @@ def test_a_failed_system_test_names_the_game_and_links_it(mail_at_once, mailoutb
     assert mine.status == Submission.Status.TEST_FAILED
     told = Notification.objects.get(kind=Kind.TEST_FAILED)
     assert told.subject == "Muncher version 2: system test failed" and told.link == f"/submissions/{mine.pk}/"
-    assert told.lines == [{"text": f"game 2 (match {failed.pk}): crashed (move 1)", "link": f"/matches/{failed.pk}/"}]
+    assert told.lines == [
+        {"text": f"game 2 (match {failed.pk}): crashed (move 1) — exited with code 1", "link": f"/matches/{failed.pk}/"}
+    ]  # the detail too: "illegal move (move 1)" alone never said why
     assert "in Chomp Open (Chomp) failed" in told.body and "Version 1, the newest that passed, plays" in told.body
     [mail] = mailoutbox
-    assert f"- game 2 (match {failed.pk}): crashed (move 1)\n  {settings.SITE_URL}/matches/{failed.pk}/" in mail.body
+    assert (
+        f"- game 2 (match {failed.pk}): crashed (move 1) — exited with code 1\n  {settings.SITE_URL}/matches/{failed.pk}/"
+        in mail.body
+    )
 
 
 def test_a_passed_system_test_tells_nothing():
@@ -245,9 +250,9 @@ def test_the_digest_tells_each_fault_once_and_at_most_once_a_period(mail_at_once
     digest = Notification.objects.get()
     assert digest.kind == Kind.FAULTS and digest.subject == "Muncher: 1 crash, 1 timeout since version 1"
     assert digest.lines == [
-        {"text": f"match {crash.pk} (Ladder), version 1: lost to Nibbler: crashed (move 1)",
+        {"text": f"match {crash.pk} (Ladder), version 1: lost to Nibbler: crashed (move 1) — exited with code 1",
          "link": f"/matches/{crash.pk}/"},
-        {"text": f"match {late.pk} (Ladder), version 1: lost to Nibbler: out of time (move 4)",
+        {"text": f"match {late.pk} (Ladder), version 1: lost to Nibbler: out of time (move 4) — over the time limit",
          "link": f"/matches/{late.pk}/"},
     ]  # fmt: skip
     assert digest.link == f"/contests/{contest.slug}/entries/{mine.entry_id}/"
@@ -260,6 +265,7 @@ def test_the_digest_tells_each_fault_once_and_at_most_once_a_period(mail_at_once
     newest = Notification.objects.first()
     assert newest.subject == "Muncher: 1 illegal move since version 1" and len(newest.lines) == 1
     assert str(again.pk) in newest.lines[0]["text"] and ReportedFault.objects.count() == 3
+    assert newest.lines[0]["text"].endswith("illegal move (move 7) — not a square of the board")
 
 
 def test_the_digest_tells_the_faults_since_the_newest_submission_and_not_a_system_tests(queued):

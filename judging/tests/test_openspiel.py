@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from contests.models import GameVersion, Submission
 from contests.services import submit
@@ -37,7 +37,7 @@ def libraries(tmp_path_factory):
 
 def _play(*args: str) -> dict:
     out = io.StringIO()
-    call_command("play", str(OPENSPIEL), *args, stdout=out)
+    call_command("play", str(OPENSPIEL), *args, "--json", stdout=out)
     return json.loads(out.getvalue())
 
 
@@ -49,6 +49,21 @@ def test_two_and_four_seat_games_play_at_home(settings, libraries):
     four = _play(*[str(PLAYERS / "random_player.py")] * 4, "--param", "game=hearts")
     assert len(four["seats"]) == 4 and four["moves"] >= 52  # every card played
     assert all(seat["status"] in ("win", "loss", "draw") for seat in four["seats"])
+
+
+def test_a_replay_shows_the_whole_position_and_each_move_by_name(settings, libraries, tmp_path):
+    """Hearts' replay kept the last 40 of its some 50 lines, the deal cut off, and the move
+    list shows OpenSpiel's ids alone (walked on a fresh clone): each frame has the whole
+    position and the move that led to it, by name. Two programs of Hearts are told to give four."""
+    settings.REFEREE_LIBRARIES_DIR = libraries
+    replay = tmp_path / "hearts.json"
+    _play(*[str(PLAYERS / "first_legal.py")] * 4, "--param", "game=hearts", "--replay", str(replay))
+    frames = json.loads(replay.read_text())["frames"]
+    assert all(frame["text"][0].startswith("Pass Direction") for frame in frames[1:])
+    assert frames[-1]["text"][-1].startswith("seat ") and " played " in frames[-1]["text"][-1]
+    with pytest.raises(CommandError) as refused:
+        _play(*[str(PLAYERS / "first_legal.py")] * 2, "--param", "game=hearts")
+    assert "hearts is a game of 4 players, not 2" in str(refused.value) and "give 4 programs" in str(refused.value)
 
 
 @pytest.mark.django_db

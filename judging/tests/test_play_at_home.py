@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from contests.tests.factories import make_contest
 from judging.tests.conftest import PLAYERS, PROGRAMS
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 def play(*args) -> dict:
     out = StringIO()
-    call_command("play", *args, stdout=out)
+    call_command("play", *args, "--json", stdout=out)
     return json.loads(out.getvalue())
 
 
@@ -66,3 +67,26 @@ def test_an_installed_contests_settings_with_contest(tmp_path):
     out = play("chomp", str(PROGRAMS / "chomp_last.c"), str(PROGRAMS / "chomp_last.c"), "--contest", "tiny")
     assert out["conditions"]["from"].endswith("(tiny)") and out["conditions"]["language_table"] == "arbiter"
     assert out["params"] == {"rows": 2, "cols": 3} and out["conditions"]["clock"]["cpu_per_move_s"] == 2
+
+
+def test_play_prints_a_summary_a_person_reads_with_each_program_s_stderr(tmp_path):
+    """`arbiter play` printed JSON only (its --json changed nothing) and no stderr without
+    --replay; and `--clock measure=cpu` was refused ("'cpu' is not a number")."""
+    loud = tmp_path / "loud.sh"
+    loud.write_text(
+        (PROGRAMS / "chomp_poison.sh").read_text().replace("#!/bin/sh\n", "#!/bin/sh\necho thinking >&2\n", 1)
+    )
+    out = StringIO()
+    call_command(
+        "play", "chomp", str(loud), str(PROGRAMS / "chomp_last.c"), "--param", "rows=4", "--param", "cols=5",
+        "--clock", "measure=cpu", "--clock", "time_limit=3", stdout=out,
+    )  # fmt: skip
+    said = out.getvalue().splitlines()
+    assert said[0] == "chomp under the original contest of Chomp" and "  parameters: rows=4, cols=5; " in said[1]
+    assert "  clock: 3 s of CPU time for all of a program's answers in a game (a chess clock)" in said
+    seats = [line for line in said if line.startswith("seat ")]
+    assert [line.split()[3] for line in seats] == ["loss", "win"] and " moves  CPU " in seats[0]
+    assert said[said.index(f"stderr of seat 0 ({loud}), its last lines:") + 1] == "  thinking"
+    assert said[-1] == "replay: not kept (--replay FILE keeps it)"
+    with pytest.raises(CommandError, match="measure"):
+        call_command("play", "chomp", str(loud), str(loud), "--clock", "measure=sundial", stdout=StringIO())

@@ -84,3 +84,27 @@ def test_only_a_python_referee_names_requirements():
     data = {**json.loads(files["game.json"]), "requirements": "missing.txt"}
     with pytest.raises(ManifestError, match="'requirements': 'missing.txt' is not a file of the archive"):
         hosting.manifest_of({**files, "game.json": json.dumps(data).encode()})
+
+
+def test_arbiter_play_says_it_installs_the_libraries_the_first_time_only(settings, tmp_path):
+    """OpenSpiel's first game at home was minutes of silence while pip installed some 230 MB
+    (walked on a fresh clone); ``play`` says so before, and not again once they are here."""
+    import io
+
+    from django.core.management import call_command
+
+    settings.REFEREE_LIBRARIES_DIR = tmp_path / "libraries"
+    game = tmp_path / "nim"
+    game.mkdir()
+    for name, data in nim_with_library().items():
+        (game / name).parent.mkdir(parents=True, exist_ok=True)
+        (game / name).write_bytes(data)
+    said = []
+    for _ in range(2):
+        err = io.StringIO()
+        call_command(
+            "play", str(game), str(NIM / "taker.py"), str(NIM / "one.py"), "--json", stdout=io.StringIO(), stderr=err
+        )
+        said.append(err.getvalue())
+    assert "installing the referee's libraries (tabulate==0.9.0)" in said[0] and "once" in said[0]
+    assert said[1] == ""

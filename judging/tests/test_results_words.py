@@ -86,3 +86,63 @@ def test_every_result_sudoku_can_name_is_translated():
 
     assert set(STATUS) <= set(SUDOKU.result_words)
     assert all(words == words.lower() and "_" not in words for words in SUDOKU.result_words.values())
+
+
+@dataclass
+class Version:
+    number: int
+
+
+@dataclass
+class VersionSeat(Seat):
+    submission_id: int = 0
+
+    @property
+    def submission(self):
+        return Version(self.submission_id)
+
+
+def test_a_versus_game_between_two_versions_of_one_entry_names_the_versions():
+    """A versus batch against one's own earlier version read "won against Carol · Carol ate
+    the poison cookie": which was which was not said."""
+    from web.templatetags.arbiter_text import named_seats
+
+    seats = [
+        VersionSeat(0, 3, "win", "", "", 1.0, submission_id=3),
+        VersionSeat(1, 3, "loss", "", "seat 1 ate the poison cookie", 0.0, submission_id=2),
+    ]
+    assert summary(CHOMP, seats, entry_id=3) == "Carol v3 won against Carol v2"
+    assert named_seats(seats[1].reason, seats) == "Carol v2 ate the poison cookie"
+    itself = [VersionSeat(0, 3, "draw", submission_id=3), VersionSeat(1, 3, "draw", submission_id=3)]
+    assert summary(CHOMP, itself) == "Carol (seat 0) and Carol (seat 1) drew"
+    others = [VersionSeat(0, 1, "win", submission_id=5), VersionSeat(1, 2, "loss", submission_id=6)]
+    assert summary(CHOMP, others, entry_id=1) == "won against Bob"  # two entries: names alone
+
+
+def test_an_output_only_run_is_not_a_move_nor_a_seat_among_others(db):
+    """Crossed Words' system test said "moving first" of a run alone, and a refused output.txt
+    was counted as "1 illegal move"."""
+    from contests.models import Submission
+    from contests.tests.factories import (
+        finish_on_paper,
+        make_contest,
+        make_entry,
+        make_match,
+        make_stage,
+        make_submission,
+    )
+    from judging.news.results import counted
+    from judging.schedule import system_test
+
+    assert counted("illegal", 1, registry.get("crossed_words")) == "1 refused output"
+    assert counted("illegal", 2, CHOMP) == "2 illegal moves" and counted("crash", 1, registry.get("crossed_words"))
+    contest = make_contest(game="crossed_words", game_params={})
+    stage = make_stage(contest, kind="system_test", name="Practice run")
+    mine = make_submission(make_entry(contest, name="Solo"), status="testing")
+    run = make_match(contest, [mine], stage=stage, round=mine.number)
+    finish_on_paper(run, [(0, 0, "illegal")], reason="line 1: the total is 17, not 22")
+    run.seats.update(reason="line 1: the total is 17, not 22")
+    system_test.conclude(run)
+    mine.refresh_from_db()
+    assert mine.status == Submission.Status.TEST_FAILED
+    assert f"game 1 (match {run.pk}): " in mine.test_log and "moving" not in mine.test_log, mine.test_log

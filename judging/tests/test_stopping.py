@@ -28,22 +28,6 @@ def test_a_pool_process_ignores_sigterm_while_idle_and_flags_a_stop_while_a_task
         clear_stop()
 
 
-def test_the_worker_looks_for_a_stop_every_0_2_s_on_a_polled_broker():
-    """Celery's loop for the filesystem broker waited 2 s for a message before it looked."""
-    waits = []
-    connection = SimpleNamespace(drain_events=lambda timeout=None: waits.append(timeout))
-    consumer = SimpleNamespace(connection=connection, controller=SimpleNamespace(use_eventloop=False))
-    signals.notice_stops_sooner(consumer)
-    connection.drain_events(timeout=2.0)
-    connection.drain_events()
-    connection.drain_events(timeout=0.05)
-    assert waits == [0.2, 0.2, 0.05]
-    drain = object()
-    evented = SimpleNamespace(drain_events=drain)
-    signals.notice_stops_sooner(SimpleNamespace(connection=evented, controller=SimpleNamespace(use_eventloop=True)))
-    assert evented.drain_events is drain  # Redis's event loop is left as it is
-
-
 def test_only_a_command_line_worker_leaves_at_once_when_stopped(monkeypatch):
     """A worker inside another program (the tests' start_worker) returns to it."""
     exits = []

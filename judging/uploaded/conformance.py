@@ -20,6 +20,7 @@ import traceback
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 
 from games.base import FAULTS
 from games.clocks import Clock
@@ -44,11 +45,19 @@ BROKEN = {
     "exits at once": ("exit", b"import sys\nsys.stdin.readline()\nsys.exit(0)\n"),
 }
 
+# Each broken program's kind, as the report says it.
+BROKEN_WORDS = {
+    "crashes": gettext_lazy("crashes"),
+    "never answers": gettext_lazy("never answers"),
+    "writes garbage": gettext_lazy("writes garbage"),
+    "exits at once": gettext_lazy("exits at once"),
+}
+
 
 def _built(name: str, source: bytes, filename: str, language: str | None) -> Player:
     build = build_program(source, filename, language=language)
     if not build.ok or build.program is None:
-        raise ValueError(f"{name} does not build: {build.log[-1000:]}")
+        raise ValueError(gettext("%(name)s does not build: %(log)s") % {"name": name, "log": build.log[-1000:]})
     return Player(name=name, program=build.program)
 
 
@@ -71,10 +80,19 @@ MAX_VARIANTS = 24  # games of the references with one parameter at a bound
 
 
 def variants(game: HostedGame) -> list[dict[str, Any]]:
-    """The parameter sets the kit plays beside the defaults: each parameter in turn at its
-    bounds, the others at their defaults; a sample of ``MAX_VARIANTS`` spread evenly over them
-    when there are more."""
+    """The parameter sets the kit plays beside the defaults: every number at its minimum
+    together and at its maximum together (a board of the most pits and the most seeds, which
+    no parameter alone reaches), then each parameter in turn at its bounds, the others at
+    their defaults; a sample of ``MAX_VARIANTS`` spread evenly over them when there are more,
+    the two sets of all bounds kept."""
     defaults = {p.name: p.default for p in game.info.params}
+    numbers = [p for p in game.info.params if p.kind in ("integer", "number") and not p.choices]
+    together = []
+    if len(numbers) > 1:
+        for bound in ("minimum", "maximum"):
+            values = {p.name: getattr(p, bound) for p in numbers if getattr(p, bound) is not None}
+            if {**defaults, **values} != defaults and {**defaults, **values} not in together:
+                together.append({**defaults, **values})
     found = []
     for p in game.info.params:
         if p.choices:
@@ -86,12 +104,13 @@ def variants(game: HostedGame) -> list[dict[str, Any]]:
         else:
             values = []
         for value in values:
-            if value != p.default and {**defaults, p.name: value} not in found:
+            if value != p.default and {**defaults, p.name: value} not in found + together:
                 found.append({**defaults, p.name: value})
-    if len(found) > MAX_VARIANTS:
-        step = len(found) / MAX_VARIANTS
-        found = [found[int(i * step)] for i in range(MAX_VARIANTS)]
-    return found
+    room = MAX_VARIANTS - len(together)
+    if len(found) > room:
+        step = len(found) / room
+        found = [found[int(i * step)] for i in range(room)]
+    return together + found
 
 
 def _game(
@@ -127,19 +146,36 @@ def _game(
     entry["moves"] = len(record.replay.get("moves", []))
     for seat, status in enumerate(outcome.statuses):
         if seat != broken and status in FAULTS:
-            entry["problems"].append(f"seat {seat} ({players[seat].name}) played by the rules, and was given {status}")
+            entry["problems"].append(
+                gettext("seat %(seat)s (%(name)s) played by the rules, and was given %(status)s")
+                % {"seat": seat, "name": players[seat].name, "status": status}
+            )
     if broken is not None:
         expected = BROKEN[kind][0]
         status = outcome.statuses[broken]
         if expected and status != expected:
-            entry["problems"].append(f"the seat that {kind} was given {status}, not {expected}")
+            entry["problems"].append(
+                gettext("the seat that %(kind)s was given %(status)s, not %(expected)s")
+                % {"kind": BROKEN_WORDS[kind], "status": status, "expected": expected}
+            )
         if expected is None and status not in ("illegal", "loss"):
-            entry["problems"].append(f"the seat that {kind} was given {status}, not illegal or a loss")
+            entry["problems"].append(
+                gettext("the seat that %(kind)s was given %(status)s, not illegal or a loss")
+                % {"kind": BROKEN_WORDS[kind], "status": status}
+            )
         better = [s for s in range(len(players)) if s != broken and outcome.points[s] <= outcome.points[broken]]
         if better:
             entry["problems"].append(
-                f"the seat that {kind} scored {outcome.points[broken]:g}, as much as seat {better[0]} "
-                f"({outcome.points[better[0]]:g}), which played by the rules"
+                gettext(
+                    "the seat that %(kind)s scored %(points)s, as much as seat %(seat)s "
+                    "(%(theirs)s), which played by the rules"
+                )
+                % {
+                    "kind": BROKEN_WORDS[kind],
+                    "points": f"{outcome.points[broken]:g}",
+                    "seat": better[0],
+                    "theirs": f"{outcome.points[better[0]]:g}",
+                }
             )
     return entry
 
@@ -155,7 +191,9 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
             _built(f"{p.name}", p.program.source, p.program.filename, p.program.language) for p in game.manifest.players
         ]
         broken = {
-            kind: _built(f"a program that {kind}", source, "broken.py", "python3")
+            kind: _built(
+                gettext("a program that %(kind)s") % {"kind": BROKEN_WORDS[kind]}, source, "broken.py", "python3"
+            )
             for kind, (_, source) in BROKEN.items()
         }
     except (RefereeFault, ValueError) as e:
@@ -170,7 +208,7 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
     for seats in range(low + 1, high):  # every count between, once
         report["games"].append(
             {
-                "what": f"references, {seats} seats",
+                "what": gettext("references, %(seats)s seats") % {"seats": seats},
                 **_game(game, _lineups(references, seats)[0], SEEDS[0], clock, None, ""),
             }
         )
@@ -179,7 +217,7 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
             {"what": "references", **_game(game, _lineups(references, low)[0], SEEDS[0], clock, None, "", params)}
         )
     if any(entry["problems"] for entry in report["games"]):
-        report["skipped"] = "the games with broken programs: the references' own games must pass first"
+        report["skipped"] = gettext("the games with broken programs: the references' own games must pass first")
         return _concluded(report, started)
     opponent = next((r for r, p in zip(references, game.manifest.players, strict=True) if p.opponent), references[0])
     for kind, player in broken.items():
@@ -187,7 +225,7 @@ def run_kit(game: HostedGame) -> dict[str, Any]:
             lineup = [player if s == seat else opponent for s in range(low)]
             report["games"].append(
                 {
-                    "what": f"a program that {kind}",
+                    "what": gettext("a program that %(kind)s") % {"kind": BROKEN_WORDS[kind]},
                     **_game(game, lineup, SEEDS[0], _kit_clock(game.default_clock), seat, kind),
                 }
             )

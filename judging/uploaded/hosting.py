@@ -22,6 +22,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests import bounds
 from contests.hosted_games import SOURCE, unpack
@@ -72,7 +73,7 @@ def read_folder(path: Path) -> dict[str, bytes]:
     """The files of a folder on the organiser's own disk (``manage.py add_game FOLDER``):
     links are followed (an example's players may be links to the platform's own)."""
     if not path.is_dir():
-        raise UnsafeArchive(f"{path} is not a folder")
+        raise UnsafeArchive(gettext("%(path)s is not a folder") % {"path": path})
     return _read_tree(path)
 
 
@@ -86,11 +87,14 @@ def _read_tree(root: Path) -> dict[str, bytes]:
                 continue
             path = Path(folder) / name
             if not path.is_file():  # a link to nothing, a device, a FIFO
-                raise UnsafeArchive(f"{path.relative_to(root)} is not a regular file")
+                raise UnsafeArchive(gettext("%(path)s is not a regular file") % {"path": path.relative_to(root)})
             data = path.read_bytes()
             total += len(data)
             if len(files) >= LIMITS.max_files or total > LIMITS.max_bytes:
-                raise UnsafeArchive(f"more than {LIMITS.max_files} files or {LIMITS.max_bytes >> 20} MiB")
+                raise UnsafeArchive(
+                    gettext("more than %(files)s files or %(mib)s MiB")
+                    % {"files": LIMITS.max_files, "mib": LIMITS.max_bytes >> 20}
+                )
             files[str(path.relative_to(root))] = data
     return files
 
@@ -111,28 +115,31 @@ def manifest_of(files: dict[str, bytes]) -> HostedGame:
 def game_of(files: dict[str, bytes], version: int) -> HostedGame:
     """The game the files make as this version: ManifestError says what is wrong."""
     if MANIFEST not in files:
-        raise ManifestError(f"no {MANIFEST} at the top of the archive (found: {', '.join(sorted(files)[:10])})")
+        raise ManifestError(
+            gettext("no %(manifest)s at the top of the archive (found: %(found)s)")
+            % {"manifest": MANIFEST, "found": ", ".join(sorted(files)[:10])}
+        )
     try:
         data = json.loads(files[MANIFEST].decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
-        raise ManifestError(f"{MANIFEST} is not JSON: {e}") from None
+        raise ManifestError(gettext("%(manifest)s is not JSON: %(why)s") % {"manifest": MANIFEST, "why": e}) from None
     except RecursionError:  # as the API's JSONParser: a 100,000-deep array is malformed, not a crash
-        raise ManifestError(f"{MANIFEST} is nested too deeply") from None
+        raise ManifestError(gettext("%(manifest)s is nested too deeply") % {"manifest": MANIFEST}) from None
     manifest = read_manifest(data, files)
     if not manifest.players:
-        raise ManifestError("the conformance kit needs at least one reference player ('players')")
+        raise ManifestError(gettext("the conformance kit needs at least one reference player ('players')"))
     return HostedGame(manifest, version)
 
 
 def _within_bounds(manifest) -> None:
     """The game's clock and its programs' memory within the site's bounds, as a contest's are
     (contests.bounds): a contest on the game plays with them when it sets none."""
-    said = {"time_limit": "the clock's seconds", "move_limit_s": "the clock's seconds"}
+    said = {"time_limit": gettext("the clock's seconds"), "move_limit_s": gettext("the clock's seconds")}
     for name, value in {**manifest.clock, "referee_memory_mb": manifest.referee.memory_mb}.items():
         bound = bounds.MEMORY if name == "referee_memory_mb" else bounds.CLOCK.get(name)
         problem = bound.refusal(said.get(name, name), value) if bound is not None else None
         if problem:
-            raise ManifestError(f"{MANIFEST}: {problem}")
+            raise ManifestError(gettext("%(manifest)s: %(problem)s") % {"manifest": MANIFEST, "problem": problem})
 
 
 def upload(files: dict[str, bytes], user=None) -> GameVersion:
@@ -149,7 +156,7 @@ def upload(files: dict[str, bytes], user=None) -> GameVersion:
     except OSError as e:
         if not disks.is_full(e):
             raise
-        raise NoSpace("the site's disk is full: nothing was kept; upload the game again later") from None
+        raise NoSpace(gettext("the site's disk is full: nothing was kept; upload the game again later")) from None
 
 
 def _numbered(name: str, game: HostedGame, archive: bytes, digest: str, user) -> GameVersion:
@@ -217,18 +224,25 @@ def _may_upload(name: str, user) -> None:
 
     taken = {built.replace("_", "-") for built in registry.BUILT_IN}
     if name in taken:  # crossed-words would pass for crossed_words in every list
-        raise ManifestError(f"{name!r} is the name of a game built into the platform: choose another name")
+        raise ManifestError(
+            gettext("%(name)s is the name of a game built into the platform: choose another name")
+            % {"name": repr(name)}
+        )
     owner = first_uploader(name)
     if not GameVersion.objects.filter(name=name).exists() or not getattr(user, "is_authenticated", False):
         return  # a new name; or uploaded from the server's shell
     if owner is None and not user.is_superuser:
         raise ManifestError(
-            f"the game {name!r} was uploaded by the site: only an administrator uploads its next version"
+            gettext("the game %(name)s was uploaded by the site: only an administrator uploads its next version")
+            % {"name": repr(name)}
         )
     if not owns_game(user, name):
         raise ManifestError(
-            f"the game {name!r} is {owner.username}'s: only they and the co-owners they name upload its next "
-            "version; choose another name for a game of your own"
+            gettext(
+                "the game %(name)s is %(username)s's: only they and the co-owners they name upload its next "
+                "version; choose another name for a game of your own"
+            )
+            % {"name": repr(name), "username": owner.username}
         )
 
 
@@ -248,12 +262,15 @@ def game_owners(name: str) -> list[dict]:
 
 def _check_names_owners(actor, name: str) -> None:
     if not GameVersion.objects.filter(name=name).exists():
-        error = OwnerError(f"There is no uploaded game called {name!r}.")
+        error = OwnerError(gettext("There is no uploaded game called %(name)s.") % {"name": repr(name)})
         error.status = 404
         raise error
     owner = first_uploader(name)
     if not (actor.is_superuser or (owner is not None and owner.pk == actor.pk)):
-        error = OwnerError(f"Only the owner of {name} (its first uploader) or an administrator names its co-owners.")
+        error = OwnerError(
+            gettext("Only the owner of %(name)s (its first uploader) or an administrator names its co-owners.")
+            % {"name": name}
+        )
         error.status = 403
         raise error
 
@@ -265,19 +282,21 @@ def name_game_owner(actor, name: str, username: str) -> None:
     _check_names_owners(actor, name)
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
-        error = OwnerError(f"There is no user called {username!r}.")
+        error = OwnerError(gettext("There is no user called %(username)s.") % {"username": repr(username)})
         error.status = 404
         raise error
     owner = first_uploader(name)
     if owner is not None and owner.pk == user.pk:
-        raise OwnerError(f"{username} owns {name} already.")
+        raise OwnerError(gettext("%(username)s owns %(name)s already.") % {"username": username, "name": name})
     GameOwner.objects.get_or_create(name=name, user=user, defaults={"granted_by": actor})
 
 
 def remove_game_owner(actor, name: str, username: str) -> None:
     _check_names_owners(actor, name)
     if not GameOwner.objects.filter(name=name, user__username=username).delete()[0]:
-        error = OwnerError(f"{username} is not a co-owner of {name}.")
+        error = OwnerError(
+            gettext("%(username)s is not a co-owner of %(name)s.") % {"username": username, "name": name}
+        )
         error.status = 404
         raise error
 
@@ -310,8 +329,11 @@ def check(version: GameVersion) -> GameVersion:
         most = game.seat_range[1] + 1  # its players and its referee, all at once
         if most > settings.SANDBOX_SLOTS:
             raise ValueError(
-                f"a game of {most - 1} players runs {most} programs at once (its referee too), but this host "
-                f"runs at most {settings.SANDBOX_SLOTS} (SANDBOX_SLOTS): raise it on the hosts that play it"
+                gettext(
+                    "a game of %(players)s players runs %(most)s programs at once (its referee too), but this host "
+                    "runs at most %(slots)s (SANDBOX_SLOTS): raise it on the hosts that play it"
+                )
+                % {"players": most - 1, "most": most, "slots": settings.SANDBOX_SLOTS}
             )
         report = run_kit(game)
     except (ManifestError, LookupError, ValueError) as e:
@@ -321,7 +343,12 @@ def check(version: GameVersion) -> GameVersion:
 
 def unchecked(reason: str) -> dict:
     """The report of a check that could not start."""
-    return {"passed": False, "games": [], "problems": [f"its check could not start: {reason}"], "seconds": 0}
+    return {
+        "passed": False,
+        "games": [],
+        "problems": [gettext("its check could not start: %(reason)s") % {"reason": reason}],
+        "seconds": 0,
+    }
 
 
 def refuse_unchecked(version_id: int, reason: str) -> GameVersion | None:

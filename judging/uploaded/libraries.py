@@ -47,6 +47,10 @@ def folder(requirements: str) -> Path:
     return Path(settings.REFEREE_LIBRARIES_DIR) / digest
 
 
+def installed(requirements: str) -> bool:
+    return (folder(requirements) / DONE).exists()
+
+
 def ensure(requirements: str) -> Path:
     """The installed folder of these requirements, installing them if no process has."""
     target = folder(requirements)

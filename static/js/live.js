@@ -1,14 +1,26 @@
 "use strict";
 // A part of a page that follows the contest without a reload: the element with data-live
 // (the address of the newest event's id) is fetched again, from this page's own address,
-// whenever that id moves (asked every 1.5 s while the page is visible), and every
-// data-every milliseconds while the fetched part still carries it (a game being played).
+// whenever that id moves from the one the page was rendered with (data-head; asked every
+// 1.5 s while the page is visible), and every data-every milliseconds while the fetched part
+// still carries it (a game being played).
 // When the part's data-state changes and it has data-reload-on-change, the whole page is
 // loaded again once (a match that has just ended brings its replay viewer).
+//
+// A screen reader is told the part's one line marked data-announce when it changes (its
+// progress, its status), not the whole part again at each refresh.
 (() => {
   const live = document.querySelector("[data-live]");
   if (!live) return;
-  let head = null;
+  const said = document.createElement("p");
+  said.className = "visually-hidden";
+  said.setAttribute("aria-live", "polite");
+  said.id = "live-announce";
+  live.after(said);
+  const line = (part) => (part.querySelector("[data-announce]") || { textContent: "" }).textContent.trim();
+  // Not the first poll's answer: an event between the render and that poll (a second or more
+  // on a slow link or a loaded host) would have left the page behind until the next one.
+  let head = live.dataset.head ? Number(live.dataset.head) : null;
   let busy = false;
 
   async function refresh() {
@@ -20,7 +32,9 @@
       location.reload();
       return;
     }
+    const before = line(live);
     live.innerHTML = fresh.innerHTML;
+    if (line(live) && line(live) !== before) said.textContent = line(live);
     live.dataset.state = fresh.dataset.state || "";
     live.dataset.every = fresh.dataset.every || "";
     live.dataset.updated = new Date().toISOString();

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotAuthenticated
@@ -79,9 +80,9 @@ def stage_data(stage: Stage, **extra) -> dict:
 
 
 WHO = {
-    roles.Power.JUDGE: "the judges of {title}",
-    roles.Power.ORGANISE: "the owner and co-organisers of {title}",
-    roles.Power.NAME: "the owner of {title} or a site administrator",
+    roles.Power.JUDGE: gettext_lazy("the judges of %(title)s"),
+    roles.Power.ORGANISE: gettext_lazy("the owner and co-organisers of %(title)s"),
+    roles.Power.NAME: gettext_lazy("the owner of %(title)s or a site administrator"),
 }
 
 
@@ -89,8 +90,9 @@ def require(request, contest: Contest, power: roles.Power = roles.Power.JUDGE) -
     """A right on this contest (contests.roles): 401 without a user, 404 for a contest the
     user may not see, 403 for one they see but may not act on this way."""
     if not request.user.is_authenticated:
-        raise NotAuthenticated(f"Log in (or send a token) as one of {WHO[power].format(title=contest.title)}.")
+        who = WHO[power] % {"title": contest.title}
+        raise NotAuthenticated(gettext("Log in (or send a token) as one of %(who)s.") % {"who": who})
     if not contest.is_public and not roles.may(request.user, contest, roles.Power.VIEW):
-        raise Http404("No such contest.")
+        raise Http404(gettext("No such contest."))
     if not roles.may(request.user, contest, power):
-        raise PermissionDenied(f"Only {WHO[power].format(title=contest.title)} may do this.")
+        raise PermissionDenied(gettext("Only %(who)s may do this.") % {"who": WHO[power] % {"title": contest.title}})

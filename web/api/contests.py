@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, ngettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
@@ -95,9 +96,9 @@ def contest_detail(request, slug: str):
 
 def _require_organiser(request) -> None:
     if not request.user.is_authenticated:
-        raise NotAuthenticated("Log in (or send a token) as one of the site's organisers.")
+        raise NotAuthenticated(gettext("Log in (or send a token) as one of the site's organisers."))
     if not services.is_organiser(request.user):
-        raise PermissionDenied("Only the site's organisers open contests.")
+        raise PermissionDenied(gettext("Only the site's organisers open contests."))
 
 
 def _save_contest(request, contest: Contest | None) -> Response:
@@ -107,7 +108,9 @@ def _save_contest(request, contest: Contest | None) -> Response:
     body = s.ContestWriteSerializer(data=sent, partial=contest is not None)
     unknown = sorted(set(sent) - set(body.fields))
     if unknown:
-        raise serializers.ValidationError({name: ["A contest has no setting of this name."] for name in unknown})
+        raise serializers.ValidationError(
+            {name: [gettext("A contest has no setting of this name.")] for name in unknown}
+        )
     body.is_valid(raise_exception=True)
     values = dict(body.validated_data)
     reason = values.pop("reason", "")
@@ -171,20 +174,27 @@ def standings(request, slug: str):
     if request.query_params.get("stage"):
         stage_id = parse_id(request.query_params["stage"])
         if stage_id is None:
-            raise serializers.ValidationError({"stage": ["A stage id is a number."]})
+            raise serializers.ValidationError({"stage": [gettext("A stage id is a number.")]})
         stage = get_object_or_404(contest.stages, pk=stage_id)
     else:  # the contest's current stage
         stage = standings_service.current_stage(contest)
     if not contest.is_hosted:
-        return refused(f"{contest.title} has no standings: its game is not hosted yet.", status.HTTP_409_CONFLICT)
+        return refused(
+            gettext("%(contest)s has no standings: its game is not hosted yet.") % {"contest": contest.title},
+            status.HTTP_409_CONFLICT,
+        )
     record = publication.record_for(contest, request.user)
     number = _whole_number(request, "page", 1, None)
     limit = _whole_number(request, "limit", standings_service.PAGE_ROWS, standings_service.MAX_PAGE_ROWS)
     found = standings_service.page(contest, stage, record, number, limit, own=own_entries(request, contest))
     table = found.table
     if found.number != number:
-        pages = f"{found.pages} page{'s' if found.pages > 1 else ''}"
-        raise Http404(f"There is no page {number}: the table's {table.count} rows make {pages} of {limit}.")
+        said = ngettext(
+            "There is no page %(number)s: the table's %(rows)s rows make %(pages)s page of %(limit)s.",
+            "There is no page %(number)s: the table's %(rows)s rows make %(pages)s pages of %(limit)s.",
+            found.pages,
+        )
+        raise Http404(said % {"number": number, "rows": table.count, "pages": found.pages, "limit": limit})
 
     def link(n: int) -> str | None:
         return replace_query_param(request.build_absolute_uri(), "page", n) if 1 <= n <= found.pages else None
@@ -221,8 +231,11 @@ def _whole_number(request, name: str, default: int, most: int | None) -> int:
         return default
     value = parse_id(given)
     if value is None or value < 1 or (most is not None and value > most):
-        said = f"from 1 to {most}" if most is not None else "from 1"
-        raise serializers.ValidationError({name: [f"A whole number {said}."]})
+        if most is None:
+            said = gettext("A whole number from 1.")
+        else:
+            said = gettext("A whole number from 1 to %(most)s.") % {"most": most}
+        raise serializers.ValidationError({name: [said]})
     return value
 
 

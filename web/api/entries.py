@@ -7,6 +7,7 @@ import math
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
@@ -27,13 +28,15 @@ from web.uploads import limit_uploads, upload_refusal
 
 def _refused(e: services.Refused) -> Response:
     """The service's refusal: 429 with Retry-After for a used-up submission limit, 409 for an
-    entry that no longer takes the change, 507 when the site's disk is full, else 400."""
+    entry that no longer takes the change or a version sent again, 507 when the site's disk is full, else 400."""
     if isinstance(e, services.SubmissionLimit):
         response = refused(str(e), status.HTTP_429_TOO_MANY_REQUESTS, code="limit_reached")
         response["Retry-After"] = str(max(1, math.ceil((e.next_allowed_at - timezone.now()).total_seconds())))
         return response
     if isinstance(e, services.EntryClosed):
         return refused(str(e), status.HTTP_409_CONFLICT)
+    if isinstance(e, services.SameAgain):
+        return refused(str(e), status.HTTP_409_CONFLICT, code="same_again")
     if isinstance(e, services.NoSpace):
         return refused(str(e), status.HTTP_507_INSUFFICIENT_STORAGE, code="insufficient_storage")
     return refused(str(e))
@@ -54,14 +57,18 @@ def _program(request, *, required: bool) -> dict | None:
     else:
         source = body.get("source")
         if not isinstance(source, str):
-            raise serializers.ValidationError({"source": ["Send the program as a file (multipart) or as text (JSON)."]})
+            raise serializers.ValidationError(
+                {"source": [gettext("Send the program as a file (multipart) or as text (JSON).")]}
+            )
         filename = body.get("filename") or ""
         if not isinstance(filename, str) or not filename:
-            raise serializers.ValidationError({"filename": ["With the source as text, say the file's name (main.c)."]})
+            raise serializers.ValidationError(
+                {"filename": [gettext("With the source as text, say the file's name (main.c).")]}
+            )
         data = source.encode()
     language = body.get("language") or None
     if language is not None and not isinstance(language, str):
-        raise serializers.ValidationError({"language": ["A language is a key such as c or python3."]})
+        raise serializers.ValidationError({"language": [gettext("A language is a key such as c or python3.")]})
     return {"filename": filename, "data": data, "language": language}
 
 
@@ -121,14 +128,14 @@ def _own_entry(request, entry_id: int) -> Entry:
     entry = get_object_or_404(Entry.objects.select_related("contest"), pk=entry_id)
     contest_of(request, entry.contest.slug)
     if not services.can_see_private(request.user, entry):
-        raise PermissionDenied("This is another contestant's entry.")
+        raise PermissionDenied(gettext("This is another contestant's entry."))
     return entry
 
 
-def _owned_entry(request, entry_id: int, action: str) -> Entry:
+def _owned_entry(request, entry_id: int, refusal: str) -> Entry:
     entry = _own_entry(request, entry_id)
     if entry.user_id != request.user.pk:
-        raise PermissionDenied(f"Only the entry's owner {action}.")
+        raise PermissionDenied(str(refusal))
     return entry
 
 
@@ -161,7 +168,7 @@ def entry_submissions(request, entry_id: int):
     if request.method == "GET":
         return paginate(request, entry.submissions.order_by("-number"), s.SubmissionSerializer)
     if entry.user_id != request.user.pk:
-        raise PermissionDenied("Only the entry's owner submits to it.")
+        raise PermissionDenied(gettext("Only the entry's owner submits to it."))
     program = _program(request, required=True)
     try:
         submission = services.submit(entry, **program)
@@ -179,7 +186,7 @@ def entry_submissions(request, entry_id: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def entry_rename(request, pk: int):
-    entry = _owned_entry(request, pk, "renames it")
+    entry = _owned_entry(request, pk, gettext_lazy("Only the entry's owner renames it."))
     body = s.EntryRenameSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     try:
@@ -198,7 +205,7 @@ def entry_rename(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def entry_versus_allowed(request, pk: int):
-    entry = _owned_entry(request, pk, "allows versus games against it")
+    entry = _owned_entry(request, pk, gettext_lazy("Only the entry's owner allows versus games against it."))
     body = s.VersusAllowedSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     entry = services.allow_versus(entry, body.validated_data["allowed"])
@@ -216,7 +223,7 @@ def entry_versus_allowed(request, pk: int):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def entry_withdraw(request, pk: int):
-    entry = _owned_entry(request, pk, "withdraws it")
+    entry = _owned_entry(request, pk, gettext_lazy("Only the entry's owner withdraws it."))
     try:
         entry = services.withdraw(entry)
     except services.Refused as e:
@@ -258,11 +265,13 @@ def test_game(request, pk: int):
         ).first()
         opponent = entrants.ready_submission(reference) if reference is not None else None
         if opponent is None:
-            return refused("The opponent must be one of the contest's reference programs.")
+            return refused(gettext("The opponent must be one of the contest's reference programs."))
     elif "opponent_submission" in body.validated_data:  # a reference's version or one of my own
         opponent = Submission.objects.filter(pk=min(max(body.validated_data["opponent_submission"], 0), 2**62)).first()
         if opponent is None:
-            return refused("The opponent must be a reference program or one of your own earlier built versions.")
+            return refused(
+                gettext("The opponent must be a reference program or one of your own earlier built versions.")
+            )
     try:
         match = testgames.create_test_game(submission, opponent, first=body.validated_data["first"])
     except formats.StageError as e:

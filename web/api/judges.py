@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
@@ -191,7 +192,8 @@ def stage_credit_rest(request, pk: int):
     require(request, stage.contest)
     if stage.kind != "batch":
         return refused(
-            f"{stage.name} is not an output-only run: it has no outputs to verify.", status.HTTP_409_CONFLICT
+            gettext("%(stage)s is not an output-only run: it has no outputs to verify.") % {"stage": stage.name},
+            status.HTTP_409_CONFLICT,
         )
     try:
         credited = verification.credit_rest(stage, request.user, _reason(request))
@@ -317,7 +319,11 @@ def match_verify(request, pk: int):
     body = s.VerifySerializer(data=body_object(request))
     body.is_valid(raise_exception=True)
     if match.stage is None or match.stage.kind != "batch":
-        return refused(f"Match {match.pk} is not a run of an output-only stage: there is no output to verify.", 409)
+        return refused(
+            gettext("Match %(match)s is not a run of an output-only stage: there is no output to verify.")
+            % {"match": match.pk},
+            409,
+        )
     try:
         verification.decide(match, request.user, body.validated_data["decision"], body.validated_data.get("note", ""))
     except verification.VerificationError as e:
@@ -369,7 +375,9 @@ def match_cancel(request, pk: int):
     match = _judged_match(request, pk)
     match = judges.cancel_match(request.user, match, _reason(request))
     if match is None:
-        return refused("Only a match that is queued or being played can be cancelled.", status.HTTP_409_CONFLICT)
+        return refused(
+            gettext("Only a match that is queued or being played can be cancelled."), status.HTTP_409_CONFLICT
+        )
     return Response(s.MatchSerializer(match).data)
 
 
@@ -397,7 +405,7 @@ def submission_rebuild(request, pk: int):
     submission = get_object_or_404(Submission.objects.select_related("entry__contest"), pk=pk)
     require(request, submission.entry.contest)
     if not judges.rebuild(request.user, submission):
-        return refused("Only a build the platform failed (or lost) can be retried.", status.HTTP_409_CONFLICT)
+        return refused(gettext("Only a build the platform failed (or lost) can be retried."), status.HTTP_409_CONFLICT)
     submission.refresh_from_db()
     return Response(s.SubmissionSerializer(submission).data, status=status.HTTP_202_ACCEPTED)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -29,7 +30,7 @@ def _id_param(params, name: str) -> int | None:
         return None
     value = parse_id(params[name])
     if value is None:
-        raise serializers.ValidationError({name: [f"A {name} id is a number."]})
+        raise serializers.ValidationError({name: [gettext("A %(name)s id is a number.") % {"name": name}]})
     return value
 
 
@@ -65,11 +66,13 @@ def match_list(request):
     mine = q.get("mine") in ("1", "true", "yes")
     if mine:
         if not request.user.is_authenticated:
-            raise NotAuthenticated("Log in (or send a token) to list your own games.")
+            raise NotAuthenticated(gettext("Log in (or send a token) to list your own games."))
         matches = matches.filter(Exists(seats.filter(entry__user=request.user)))
     if q.get("status"):
         if q["status"] not in Match.Status.values:
-            raise serializers.ValidationError({"status": [f"One of: {', '.join(Match.Status.values)}."]})
+            raise serializers.ValidationError(
+                {"status": [gettext("One of: %(values)s.") % {"values": ", ".join(Match.Status.values)}]}
+            )
         matches = matches.filter(status=q["status"])
     matches = (
         matches.select_related("contest", "verification", "result_attempt")

@@ -121,6 +121,9 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
     return entered
 
 
+PROGRESS_EVERY = 2  # games: a line of progress while a stage's are played
+
+
 def play_demo(say: Callable[[str], None] | None = None) -> list[str]:
     """Build the demo's reference programs and play the games of its continuous stages here
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
@@ -158,11 +161,16 @@ def play_demo(say: Callable[[str], None] | None = None) -> list[str]:
             queued = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
             if not queued:
                 continue
-            for pk in queued[:PLAYED_HERE]:  # the rest are the worker's, once the site is up
+            here = queued[:PLAYED_HERE]  # the rest are the worker's, once the site is up
+            if say is not None:
+                say(f"playing {stage}: {len(here)} games")
+            for n, pk in enumerate(here, start=1):
                 try:
                     matches.play_now(pk)
                 except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
                     log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
+                if say is not None and n % PROGRESS_EVERY == 0 and n < len(here):
+                    say(f"  {n} of {len(here)}")
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
             tell(f"played {stage}: {finished} games")
         run_now = ["batch", "qualification", "race"]

@@ -40,7 +40,9 @@ def stage_status(stage) -> str:
 def named_seats(reason: str, seats) -> str:
     """A game's reason with each "seat N" given its entry's name ("seat 1 ate the poison
     cookie" -> "Random (C) ate the poison cookie")."""
-    names = {seat.index: seat.entry.name for seat in seats}
+    from judging.news.results import seat_name
+
+    names = {seat.index: seat_name(seat, seats) for seat in seats}
     return SEAT.sub(lambda m: names.get(int(m.group(1)), m.group(0)), reason or "")
 
 

@@ -94,7 +94,9 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
     tied = sure is not None and sure.tied
     classes = [f"tied tied-{'even' if sure.group % 2 == 0 else 'odd'}"] if tied else []
     classes += ["mine"] if mine else []
-    opening = format_html('<tr class="{}">', " ".join(classes)) if classes else "<tr>"
+    # the viewer's own row is marked for a screen reader too, not by its background alone
+    current = ' aria-current="true"' if mine else ""
+    opening = format_html('<tr class="{}"{}>', " ".join(classes), mark_safe(current)) if classes else "<tr>"
     if sure is None:
         interval = NOT_RATED
     else:
@@ -104,7 +106,8 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
             others = sure.group_size - 1
             interval += (
                 f' <span class="tie" title="Statistically tied with the {numbers.number(others)} other row'
-                f'{"" if others == 1 else "s"} marked so around it: the games do not order them">≈</span>'
+                f'{"" if others == 1 else "s"} marked so around it: the games do not order them">≈'
+                f'<span class="visually-hidden"> statistically tied, group {numbers.number(sure.group + 1)}</span></span>'
             )
     cells = [
         f"<td>{numbers.number(row.rank)}</td>",

@@ -126,7 +126,7 @@ def test_an_idempotency_key_makes_a_retry_safe(queued):
     )
     assert other.status_code == 422 and other.json()["error"]["code"] == "idempotency_key_reused"
     fresh = client.post(
-        url, {"source": SimpleUploadedFile("m.c", C_SOURCE)}, format="multipart", HTTP_IDEMPOTENCY_KEY="k2"
+        url, {"source": SimpleUploadedFile("m.c", C_SOURCE + b"\n")}, format="multipart", HTTP_IDEMPOTENCY_KEY="k2"
     )
     assert fresh.status_code == 201 and Submission.objects.count() == 2
 
@@ -480,7 +480,10 @@ def test_a_refusal_by_a_limit_is_a_429_that_says_when(queued):
     client = api(entry.user)
     url = f"/api/entries/{entry.pk}/submissions/"
     assert client.post(url, {"filename": "m.c", "source": "int main;"}, format="json").status_code == 201
-    response = client.post(url, {"filename": "m.c", "source": "int main;"}, format="json")
+    again = client.post(url, {"filename": "m.c", "source": "int main;"}, format="json")  # a double click
+    assert again.status_code == 409 and again.json()["error"]["code"] == "same_again"
+    assert again.json()["error"]["message"].startswith("m.c is version 1 of ") and entry.submissions.count() == 1
+    response = client.post(url, {"filename": "m.c", "source": "int main(void);"}, format="json")
     assert response.status_code == 429 and response.json()["error"]["code"] == "limit_reached"
     assert "your next submission is allowed at " in response.json()["error"]["message"]
     assert 7 * 86400 - 60 < int(response["Retry-After"]) <= 7 * 86400

@@ -248,6 +248,24 @@ def test_a_race_is_compared_by_each_dialogue_until_its_finish():
     ]
 
 
+def test_a_race_that_went_another_way_names_the_first_line_of_the_dialogue_with_some_before():
+    """A Wheels check that differed printed both whole dialogues on one line (some 70,000
+    characters); now the first line that differs, after the three before it."""
+    from judging.bundles import differences
+
+    site = [f"< lay {n}" for n in range(2000)]
+    here = [*site[:812], "< lay 9999", *site[813:1500]]
+    found = differences({"dialogues": [site, site]}, {"dialogues": [site, here]})
+    assert found == [
+        "seat 1: its dialogue differs at line 813 of 2000 (here 1500):\n"
+        "    < lay 809\n    < lay 810\n    < lay 811\n"
+        "    on the site: < lay 812\n    here:        < lay 9999"
+    ]
+    assert max(len(line) for line in found[0].splitlines()) < 80
+    short = differences({"dialogues": [site[:3]]}, {"dialogues": [site[:2]]})
+    assert short[0].endswith("on the site: < lay 2\n    here:        (its dialogue ends here)")
+
+
 def test_a_program_that_does_not_build_here_is_said_line_by_line(tmp_path):
     source = b"int main(void) { return undeclared; }\n"
     seat = {**MANIFEST["seats"][0], "file": "programs/0/a.c", "filename": "a.c", "language": "c"}

@@ -1,9 +1,11 @@
 """The `arbiter` command-line client against a live test server with a real worker."""
 
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -78,7 +80,7 @@ def test_submit_wait_and_follow_a_contest_from_the_command_line(worker, live_ser
 
 def test_play_runs_a_local_game_without_a_server(tmp_path):
     result = subprocess.run(
-        [str(ARBITER), "play", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
+        [str(ARBITER), "play", "--json", "chomp", "judging/tests/programs/chomp_poison.sh", "judging/tests/programs/chomp_last.c"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -88,7 +90,7 @@ def test_play_runs_a_local_game_without_a_server(tmp_path):
 
 def test_play_runs_an_output_only_program_on_the_practice_inputs_and_prints_its_verdict():
     result = subprocess.run(
-        [str(ARBITER), "play", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
+        [str(ARBITER), "play", "--json", "crossed_words", "games/crossed_words/players/simple.py", "--clock", "seconds=3"],
         capture_output=True, text=True, timeout=120, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -143,21 +145,31 @@ def test_the_contest_pages_play_at_home_command_works_as_written_with_the_kit_al
 
     page = Client().get(f"/contests/{contest.slug}/").content.decode()
     assert "make kit" in page
+    fetch = page.split('<pre tabindex="0" class="log">', 1)[1].split("\n", 1)[0]
+    assert fetch == "curl -sSL http://testserver/kit/arbiter.tar.gz | tar xz"  # no SOURCE_URL: the site's own code
+    archive = b"".join(Client().get("/kit/arbiter.tar.gz").streaming_content)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        names = tar.getnames()
+        tar.extractall(tmp_path / "fetched", filter="data")
+    assert "arbiter/Makefile" in names and "arbiter/scripts/system-deps.sh" in names
+    assert not [n for n in names if n.split("/")[1] in ("var", ".venv", ".git", ".env")], names
     command = page.split("make kit\n", 1)[1].split("</pre>", 1)[0].replace("&amp;", "&")
     words = command.split()
     assert words[:3] == [".venv/bin/arbiter", "--url", "http://testserver"] and words[-2:] == ["--contest", "home"]
     (tmp_path / player.name).write_bytes(player.read_bytes())  # downloaded from the page's link
     (tmp_path / "mine.c").write_text((ROOT / "judging/tests/programs/chomp_last.c").read_text())
     words[2] = live_server.url
-    argv = [w.replace("YOUR_PROGRAM", "mine.c") for w in words[1:]]
+    argv = [w.replace("YOUR_PROGRAM", "mine.c") for w in words[1:]] + ["--json"]
     kit = (
         "import sys\n"
         f"for name in {TEST_ONLY!r}: sys.modules[name] = None\n"
         "from arbiter.cli import main\n"
+        "assert '/fetched/' in sys.modules['arbiter.cli'].__file__, 'not the fetched code'\n"
         f"sys.exit(main({argv!r}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
     env["ARBITER_VAR_DIR"] = str(tmp_path / "var")  # no database there: play must not need one
+    env["PYTHONPATH"] = str(tmp_path / "fetched/arbiter")  # the code as fetched, not this checkout
     result = subprocess.run(
         [sys.executable, "-c", kit], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
     )
@@ -185,3 +197,12 @@ def test_the_standings_say_each_rows_interval_and_rating(transactional_db, live_
     assert lines[2].split()[:3] == ["1", "1", "Strong"]
     assert all(" 3-4 ~ " in line and "Weak" in line for line in lines[4:6]), lines
     assert lines[-1].startswith("rank: each row's 95% interval from 240 games; ~ statistically tied; rating 1500")
+
+
+def test_the_clients_requests_are_not_written_among_a_summarys_lines():
+    """``arbiter play openspiel@1 … --contest …`` printed httpx's "INFO httpx: HTTP Request: GET
+    …/game.zip" lines above its summary (walked on a fresh clone): Django's logging, set up to
+    play, wrote them at INFO."""
+    import logging
+
+    assert logging.getLogger("httpx").getEffectiveLevel() >= logging.WARNING

@@ -125,6 +125,17 @@ def test_a_judge_adds_a_stage_from_a_form_not_raw_json(contest, client, judge):
     named = client.post("/contests/chomp/console/stages/new/",
                         {"kind": "round_robin", "name": "Duel", "order": 2, "entries": [ann.pk, bob.pk]})  # fmt: skip
     assert named.status_code == 302 and Stage.objects.get(name="Duel").params["entries"] == sorted([ann.pk, bob.pk])
+    # A ladder's places that matter, as a judge types them (the form once took only one number,
+    # which the stage's check then refused: no judge could set them from the page).
+    ladder = client.post("/contests/chomp/console/stages/new/",
+                         {"kind": "ladder", "name": "Ladder", "order": 3, "stage_places": "1, 3"})  # fmt: skip
+    assert ladder.status_code == 302 and Stage.objects.get(name="Ladder").params["places"] == "1, 3"
+    one = client.post("/contests/chomp/console/stages/new/",
+                      {"kind": "ladder", "name": "Ladder one", "order": 4, "stage_places": "1"})  # fmt: skip
+    assert one.status_code == 302 and Stage.objects.get(name="Ladder one").params["places"] == "1"
+    odd = client.post("/contests/chomp/console/stages/new/",
+                      {"kind": "ladder", "name": "Odd", "order": 5, "stage_places": "first"})  # fmt: skip
+    assert "places as whole numbers from 1" in odd.content.decode() and not Stage.objects.filter(name="Odd").exists()
     taken = client.post("/contests/chomp/console/stages/new/", {"kind": "round_robin", "name": "Again", "order": 2})
     assert "has a stage at place 2 already" in taken.content.decode()
     client.force_login(make_user())
@@ -231,6 +242,12 @@ def test_what_needs_a_judge_is_on_the_console_and_mended_from_it(contest, client
     failed = page.split('class="list console-failed"')[1].split("</table>")[0]
     assert f">{broken.pk}</a>" in failed and "Ann&#x27;s · Bob&#x27;s" in failed and "no cgroup" in failed
     assert f"/submissions/{unbuilt.pk}/source/" in page.split('class="list console-unbuilt"')[1]
+    # a long fault whole, one click away: a referee's last stderr, its cause, ends it ("hearts is
+    # a game of 4 players, not 2", walked on a fresh clone), and 160 characters cut it off
+    said = "not played: the game's referee failed 3 times in a row; last: " + "x" * 150 + " hearts is a game of 4"
+    Match.objects.filter(pk=broken.pk).update(error=said)
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "<details><summary>" in page and "hearts is a game of 4</details>" in page
 
     done = client.post("/contests/chomp/console/act/", {"action": "rerun_match", "match": broken.pk}, follow=True)
     assert f"Match {broken.pk} is queued to be played again." in done.content.decode()

@@ -25,6 +25,13 @@ LIMIT = 400
 
 @pytest.fixture
 def world(queued):
+    return make_world()
+
+
+def make_world() -> dict:
+    """The demo, with a chomp match between alice's and bob's entries whose replay holds
+    alice's stderr, and a test game of alice's: what the crawl (and the accessibility walk,
+    test_accessibility_browser.py) walks."""
     call_command("load_demo", verbosity=0)
     chomp = Contest.objects.get(slug="chomp")
     alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
@@ -46,7 +53,9 @@ def world(queued):
 TITLE = re.compile(r"<title>([^<]*)</title>")
 
 
-def _crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
+def crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
+    """Every page reachable from the home page by its links and forms, with the status each
+    answered; ``titles`` is given each HTML page's title."""
     seen: dict[str, int] = {}
     todo = ["/"]
     while todo and len(seen) < LIMIT:
@@ -79,7 +88,7 @@ def test_every_page_answers_and_no_link_is_broken(world, client, who):
     if who:
         client.force_login(User.objects.get(username=who))
     titles: dict[str, str] = {}
-    seen = _crawl(client, titles)
+    seen = crawl(client, titles)
     assert len(seen) > 30, sorted(seen)
     # every page's title ends with the site's name (the API's documentation is drf-spectacular's
     # page, titled after the API: "Arbiter API")

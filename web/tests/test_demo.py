@@ -65,7 +65,7 @@ def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
     """Without a compiler the demo's builds fail: make run must still start the site."""
     from contests.models import Submission
     from judging.models import Match
-    from web.demo.load import load_demo, play_demo
+    from web.demo.load import PLAYED_HERE, load_demo, play_demo
 
     load_demo()
 
@@ -76,9 +76,13 @@ def test_play_demo_goes_on_when_a_build_or_a_game_fails(monkeypatch, queued):
     assert play_demo() == []  # nothing built, nothing played, no exception
     Submission.objects.filter(entry__is_reference=True).update(status="ready", is_active=True)
     monkeypatch.setattr("judging.play.matches.play_now", no_compiler)
-    lines = play_demo()
+    said = []
+    lines = play_demo(say=said.append)
     assert lines and all(line.endswith(": 0 games") for line in lines)
     assert Match.objects.filter(status="queued").exists()  # left for the worker
+    # Each step told as it happens (make run was silent for three minutes), what was done among them.
+    assert set(lines) <= set(said) and any(line.startswith("playing ") for line in said)
+    assert any(line.strip().endswith(f"2 of {PLAYED_HERE}") for line in said), said
 
 
 def test_load_demo_queues_the_builds_of_the_reference_programs_for_the_workers(queued, capsys):

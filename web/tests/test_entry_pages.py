@@ -59,8 +59,21 @@ def test_a_new_version_goes_to_the_same_entry(client, queued):
     entry = make_entry(contest, user)
     client.force_login(user)
     client.post(f"/contests/chomp/entries/{entry.pk}/submit/", {"source": SimpleUploadedFile("a.py", b"print(1)\n")})
-    client.post(f"/contests/chomp/entries/{entry.pk}/submit/", {"source": SimpleUploadedFile("b.py", b"print(2)\n")})
+    second = client.post(
+        f"/contests/chomp/entries/{entry.pk}/submit/",
+        {"source": SimpleUploadedFile("b.py", b"print(2)\n")},
+        follow=True,
+    )
     assert list(entry.submissions.order_by("number").values_list("filename", flat=True)) == ["a.py", "b.py"]
+    # The banner says what happened, not a state that goes stale ("it is being built" above a failed build).
+    page = second.content.decode()
+    assert "Received b.py as version 2 of " in page and "being built" not in page
+    again = client.post(
+        f"/contests/chomp/entries/{entry.pk}/submit/",
+        {"source": SimpleUploadedFile("c.py", b"print(2)\n")},
+        follow=True,
+    )
+    assert "c.py is version 2 of " in again.content.decode() and entry.submissions.count() == 2  # a double click
 
 
 def test_nobody_submits_to_someone_elses_entry(client, queued):

@@ -75,6 +75,8 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     hosting.check_queued(GameVersion.objects.get().pk)  # what the worker's task does
     page = client.get("/games/nim@1/").content.decode()
     assert "Accepted" in page and "Passed: 14 games" in page and "a program that never answers" in page
+    # each game with its parameters, as the referee protocol says: the page named none
+    assert "<td>stones=1</td>" in page and "<td>stones=1000</td>" in page and "<td>the defaults</td>" in page
     told = Notification.objects.get(user=user, kind="game")
     assert told.subject == "nim@1 accepted by its conformance kit" and told.link == "/games/nim@1/"
     listing = Client().get("/games/").content.decode()
@@ -82,6 +84,8 @@ def test_an_organiser_uploads_a_game_and_reads_its_kits_report(organiser, django
     assert "5 s of real time for all of a program&#x27;s answers in a game" in page  # the clock in words
     public = Client().get("/games/nim@1/").content.decode()
     assert "Conformance kit" not in public and "download the game" in public
+    # The command as typed at home: without --url it asked 127.0.0.1:8000, not this site.
+    assert "<code>.venv/bin/arbiter --url http://testserver play nim@1 my_program other_program</code>" in public
     archive = Client().get("/games/nim@1/game.zip")
     assert archive.status_code == 200 and "game.json" in zipfile.ZipFile(io.BytesIO(archive.content)).namelist()
 
@@ -260,7 +264,7 @@ def test_arbiter_play_fetches_an_uploaded_game_from_the_site(organiser, live_ser
     arbiter = Path(sys.executable).parent / "arbiter"
     home = {**os.environ, "ARBITER_VAR_DIR": str(tmp_path / "home")}  # a contestant's machine: no database of games
     result = subprocess.run(
-        [str(arbiter), "--url", live_server.url, "play", "nim@1", str(NIM / "taker.py"), str(NIM / "one.py")],
+        [str(arbiter), "--url", live_server.url, "play", "--json", "nim@1", str(NIM / "taker.py"), str(NIM / "one.py")],
         capture_output=True, text=True, timeout=300, env=home,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr

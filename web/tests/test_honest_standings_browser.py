@@ -89,17 +89,20 @@ def _elsewhere(fn):
 
 
 def test_a_contestant_plays_a_versus_batch_and_sees_it_stop(ladder, newer, page, live_server):
+    from playwright.sync_api import expect
+
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "pw-alice-1")
     page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")  # logged in, before the next address cuts the form's answer short
     page.goto(f"{live_server.url}/submissions/{newer.pk}/")
     form = page.locator("form.versus-form")
     form.locator("input[name=references]").uncheck()
     form.locator("input[name=top]").fill("3")
     form.locator("input[name=games]").fill("60")
     form.locator("button[type=submit]").click()
-    assert "is playing" in page.locator(".message").first.inner_text()
+    expect(page.locator(".message").first).to_contain_text("is playing")  # the page the form's answer leads to
 
     def play_out() -> list[str]:  # the games end as a worker would end them: the new version wins them all
         batch = newer.versus_batches.get()
@@ -128,6 +131,7 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     page.fill("input[name=username]", "alice")
     page.fill("input[name=password]", "pw-alice-1")
     page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")  # logged in, before the next address cuts the form's answer short
     page.goto(f"{live_server.url}/contests/{contest.slug}/standings/")
     rows = page.locator("table.standings tbody tr")
     names = [rows.nth(i).locator("td").nth(2).inner_text() if "gap" not in (rows.nth(i).get_attribute("class") or "")
@@ -136,6 +140,7 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     assert names[:2] == ["Strong", "Medium"] and names[2:] in (["Weak B", "…"], ["…", "Weak B"])
     mine = page.locator("table.standings tbody tr.mine")
     assert mine.count() == 1 and mine.locator("td").nth(2).inner_text() == "Weak B"
+    assert mine.get_attribute("aria-current") == "true"  # said to a screen reader, not only drawn
     marked = mine.locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     plain = rows.nth(0).locator("td").nth(2).evaluate("td => getComputedStyle(td).backgroundColor")
     assert marked != plain  # highlighted
@@ -144,3 +149,27 @@ def test_a_contestant_sees_a_page_of_the_ladder_with_its_own_row_marked(ladder, 
     assert "page 2 of 2" in page.locator("nav.pages").inner_text()
     assert page.locator("table.standings tbody tr.gap").count() == 1  # above the page's rows
     assert page.locator("table.standings tbody tr.mine").count() == 1  # on its page, in place, once
+
+
+def test_a_screen_reader_reads_the_standings_and_their_ties(ladder, page, live_server):
+    """Issue 38: the table is named by its caption, its headers are the columns', and a tied
+    row says so in words and in the band's pattern, not in its colour alone."""
+    from web.tests.accessibility import assert_accessible
+
+    contest, _, _, _ = ladder
+    page.goto(f"{live_server.url}/contests/{contest.slug}/standings/")
+    table = page.get_by_role("table", name=f"{contest.title}: standings of Ladder")
+    assert table.count() == 1
+    headers = table.locator("thead th")
+    assert headers.count() > 4 and headers.count() == table.locator("thead th[scope=col]").count()
+    assert table.get_by_role("columnheader", name="Entry").count() == 1
+    tied = table.locator("tbody tr.tied")
+    said = tied.locator(".tie").all_text_contents()
+    assert len(said) == 2 and len(set(said)) == 1 and "statistically tied, group" in said[0]
+    style = tied.first.locator("td").first.evaluate("td => getComputedStyle(td).borderLeftStyle")
+    untied = table.locator("tbody tr:not(.tied)").first.locator("td").first
+    assert style in ("solid", "dotted") and untied.evaluate("td => getComputedStyle(td).borderLeftColor") == (
+        "rgba(0, 0, 0, 0)"
+    )
+    page.wait_for_selector(".history-chart svg")
+    assert_accessible(page)

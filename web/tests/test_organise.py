@@ -445,6 +445,9 @@ def test_an_organiser_opens_a_contest_in_a_browser_with_the_rules_previewed(page
 
     page.get_by_role("link", name="Organise").click()
     page.get_by_role("link", name="New contest").click()
+    # loaded, its script too: a game chosen before the script runs changes no placeholder, and on
+    # a loaded host the deferred script can run well after the form is there to fill
+    page.wait_for_url(live_server.url + "/organise/contests/new/")
     page.fill("#id_title", "Hearts in the browser")
     page.fill("#id_slug", "hearts-browser")
     page.select_option("#id_game", "hearts_flowers")

@@ -115,5 +115,10 @@ def test_a_test_games_end_is_news_for_its_player_only(queued, client):
     (news,) = Event.objects.filter(kind="match", data__match=match.pk)
     assert news.user_id == alice.pk and not Event.objects.filter(kind="standings").exists()
     assert client.get("/api/events/head/?contest=chomp").json()["id"] == 0  # nothing for a visitor
+    # a page that polls it is rendered with the same id: it moves on from there (static/js/live.js)
+    assert 'data-head="0"' in client.get("/contests/chomp/standings/").content.decode()
     client.force_login(alice)
     assert client.get("/api/events/head/?contest=chomp").json()["id"] == news.pk
+    assert f'data-head="{news.pk}"' in client.get("/contests/chomp/standings/").content.decode()
+    assert f'data-head="{news.pk}"' in client.get(f"/submissions/{mine.pk}/").content.decode()
+    assert f'data-head="{news.pk}"' in client.get(f"/matches/{match.pk}/").content.decode()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission, make_user
+from web.tests.accessibility import assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SAMPLES = Path(__file__).resolve().parents[2] / "games" / "tests" / "samples"
@@ -103,7 +104,8 @@ def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
     page.wait_for_selector("#viewer[data-ready='1']")
     assert page.locator(".hf-grid .heart").count() == 0
     page.get_by_role("button", name="Play", exact=True).click()
-    page.wait_for_function("document.querySelector('#jump').value === '2'")
+    # 2 or later: a move every 0.6 s, and a loaded host's checks can step over one
+    page.wait_for_function("Number(document.querySelector('#jump').value) >= 2")
     page.get_by_role("button", name="Pause", exact=True).click()
     board = replay["frames"][int(page.locator("#jump").input_value())]["board"]
     assert page.locator(".hf-grid .heart").count() == sum(row.count("H") for row in board)
@@ -111,6 +113,7 @@ def test_playing_a_hearts_and_flowers_replay(page, live_server, matches):
     page.locator(".move-list li").nth(len(replay["moves"]) - 1).click()
     assert page.locator("#jump").input_value() == str(len(replay["moves"]))
     assert "stderr" not in page.locator("#move-info").inner_text()  # not logged in: nobody's stderr
+    assert_accessible(page)  # issue 38: each game's board, checked by axe-core
 
 
 @pytest.fixture
@@ -139,6 +142,8 @@ def test_a_sudoku_replay_shows_the_grid_the_last_move_and_both_clocks(sudoku_mat
     clocks = page.locator(".clocks").inner_text()
     expected = [m["clock_s"] for m in replay["moves"][:3]]
     assert f"{expected[2]:.2f} s of 30" in clocks and f"{expected[1]:.2f} s of 30" in clocks
+    assert clocks.startswith("Clocks (real time): ")  # CodeCup's clock, not the move's CPU beside it
+    assert_accessible(page)
     _the_end_by_name_and_the_moves_by_keyboard(page, match, replay)
 
 
@@ -164,6 +169,7 @@ def test_a_finished_race_says_who_did_not_finish(wheels_match, page, live_server
     page.wait_for_function("document.querySelector('table.wheels-race tbody tr:last-child td:last-child')"
                            ".textContent === 'did not finish'")  # fmt: skip
     assert page.locator("table.wheels-race tbody tr td:last-child").all_inner_texts()[0].startswith("finished at")
+    assert_accessible(page)
 
 
 @pytest.fixture
@@ -204,3 +210,75 @@ def test_the_crossed_words_board_fits_a_phone(crossed_words_match, page, live_se
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
     letters = page.locator(".cw-letter")
     assert letters.count() > 10 and letters.first.bounding_box()["width"] >= 12  # still readable
+    assert_accessible(page)
+
+
+@pytest.fixture
+def batch_run(matches):
+    """A Crossed Words run whose program wrote to stderr, alice's."""
+    from django.contrib.auth.models import User
+
+    from judging.tests.test_batch import STDERR_FIRST, _run, _weak_source
+
+    record = _run(SAMPLES.parents[2] / "crossed_words/players/simple.py", source=STDERR_FIRST + _weak_source(3))
+    contest = make_contest(game="crossed_words", game_params={})
+    sub = make_submission(make_entry(contest, User.objects.get(username="alice")))
+    match = make_match(contest, [sub], status="finished", stage=make_stage(contest, name="Final run", kind="batch"))
+    match.save_replay(record.replay)
+    return match
+
+
+def test_an_output_only_run_shows_its_program_s_stderr_beside_each_move(batch_run, page, live_server):
+    _login(page, live_server)
+    page.goto(f"{live_server.url}/matches/{batch_run.pk}/#move=2")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    info = page.locator("#move-info")
+    assert "stderr (of the whole run)" in info.inner_text() and "MY-OWN-STDERR" in info.inner_text()
+
+
+def test_the_viewer_by_keyboard_alone_says_each_move(page, live_server, matches):
+    """Issue 38: the slider, the buttons and the keys step the replay; each move is said in a
+    live region as a sentence; the focus is drawn; axe-core finds nothing serious."""
+    match, replay = matches["chomp"]
+    page.goto(f"{live_server.url}/matches/{match.pk}/#move=0")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    announce = page.locator("#announce")
+    # the position the page opens on is not a change: nothing is said
+    assert announce.get_attribute("aria-live") == "polite" and announce.inner_text() == ""
+
+    def said(text: str) -> None:
+        page.wait_for_function("text => document.querySelector('#announce').textContent === text", arg=text)
+
+    seat, move = replay["moves"][0]["seat"], replay["moves"][0]
+    name = replay["seats"][seat]["name"]
+
+    page.locator("#scrub").focus()
+    page.keyboard.press("ArrowRight")
+    said(f"Move 1: seat {seat} ({name}) played {move['move']}")
+    assert page.locator("#jump").input_value() == "1" and page.locator(".chomp-grid .eaten").count() > 0
+    assert page.locator("#scrub").get_attribute("aria-valuetext") == f"1 of {len(replay['moves'])}"
+    assert page.locator("#move-list button[aria-current='step']").inner_text().endswith(move["move"])
+    page.keyboard.press("ArrowLeft")
+    said("The start of the game.")
+    assert page.locator(".chomp-grid .eaten").count() == 0
+
+    # Tab from the slider's buttons: each has a name a screen reader says, and a drawn focus.
+    forward = page.get_by_role("button", name="Forward one move")
+    forward.focus()
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.keyboard.press("Enter")
+    said(f"Move 1: seat {seat} ({name}) played {move['move']}")
+    page.get_by_role("button", name="Last move").focus()
+    page.keyboard.press("Enter")
+    reason = replay["result"]["reason"].replace("seat 1", replay["seats"][1]["name"])
+    assert announce.inner_text().endswith(f"Result: {reason}")
+    page.get_by_role("button", name="First move").focus()
+    page.keyboard.press("Space")
+    said("The start of the game.")
+    page.get_by_role("button", name="Play", exact=True).focus()
+    page.keyboard.press("Space")  # plays from the start: the moves are said as they come
+    said(f"Move 2: seat {replay['moves'][1]['seat']} ({replay['seats'][replay['moves'][1]['seat']]['name']}) "
+         f"played {replay['moves'][1]['move']}")  # fmt: skip
+    page.keyboard.press("Space")
+    assert page.get_by_role("button", name="Play", exact=True).is_visible()
+    assert_accessible(page)

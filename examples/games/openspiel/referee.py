@@ -51,15 +51,21 @@ if "players" in pyspiel.load_game(name).get_parameters():
     options["players"] = seats
 game = pyspiel.load_game(name, options)
 if game.num_players() != seats:
-    sys.exit(f"{name} is a game of {game.num_players()} players, not {seats}: set the stage's seats")
+    sys.exit(
+        f"{name} is a game of {game.num_players()} players, not {seats}: set the stage's seats"
+        f" (at home, give {game.num_players()} programs)"
+    )
 
 state = game.new_initial_state()
 for seat in range(seats):
     say(f"send {seat} game {name} {seat} {seats}")
 
 
-def frame():
-    say("frame " + json.dumps({"text": str(state).splitlines()[-40:] or [""]}))
+def frame(played=""):
+    """The position in OpenSpiel's words (all of it: Hearts' is some 50 lines, and its first
+    ones are the deal), then the move that led to it by name, where the move list has its id."""
+    lines = str(state).splitlines()[-200:] or [""]
+    say("frame " + json.dumps({"text": lines + ([played] if played else [])}))
 
 
 def choose(seat):
@@ -103,14 +109,16 @@ while not state.is_terminal():
             if action is None:
                 end(seat, fault)
             actions.append(action)
+        played = ", ".join(f"seat {seat} played {state.action_to_string(seat, a)}" for seat, a in enumerate(actions))
         state.apply_actions(actions)
     else:
         seat = state.current_player()
         action, fault = choose(seat)
         if action is None:
             end(seat, fault)
+        played = f"seat {seat} played {state.action_to_string(seat, action)}"
         state.apply_action(action)
-    frame()
+    frame(played)
 
 returns = state.returns()
 say("reason " + ", ".join(f"seat {seat} {r:g}" for seat, r in enumerate(returns)))

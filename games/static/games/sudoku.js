@@ -24,9 +24,11 @@ Arbiter.register("sudoku", {
     const clocks = replay.seats.map(() => 0);
     (replay.moves || []).slice(0, position).forEach((m) => { if (m.clock_s !== undefined) clocks[m.seat] = m.clock_s; });
     const limit = replay.clock && replay.clock.time_limit;
+    // Which clock: CodeCup's is real time, and "0.95 s of 30" beside a move's "CPU 0.116 s" read as CPU.
+    const kind = replay.clock && replay.clock.measure === "cpu" ? "CPU time" : "real time";
     const p = document.createElement("p");
     p.className = "tally clocks";
-    p.textContent = replay.seats.map((s, i) => `${s.name}: ${clocks[i].toFixed(2)} s${limit ? ` of ${limit}` : ""}`).join(" · ");
+    p.textContent = `Clocks (${kind}): ` + replay.seats.map((s, i) => `${s.name} ${clocks[i].toFixed(2)} s${limit ? ` of ${limit}` : ""}`).join(" · ");
     element.appendChild(p);
     if (frame.last) {
       const claim = document.createElement("p");

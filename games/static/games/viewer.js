@@ -30,6 +30,8 @@ const Arbiter = (() => {
     const list = root.querySelector("#move-list");
     const link = root.querySelector("#link");
     const playButton = root.querySelector('[data-act="play"]');
+    // Where each move is said as a sentence for a screen reader (the board is a picture).
+    const announce = root.querySelector("#announce");
     const moves = replay.moves || [];
     const last = moves.length;
     const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || `seat ${i}`;
@@ -39,6 +41,7 @@ const Arbiter = (() => {
     const label = (move) => (move.seat === undefined ? move.move : `${seatName(move.seat)}: ${move.move || move.status || "?"}`);
     let position = 0;
     let timer = null;
+    let shown = false; // the first position is the page's own, not a change to announce
 
     root.querySelector("#total").textContent = last;
     scrub.max = last;
@@ -92,12 +95,15 @@ const Arbiter = (() => {
       const frame = replay.frames[Math.min(position, replay.frames.length - 1)];
       board.replaceChildren();
       if (renderer) renderer.render(frame, board, replay, position);
-      else board.appendChild(text("pre", JSON.stringify(frame, null, 1)));
+      else board.appendChild(scrolls(text("pre", JSON.stringify(frame, null, 1))));
       scrub.value = position;
+      scrub.setAttribute("aria-valuetext", `${position} of ${last}`);
       jump.value = position;
       link.href = `#move=${position}`;
       history.replaceState(null, "", `#move=${position}`);
       info.replaceChildren();
+      if (announce && shown) announce.textContent = spoken(position);
+      shown = true;
       if (position === 0) {
         info.appendChild(text("p", "The start of the game."));
       } else {
@@ -106,15 +112,38 @@ const Arbiter = (() => {
         info.appendChild(text("p", title, "move-title"));
         if (move.cpu_s !== undefined) info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
         if (move.status) info.appendChild(text("p", `Status: ${move.status}`, "status"));
-        if (move.output !== undefined) info.appendChild(text("pre", move.output, "output"));
+        if (move.output !== undefined) info.appendChild(scrolls(text("pre", move.output, "output")));
         if (move.stderr !== undefined) {
           info.appendChild(text("h4", "stderr"));
-          info.appendChild(text("pre", move.stderr || "(nothing)", "stderr"));
+          info.appendChild(scrolls(text("pre", move.stderr || "(nothing)", "stderr")));
+        } else if (replay.stderr !== undefined) {
+          // An output-only run: its program ran once, and wrote one stderr for all its moves.
+          info.appendChild(text("h4", "stderr (of the whole run)"));
+          info.appendChild(scrolls(text("pre", replay.stderr || "(nothing)", "stderr")));
         }
       }
       if (position === last && replay.result) info.appendChild(text("p", `Result: ${named(replay.result.reason)}`, "result"));
-      for (const item of list.children) item.classList.toggle("current", Number(item.dataset.position) === position);
+      for (const item of list.children) {
+        const current = Number(item.dataset.position) === position;
+        item.classList.toggle("current", current);
+        if (current) item.firstChild.setAttribute("aria-current", "step");
+        else item.firstChild.removeAttribute("aria-current");
+      }
       bars.forEach((bar, i) => bar.classList.toggle("current", i + 1 === position));
+    }
+
+    // "Move 12: seat 1 (alice) played e2e4": the seat as the programs know it and the entry
+    // as the page names it; a race's moment by its label; the result after the last move.
+    function spoken(p) {
+      let said = "The start of the game.";
+      if (p > 0) {
+        const move = moves[p - 1];
+        const who = replay.seats[move.seat] ? `seat ${move.seat} (${seatName(move.seat)})` : `seat ${move.seat}`;
+        said = move.seat === undefined ? `At ${move.move}` : `Move ${move.n}: ${who} played ${move.move || "no legal move"}`;
+        if (move.status) said += ` (${move.status})`;
+      }
+      if (p === last && replay.result) said += `. Result: ${named(replay.result.reason)}`;
+      return said;
     }
 
     function toggle() {
@@ -143,7 +172,10 @@ const Arbiter = (() => {
     scrub.addEventListener("input", () => show(parseInt(scrub.value, 10)));
     jump.addEventListener("change", () => show(parseInt(jump.value, 10) || 0));
     document.addEventListener("keydown", (e) => {
-      if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
+      if (e.altKey || e.ctrlKey || e.metaKey) return; // the browser's own (Alt+← is Back)
+      // Typing in a field elsewhere on the page keeps its keys; the slider's are the viewer's.
+      const field = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement || e.target.isContentEditable;
+      if (field || (e.target instanceof HTMLInputElement && e.target.type !== "range")) return;
       if (e.target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return; // the button's own
       const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key];
       if (key) {
@@ -167,6 +199,13 @@ const Arbiter = (() => {
       return;
     }
     mount(root, await response.json());
+  }
+
+  // A block that may scroll sideways (a program's output, its stderr) is reached by Tab, so a
+  // keyboard can scroll it too.
+  function scrolls(el) {
+    el.tabIndex = 0;
+    return el;
   }
 
   // A board as a CSS grid with its coordinates along the top and before each row (``row(r)``
@@ -195,5 +234,5 @@ const Arbiter = (() => {
     return p;
   }
 
-  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board, legend };
+  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board, legend, scrolls };
 })();

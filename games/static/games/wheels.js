@@ -69,6 +69,7 @@ Arbiter.register("wheels", {
         summary.textContent = `${seat.name}: ${title}${seat.login ? ` (logged in as ${seat.login})` : ""}`;
         const pre = document.createElement("pre");
         pre.className = "wheels-log";
+        pre.tabIndex = 0; // it scrolls: a keyboard reaches it
         pre.textContent = seat[key];
         details.append(summary, pre);
         element.appendChild(details);

@@ -11,6 +11,7 @@ The JSON says which conditions it played under.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -18,14 +19,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, gettext_lazy
 
 from contests.models import Contest
 from games import registry
-from games.base import Game, ParamError
+from games.base import Game, ParamError, ordinal, places
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
+from judging.management.language import SpeaksTheShellsLanguage
 from judging.play.referee import Player, RefereeFault, play
-from judging.uploaded import hosting
+from judging.uploaded import hosting, libraries
 from sandbox import languages
 from sandbox.errors import Interrupted, SandboxError, UnsafeArchive
 from sandbox.interrupt import clear_stop, request_stop
@@ -39,15 +42,21 @@ def _stop(signum, frame) -> None:
     request_stop()
 
 
-def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
+# A clock's keys whose values are words, not numbers (``games.clocks.Clock``): the rest are numbers.
+CLOCK_WORDS = {f.name: "string" for f in dataclasses.fields(Clock) if f.type in ("str", str)}
+
+
+def _pairs(items: list[str], what: str, game=None, kinds: dict[str, str] | None = None) -> dict[str, Any]:
     """``NAME=VALUE`` items as a dict: each value as its parameter's kind reads it (a game's
-    parameter of text, true or false, or a number), else a number."""
-    kinds = {p.name: p.kind for p in game.info.params} if game is not None else {}
+    parameter of text, true or false, or a number; ``kinds`` names others'), else a number."""
+    kinds = dict(kinds or {}) | ({p.name: p.kind for p in game.info.params} if game is not None else {})
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise CommandError(f"--{what} {item!r}: write it as NAME=VALUE")
+            raise CommandError(
+                gettext("--%(what)s %(item)s: write it as NAME=VALUE") % {"what": what, "item": repr(item)}
+            )
         key = key.strip()
         kind = kinds.get(key, "number")
         if kind == "string":
@@ -55,13 +64,19 @@ def _pairs(items: list[str], what: str, game=None) -> dict[str, Any]:
             continue
         if kind == "boolean":
             if value.strip().lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise CommandError(f"--{what} {item!r}: {value!r} is not true or false")
+                raise CommandError(
+                    gettext("--%(what)s %(item)s: %(value)s is not true or false")
+                    % {"what": what, "item": repr(item), "value": repr(value)}
+                )
             out[key] = value.strip().lower() in ("true", "1", "yes")
             continue
         try:
             number = float(value)
         except ValueError:
-            raise CommandError(f"--{what} {item!r}: {value!r} is not a number") from None
+            raise CommandError(
+                gettext("--%(what)s %(item)s: %(value)s is not a number")
+                % {"what": what, "item": repr(item), "value": repr(value)}
+            ) from None
         out[key] = int(number) if number.is_integer() else number
     return out
 
@@ -80,9 +95,12 @@ def _conditions(game, slug: str | None) -> dict:
 
     contest = Contest.objects.filter(slug=slug).first()
     if contest is None:
-        raise CommandError(f"--contest {slug}: no such contest here")
+        raise CommandError(gettext("--contest %(slug)s: no such contest here") % {"slug": slug})
     if contest.game != game.info.name:
-        raise CommandError(f"--contest {slug} is a contest of {contest.game}, not of {game.info.name}")
+        raise CommandError(
+            gettext("--contest %(slug)s is a contest of %(game)s, not of %(name)s")
+            % {"slug": slug, "game": contest.game, "name": game.info.name}
+        )
     data = None
     if contest.game_data:
         with contest.game_data.open("rb") as f:
@@ -94,6 +112,58 @@ def _conditions(game, slug: str | None) -> dict:
         "params": dict(contest.game_params),
         "data": data,
     }
+
+
+STDERR_LINES = 5  # of each program's stderr in the readable summary (--replay keeps it all)
+
+
+def _stderr_of(replay: dict, seats: int) -> list[str]:
+    """What each seat's program wrote to stderr, as the replay kept it: its moves' in order,
+    a race's seat's, an output-only run's."""
+    found = [[] for _ in range(seats)]
+    for move in replay.get("moves", []):
+        if move.get("stderr") and isinstance(move.get("seat"), int) and 0 <= move["seat"] < seats:
+            found[move["seat"]].append(move["stderr"])
+    for index, seat in enumerate(replay.get("seats", [])[:seats]):
+        if seat.get("stderr"):
+            found[index].append(seat["stderr"])
+    if replay.get("stderr") and seats:
+        found[0].append(replay["stderr"])
+    return ["".join(parts) for parts in found]
+
+
+def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
+    """The summary for a person: the conditions, a line a seat, the result, each program's last
+    lines of stderr and where the replay is."""
+    params = ", ".join(f"{name}={value}" for name, value in summary["params"].items()) or "none"
+    lines = [
+        f"{summary['game']} under {summary['conditions']['from']}",
+        f"  parameters: {params}; languages: the {summary['conditions']['language_table']} table",
+        *(f"  clock: {words}" for words in clock.in_words()),
+        "",
+    ]
+    width = max(len(seat["program"]) for seat in summary["seats"])
+    seats = summary["seats"]
+    # a game of more than two by its place too, as the site's pages say it ("2nd of 4")
+    placed = places([s["points"] for s in seats], [s["status"] or "" for s in seats]) if len(seats) > 2 else []
+    for index, seat in enumerate(seats):
+        place = f"{ordinal(placed[index])} of {len(seats)}  " if placed and placed[index] else ""
+        lines.append(
+            f"seat {index}  {seat['program']:<{width}}  {seat['status'] or '-':<7} {seat['points']:>6g} "
+            f"point{'' if seat['points'] == 1 else 's'}  {place}"
+            f"{seat['moves']} moves  CPU {seat['cpu_s']:.3f} s  wall {seat['wall_s']:.3f} s"
+        )
+        lines += [f"        warning: {warning}" for warning in seat["warnings"]]
+    if "verdict" in summary:
+        lines.append(f"verdict: {summary['verdict']}, {summary['verified']} verified of {summary['claimed']} claimed")
+    lines.append(f"result: {summary['reason']}" if summary["reason"] else "result: (no reason given)")
+    for index, written in enumerate(stderr):
+        tail = written.rstrip("\n").splitlines()[-STDERR_LINES:]
+        if tail:
+            lines += ["", f"stderr of seat {index} ({summary['seats'][index]['program']}), its last lines:"]
+            lines += [f"  {line}" for line in tail]
+    lines += ["", f"replay: {summary['replay']}" if summary["replay"] else "replay: not kept (--replay FILE keeps it)"]
+    return lines
 
 
 def _batch_summary(replay: dict) -> dict:
@@ -122,7 +192,11 @@ def _game(name: str) -> Game:
         try:
             return registry.get(name)
         except registry.UnknownGame as e:
-            hint = "" if "@" in name else f"; a game uploaded to a site is named with its version: {name}@1"
+            hint = (
+                ""
+                if "@" in name
+                else gettext("; a game uploaded to a site is named with its version: %(name)s@1") % {"name": name}
+            )
             raise CommandError(f"{e}{hint}") from None
     named = KEY.match(path.name.removesuffix(".zip"))  # nim@3.zip: a site's version 3, downloaded
     try:
@@ -132,53 +206,85 @@ def _game(name: str) -> Game:
         raise CommandError(f"{name}: {e}") from None
 
 
-class Command(BaseCommand):
-    help = "Play one match between local programs with the real referee and sandbox; print a JSON summary."
+def _say_libraries(stderr, game: Game) -> None:
+    """Before a referee's libraries are installed here, the first time: OpenSpiel's are some
+    230 MB, and its first game at home was minutes of silence."""
+    requirements = getattr(game.interaction, "requirements", "")
+    if not requirements or libraries.installed(requirements):
+        return
+    wanted = [line.split("#")[0].strip() for line in requirements.splitlines()]
+    named = ", ".join(w.split()[0] for w in wanted if w and not w.startswith("-"))
+    stderr.write(
+        gettext("installing the referee's libraries (%(named)s) into %(folder)s, once: a large one takes minutes")
+        % {"named": named, "folder": libraries.folder(requirements)}
+    )
+
+
+class Command(SpeaksTheShellsLanguage, BaseCommand):
+    help = gettext_lazy("Play one match between local programs with the real referee and sandbox; print what happened.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
             "game",
-            help=f"one of: {', '.join(sorted(registry.BUILT_IN))}, an uploaded game's name@version, "
-            "or the folder or archive of a game with its game.json (docs/referee-protocol.md)",
+            help=gettext(
+                "one of: %(games)s, an uploaded game's name@version, "
+                "or the folder or archive of a game with its game.json (docs/referee-protocol.md)"
+            )
+            % {"games": ", ".join(sorted(registry.BUILT_IN))},
         )
         parser.add_argument(
-            "programs", nargs="+", metavar="PROGRAM", help="source files, archives or executables, seat 0 first"
+            "programs",
+            nargs="+",
+            metavar="PROGRAM",
+            help=gettext("source files, archives or executables, seat 0 first"),
         )
-        parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter")
+        parser.add_argument(
+            "--param", action="append", default=[], metavar="NAME=VALUE", help=gettext("a game parameter")
+        )
         parser.add_argument(
             "--clock",
             action="append",
             default=[],
-            metavar="NAME=SECONDS",
-            help="a time limit (default: the original contest's)",
+            metavar="NAME=VALUE",
+            help=gettext(
+                "a key of the clock: a time limit in seconds, or measure=wall|cpu (default: the original contest's)"
+            ),
         )
         parser.add_argument(
             "--lang",
             action="append",
             default=[],
             metavar="LANG",
-            help="language of each program, in order (default: by extension)",
+            help=gettext("language of each program, in order (default: by extension)"),
         )
         parser.add_argument(
-            "--seed", type=int, default=None, help="the game's seed (default 0; an output-only game's practice inputs)"
+            "--seed",
+            type=int,
+            default=None,
+            help=gettext("the game's seed (default 0; an output-only game's practice inputs)"),
         )
-        parser.add_argument("--replay", metavar="FILE", help="write the whole replay here as JSON")
+        parser.add_argument("--replay", metavar="FILE", help=gettext("write the whole replay here as JSON"))
         parser.add_argument(
-            "--contest", metavar="SLUG", help="an installed contest's settings (default: the game's original contest)"
+            "--contest",
+            metavar="SLUG",
+            help=gettext("an installed contest's settings (default: the game's original contest)"),
         )
         parser.add_argument(
-            "--table", metavar="NAME", help=f"the language table (one of: {', '.join(languages.TABLES)})"
+            "--table",
+            metavar="NAME",
+            help=gettext("the language table (one of: %(tables)s)") % {"tables": ", ".join(languages.TABLES)},
         )
         parser.add_argument(
-            "--conditions", metavar="FILE", help="a JSON file of conditions (the CLI's, from a site's API)"
+            "--conditions", metavar="FILE", help=gettext("a JSON file of conditions (the CLI's, from a site's API)")
         )
+        parser.add_argument("--json", action="store_true", help=gettext("print the summary as JSON, for a script"))
 
     def handle(self, *args, **options) -> None:
         previous = signal.signal(signal.SIGTERM, _stop)
         try:
             self._play(options)
         except Interrupted:
-            raise CommandError("stopped by SIGTERM; its jails are closed") from None
+            raise CommandError(gettext("stopped by SIGTERM; its jails are closed")) from None
         finally:
             signal.signal(signal.SIGTERM, previous)
             clear_stop()
@@ -191,11 +297,14 @@ class Command(BaseCommand):
             conditions["clock"] = {**game.default_clock, **conditions["clock"]}
         if options["table"]:
             if options["table"] not in languages.TABLES:
-                raise CommandError(f"--table {options['table']}: one of {', '.join(languages.TABLES)}")
+                raise CommandError(
+                    gettext("--table %(table)s: one of %(tables)s")
+                    % {"table": options["table"], "tables": ", ".join(languages.TABLES)}
+                )
             conditions["language_table"] = options["table"]
         try:
             params = game.resolve_params({**conditions["params"], **_pairs(options["param"], "param", game)})
-            clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock")})
+            clock = Clock.from_json({**conditions["clock"], **_pairs(options["clock"], "clock", kinds=CLOCK_WORDS)})
         except (ParamError, ClockError) as e:
             raise CommandError(str(e)) from None
         conditions["clock"], conditions["params"] = clock.to_json(), params
@@ -218,22 +327,25 @@ class Command(BaseCommand):
             except (ValueError, KeyError) as e:
                 raise CommandError(f"{path}: {e}") from None
             except SandboxError as e:
-                raise CommandError(f"the sandbox cannot run programs here: {e}") from None
+                raise CommandError(gettext("the sandbox cannot run programs here: %(why)s") % {"why": e}) from None
             if not build.ok:
-                raise CommandError(f"{path} did not build:\n{build.log}")
+                raise CommandError(gettext("%(path)s did not build:\n%(log)s") % {"path": path, "log": build.log})
             players.append(Player(name=source.name, program=build.program, submission={"language": build.language}))
         # At home this game is the only one: its programs and an uploaded game's referee all
         # run at once whatever the installation's slots (a game of turns runs one at a time).
         settings.SANDBOX_SLOTS = max(settings.SANDBOX_SLOTS, len(players) + 1)
+        _say_libraries(self.stderr, game)
         try:
             seed = options["seed"] if options["seed"] is not None else getattr(game, "practice_seed", 0)
             record = play(game, params, seed, players, clock, data=conditions.pop("data", None))
         except ValueError as e:
             raise CommandError(str(e)) from None
         except RefereeFault as e:
-            raise CommandError(f"the game's referee failed (not a player's fault): {e}") from None
+            raise CommandError(
+                gettext("the game's referee failed (not a player's fault): %(why)s") % {"why": e}
+            ) from None
         except SandboxError as e:
-            raise CommandError(f"the sandbox failed: {e}") from None
+            raise CommandError(gettext("the sandbox failed: %(why)s") % {"why": e}) from None
         if options["replay"]:
             Path(options["replay"]).write_text(json.dumps(record.replay, indent=1))
         outcome = record.outcome
@@ -260,4 +372,7 @@ class Command(BaseCommand):
             "reason": outcome.reason,
             "replay": options["replay"],
         }
-        self.stdout.write(json.dumps(summary, indent=1))
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, indent=1))
+        else:
+            self.stdout.write("\n".join(readable(summary, clock, _stderr_of(record.replay, len(players)))))

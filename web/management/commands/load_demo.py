@@ -29,7 +29,7 @@ class Command(BaseCommand):
         for line in lines:
             self.stdout.write(line)
         if options["play"]:
-            lines += play_demo(say=self.stdout.write)
+            lines += play_demo(say=self._say)
         elif options["background"] and demo_left_to_play():
             from web.tasks import play_demo_task
 
@@ -38,3 +38,7 @@ class Command(BaseCommand):
             self.stdout.write(lines[-1])
         if not lines:
             self.stdout.write("demo data already present; nothing changed")
+
+    def _say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()

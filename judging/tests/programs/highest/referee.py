@@ -1,6 +1,8 @@
 """Highest unique, a game of three for the platform's tests: each round every seat names a
 number from 1 to 5 (sent the round's number when asked); the highest number named by one seat
-alone scores that seat a point. After the last round each seat has its points."""
+alone scores that seat a point. After the last round each seat has its points; a seat that
+leaves the game or names anything else scores -1, below every seat that played on (a seat that
+broke the rules is never as well off as one that did not: the kit checks it)."""
 
 import json
 import sys
@@ -28,7 +30,7 @@ for number in range(1, rounds + 1):
         say(f"ask {seat}")
         word, _, rest = sys.stdin.readline().strip().partition(" ")
         if word != "reply":  # gone: a timeout, a crash or an exit
-            points[seat] = 0
+            points[seat] = -1
             say(f"reason seat {seat} left the game")
             say(f"result {' '.join(map(str, points))}")
             sys.exit(0)
@@ -36,6 +38,7 @@ for number in range(1, rounds + 1):
         if pick not in ("1", "2", "3", "4", "5"):
             words = ["loss", "loss", "loss"]
             words[seat] = "illegal:NOT_1_TO_5"
+            points[seat] = -1
             say(f"reason seat {seat} named {pick[:20]!r}")
             say(f"result {' '.join(map(str, points))} | {' '.join(words)}")
             sys.exit(0)
