@@ -11,6 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.runtime: requirements.txt pyproject.toml | $(BIN)/python
+	@echo "arbiter: installing the Python packages into $(VENV) (a minute or two, the first time)"
 	$(BIN)/pip install -q -r requirements.txt
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@

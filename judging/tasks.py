@@ -21,7 +21,7 @@ from judging.play.matches import DB_ERRORS
 from judging.record import confidence
 from judging.schedule import steering, tournaments, versus
 from judging.uploaded import hosting
-from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.errors import Interrupted, SandboxError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ def build_submission(self, submission_id: int) -> None:
     try:
         with logs.about(submission=submission_id):
             builds.build_submission(submission_id)
+    except Interrupted:  # the worker is stopping (judging.signals): built again at the next start
+        raise self.retry(countdown=0) from None
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
     except SandboxError as e:
@@ -103,6 +105,8 @@ def _budget(self) -> int:
 def _play(self, match_id: int, races: bool) -> None:
     try:
         matches.play_next(self.request.hostname or "worker", races=races, budget=_budget(self), sent_for=match_id)
+    except Interrupted:  # the worker is stopping (judging.signals): the match is queued again with a token
+        log.info("%s is stopping: its game, if it had one, is queued again", self.request.hostname)
     except DB_ERRORS as e:
         raise self.retry(exc=e, countdown=backoff(self.request.retries)) from e
     except SandboxUnavailable as e:  # this host cannot play now: the token goes back

@@ -50,7 +50,8 @@ from judging.play.referee import Cancelled, MatchRecord, Player, RefereeFault, S
 from judging.record import counts, lifecycle, tallies
 from judging.record.lifecycle import Ended
 from sandbox import require_isolation
-from sandbox.errors import PlatformStall, SandboxError
+from sandbox.errors import Interrupted, PlatformStall, SandboxError
+from sandbox.interrupt import check_stop
 from sandbox.programs import build_program
 from sandbox.text import printable
 
@@ -136,6 +137,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
 
     require_isolation()
     disks.check()  # DiskFull: nothing claimed; the task waits for room with its token (judging.tasks)
+    check_stop()  # a process asked to stop claims nothing: the match stays queued for a live worker
     attempt = claim(worker, races=races, budget=budget, first=sent_for)
     if attempt is None:
         return None
@@ -145,6 +147,7 @@ def play_next(worker: str, races: bool = False, budget: int | None = None, sent_
 
 def play_now(match_id: int, worker: str = "") -> Match.Status | None:
     """Play this match here and now if it is queued (the demo, tests); its status after."""
+    check_stop()
     attempt = claim(worker or f"{socket.gethostname()}:{os.getpid()}", match_id=match_id)
     if attempt is None:
         return None
@@ -263,6 +266,9 @@ def _play(attempt: MatchAttempt, match: Match) -> None:
         except Cancelled:
             log.info("match %s, attempt %s: stopped, as it was called off", match.pk, attempt.number)
             return
+        except Interrupted:  # its process was asked to stop; the jails are closed: back to the queue now
+            end_attempt(attempt.pk, Outcome.LOST, "its worker was stopped (SIGTERM) during the game", counted=False)
+            raise
         except PlatformStall as e:
             end_attempt(attempt.pk, Outcome.STALLED, str(e))
             return
@@ -400,10 +406,11 @@ def _hold_result(match: Match, attempt: MatchAttempt, record: MatchRecord) -> No
     )
 
 
-def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
+def end_attempt(attempt_id: int, outcome: str, error: str, counted: bool = True) -> bool:
     """End a running attempt that gave no result (lost, a platform fault, a stall): the match
-    goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row. False
-    if the attempt had already ended (a judge called it off)."""
+    goes back to the head of the queue, or fails for a judge after MAX_FAULTS in a row (not
+    ``counted``: a stop asked for, no fault). False if the attempt had already ended (a judge
+    called it off)."""
     match_id = MatchAttempt.objects.values_list("match_id", flat=True).get(pk=attempt_id)
     with writing():
         match = lifecycle.lock_match(match_id)
@@ -417,7 +424,7 @@ def end_attempt(attempt_id: int, outcome: str, error: str) -> bool:
         with logs.about(contest=match.contest_id, stage=match.stage_id, match=match.pk, attempt=attempt.number):
             log.warning("match %s, attempt %s: %s: %s", match.pk, attempt.number, outcome, error.splitlines()[-1:])
         lifecycle.requeue_after_fault(
-            match, error, by=gettext("the game's referee") if outcome == Outcome.REFEREE else ""
+            match, error, by=gettext("the game's referee") if outcome == Outcome.REFEREE else "", counted=counted
         )
     return True
 

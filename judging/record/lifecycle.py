@@ -357,11 +357,13 @@ def _fail(match: Match, error: str) -> None:
     match_ended(match, Ended.FAILED)
 
 
-def requeue_after_fault(match: Match, error: str, by: str = "") -> bool:
+def requeue_after_fault(match: Match, error: str, by: str = "", counted: bool = True) -> bool:
     """running -> queued at the head of the queue after a platform fault, or -> failed after
     MAX_FAULTS in a row (the caller holds its locks); True if it goes back to the queue. ``by``:
-    whose fault the last was, when not the platform's own (the game's referee)."""
-    if match.faults + 1 >= MAX_FAULTS:
+    whose fault the last was, when not the platform's own (the game's referee). A game its
+    worker was asked to stop (``counted`` off: Ctrl-C of `make run`, a worker's group stopped)
+    is no fault: it goes back to the queue however often that happens."""
+    if counted and match.faults + 1 >= MAX_FAULTS:
         said = gettext("not played: %(who)s failed %(times)s times in a row; last: %(error)s") % {
             "who": by or gettext("the platform"),
             "times": MAX_FAULTS,
@@ -373,7 +375,7 @@ def requeue_after_fault(match: Match, error: str, by: str = "") -> bool:
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.QUEUED,
         priority=Match.Priority.RESCUE,
-        faults=F("faults") + 1,
+        faults=F("faults") + (1 if counted else 0),
         started_at=None,
         queued_at=timezone.now(),
     )

@@ -712,3 +712,38 @@ def test_a_rerun_keeps_each_attempts_replay_and_they_compare_move_by_move(queued
     assert Match.objects.get(pk=match.pk).replay.name == second.replay.name  # the counted one's
     compared = attempts.compare(match, first, second)  # the same programs, deterministic: the same game
     assert compared.first is None and compared.said.startswith("The attempts 1 and 2 agree: the same ")
+
+
+def test_a_game_stopped_by_sigterm_goes_back_to_the_queue_and_the_process_claims_no_other(monkeypatch, queued):
+    """A worker's pool process asked to stop (judging.signals, on Ctrl-C of `make run`): the
+    game raises Interrupted at a safe point with its jails closed; its attempt ends as lost and
+    the match is queued again at once, not after the watchdog's wait, with no fault counted; and
+    the process claims nothing more."""
+    from sandbox.errors import Interrupted
+    from sandbox.interrupt import clear_stop, request_stop
+
+    match = _chomp_match()
+    real_play = matches.play
+
+    def stopped(*args, **kwargs):
+        request_stop()
+        raise Interrupted("asked to stop")
+
+    monkeypatch.setattr(matches, "play", stopped)
+    try:
+        with pytest.raises(Interrupted):
+            matches.play_now(match.pk)
+        match.refresh_from_db()
+        attempt = match.attempts.get()
+        assert attempt.outcome == Outcome.LOST and "stopped (SIGTERM)" in attempt.error
+        assert match.status == "queued" and ("play_match", match.pk) in queued
+        assert match.faults == 0  # a stop asked for is no fault: no string of them fails the match
+        with pytest.raises(Interrupted):
+            matches.play_next("w1")
+        assert match.attempts.count() == 1  # nothing claimed
+    finally:
+        clear_stop()
+    monkeypatch.setattr(matches, "play", real_play)
+    matches.play_now(match.pk)
+    match.refresh_from_db()
+    assert match.status == "finished"

@@ -124,58 +124,78 @@ def _enter_references(contest: Contest, spec: DemoContest, organiser: User) -> l
 PROGRESS_EVERY = 2  # games: a line of progress while a stage's are played
 
 
-def play_demo(say: Callable[[str], None] = lambda line: None) -> list[str]:
+def play_demo(say: Callable[[str], None] | None = None) -> list[str]:
     """Build the demo's reference programs and play the games of its continuous stages here
     and now, with the real sandbox, so that a newcomer sees standings and replays at once.
-    Only games not yet played are played, so a second run changes nothing. The round robins
-    and finals wait for a judge to run them. ``say`` is told each step as it happens (`make
-    run` was silent for three minutes of it); what was done is returned too."""
+    Only games not yet played are played, so a second run changes nothing (a build or a game a
+    stop cut short is taken up again). The round robins and finals wait for a judge to run them.
+    ``say`` is told each line as it is done (each build and stage, counted), for a console or
+    a worker's log; the lines are also returned."""
     from judging.play import builds, matches
 
     done = []
 
-    def did(line: str) -> None:
+    def tell(line: str) -> None:
         done.append(line)
-        say(line)
+        if say is not None:
+            say(line)
 
-    queued = list(Submission.objects.filter(entry__is_reference=True, status=Submission.Status.QUEUED))
-    if queued:
-        say(f"building the demo's {len(queued)} reference programs (a minute or two the first time)")
-    for submission in queued:
+    waiting = list(
+        Submission.objects.filter(
+            entry__is_reference=True, status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING]
+        ).select_related("entry__contest")
+    )
+    for number, submission in enumerate(waiting, start=1):
         try:
             builds.build_submission(submission.pk)
         except Exception as e:  # the site still starts; the worker retries the build
             log.warning("demo: could not build %s: %s", submission.entry.name, e)
             continue
-        did(f"built {submission.entry.name} for {submission.entry.contest.slug}")
+        tell(f"built {submission.entry.name} for {submission.entry.contest.slug} ({number} of {len(waiting)})")
     for spec in DEMO_CONTESTS:
         continuous = Stage.objects.filter(
             contest__slug=spec.slug, kind__in=formats.continuous_kinds(), status=Stage.Status.RUNNING
         )
         for stage in continuous:
             formats.of(stage.kind).start(stage)  # what the versions active now still owe
-            waiting = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
-            if not waiting:
+            queued = list(stage.matches.filter(status=Match.Status.QUEUED).values_list("pk", flat=True))
+            if not queued:
                 continue
-            here = waiting[:PLAYED_HERE]  # the rest are the worker's, once the site is up
-            say(f"playing {stage}: {len(here)} games")
+            here = queued[:PLAYED_HERE]  # the rest are the worker's, once the site is up
+            if say is not None:
+                say(f"playing {stage}: {len(here)} games")
             for n, pk in enumerate(here, start=1):
                 try:
                     matches.play_now(pk)
                 except Exception as e:  # e.g. no C compiler for Sudoku's counter: the worker tries again
                     log.warning("demo: match %s of %s not played here: %s", pk, stage, e)
-                if n % PROGRESS_EVERY == 0 and n < len(here):
+                if say is not None and n % PROGRESS_EVERY == 0 and n < len(here):
                     say(f"  {n} of {len(here)}")
             finished = stage.matches.filter(status=Match.Status.FINISHED).count()
-            did(f"played {stage}: {finished} games")
+            tell(f"played {stage}: {finished} games")
         run_now = ["batch", "qualification", "race"]
         pending = Stage.objects.filter(contest__slug=spec.slug, kind__in=run_now, status=Stage.Status.PENDING)
         for stage in pending.order_by("order"):
             # an output-only contest's final run, for the judges to verify; a race's trial laps, then its race
-            say(f"running {stage}")
             for line in _run_batch(stage):
-                did(line)
+                tell(line)
     return done
+
+
+def demo_left_to_play() -> bool:
+    """Whether ``play_demo`` has anything left to do: a reference program not built, or a
+    stage it runs not yet run (the demo's play stopped halfway, or never started)."""
+    if Submission.objects.filter(
+        entry__is_reference=True,
+        entry__contest__slug__in=[spec.slug for spec in DEMO_CONTESTS],
+        status__in=[Submission.Status.QUEUED, Submission.Status.BUILDING],
+    ).exists():
+        return True
+    return Stage.objects.filter(
+        contest__slug__in=[spec.slug for spec in DEMO_CONTESTS],
+        kind__in=["batch", "qualification", "race"],
+        status=Stage.Status.PENDING,
+    ).exists()
 
 
 def _run_batch(stage: Stage) -> list[str]:

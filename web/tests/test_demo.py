@@ -108,3 +108,54 @@ def test_load_demo_play_builds_the_reference_programs_here(monkeypatch, queued):
     call_command("load_demo", "--play", verbosity=0)
     assert queued == []  # not for a worker: built in this process
     assert sorted(built) == sorted(Submission.objects.filter(entry__is_reference=True).values_list("pk", flat=True))
+
+
+def test_load_demo_background_leaves_the_builds_and_first_games_to_one_task_of_a_worker(monkeypatch, queued, capsys):
+    """What `make run` runs: the site starts at once, and a worker builds and plays the demo
+    while it is up. A play cut short (Ctrl-C) is queued again at the next start; a done one is not."""
+    from contests.models import Submission
+
+    sent = []
+    monkeypatch.setattr("web.tasks.play_demo_task.apply_async", lambda *a, **k: sent.append("play_demo"))
+    call_command("load_demo", "--background")
+    assert queued == []  # no build for the workers: the task builds them, then plays
+    assert sent == ["play_demo"]
+    assert "queued the demo's builds and first games for the worker" in capsys.readouterr().out
+    call_command("load_demo", "--background")
+    assert sent == ["play_demo"] * 2  # nothing built yet
+    Submission.objects.filter(entry__is_reference=True).update(status="ready", is_active=True)
+    Stage.objects.filter(kind__in=["batch", "qualification", "race"]).update(status="finished")
+    call_command("load_demo", "--background")
+    assert sent == ["play_demo"] * 2
+    assert "nothing changed" in capsys.readouterr().out
+
+
+def test_play_demo_says_each_build_as_it_is_done_counted(monkeypatch, queued):
+    from web.demo.load import load_demo, play_demo
+
+    load_demo(queue_builds=False)
+    said = []
+    monkeypatch.setattr("judging.play.builds.build_submission", lambda pk: None)
+    monkeypatch.setattr("judging.play.matches.play_now", lambda pk: None)
+    lines = play_demo(say=said.append)
+    assert said == lines
+    builds = [line for line in said if line.startswith("built ")]
+    assert builds and all(line.endswith(f" of {len(builds)})") for line in builds)
+    assert builds[0].endswith(f"(1 of {len(builds)})")
+
+
+def test_the_demo_task_stops_quietly_when_its_worker_is_stopped(monkeypatch, caplog):
+    from sandbox.errors import Interrupted
+    from web import tasks
+
+    def stopped(say):
+        say("built Random (C) for chomp (1 of 13)")
+        raise Interrupted("asked to stop")
+
+    monkeypatch.setattr(tasks, "play_demo", stopped)
+    with caplog.at_level("INFO", logger="web.tasks"):
+        tasks.play_demo_task()
+    assert [r.getMessage() for r in caplog.records] == [
+        "demo: built Random (C) for chomp (1 of 13)",
+        "demo: stopped halfway; the next make run goes on from here",
+    ]

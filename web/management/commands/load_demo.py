@@ -1,6 +1,6 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from web.demo.load import load_demo, play_demo
+from web.demo.load import demo_left_to_play, load_demo, play_demo
 
 
 class Command(BaseCommand):
@@ -13,15 +13,29 @@ class Command(BaseCommand):
         parser.add_argument(
             "--play",
             action="store_true",
-            help="build the reference programs here and now (not in a worker) and play the demo round robins",
+            help="build the reference programs here and now (not in a worker) and play the demo's first games",
+        )
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help="leave the builds and the first games to one task of a worker (make run: the site starts at once)",
         )
 
     def handle(self, *args, **options) -> None:
-        lines = load_demo(queue_builds=not options["play"])
+        if options["play"] and options["background"]:
+            raise CommandError("--play or --background, not both")
+        here_or_worker = options["play"] or options["background"]
+        lines = load_demo(queue_builds=not here_or_worker)
         for line in lines:
             self.stdout.write(line)
         if options["play"]:
-            lines += play_demo(say=self._say)  # each step as it happens: it takes minutes the first time
+            lines += play_demo(say=self._say)
+        elif options["background"] and demo_left_to_play():
+            from web.tasks import play_demo_task
+
+            play_demo_task.apply_async()
+            lines.append("queued the demo's builds and first games for the worker")
+            self.stdout.write(lines[-1])
         if not lines:
             self.stdout.write("demo data already present; nothing changed")
 
