@@ -53,9 +53,9 @@ def make_world() -> dict:
 TITLE = re.compile(r"<title>([^<]*)</title>")
 
 
-def crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
+def crawl(client, titles: dict[str, str] | None = None, pages: dict[str, str] | None = None) -> dict[str, int]:
     """Every page reachable from the home page by its links and forms, with the status each
-    answered; ``titles`` is given each HTML page's title."""
+    answered; ``titles`` is given each HTML page's title, ``pages`` each HTML page."""
     seen: dict[str, int] = {}
     todo = ["/"]
     while todo and len(seen) < LIMIT:
@@ -66,6 +66,8 @@ def crawl(client, titles: dict[str, str] | None = None) -> dict[str, int]:
         seen[path] = response.status_code
         if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
             continue
+        if pages is not None:
+            pages[path] = response.content.decode()
         if titles is not None:
             found = TITLE.search(response.content.decode())
             titles[path] = found.group(1).strip() if found else ""
