@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.signals import user_logged_in
+from django.db import DatabaseError
 from django.dispatch import receiver
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
@@ -63,9 +64,13 @@ class PersonLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        session = getattr(request, "session", None)
-        language = session.get(SESSION_KEY) if session is not None else None
-        if language and _known(language) and request.user.is_authenticated:
+        try:
+            session = getattr(request, "session", None)
+            language = session.get(SESSION_KEY) if session is not None else None
+            mine = bool(language) and _known(language) and request.user.is_authenticated
+        except DatabaseError:  # the database away: the page says so itself (the console), in the browser's
+            language, mine = None, False
+        if mine:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         response = self.get_response(request)

@@ -38,7 +38,7 @@ def test_the_list_is_newest_first_marks_the_unread_and_reads_them_once_shown(cli
     assert page.index("system test failed") < page.index("is disqualified")  # newest first
     assert page.count('class="unread"') == 2 and page.count('<span class="badge">new</span>') == 2
     assert '<a href="/matches/7/">game 1 (match 7): crashed (move 1)</a>' in page
-    assert '<pre class="log">Traceback\n  boom</pre>' in page and ">Chomp Open</a>" in page
+    assert '<pre tabindex="0" class="log">Traceback\n  boom</pre>' in page and ">Chomp Open</a>" in page
     assert BADGE not in page  # read once shown: the header counts none left
     again = client.get("/accounts/notifications/").content.decode()
     assert 'class="unread"' not in again and "is disqualified" in again
