@@ -14,6 +14,7 @@ from contests.tests.factories import (
     make_stage,
     make_submission,
     make_user,
+    name_to,
 )
 from judging.models import Match
 
@@ -84,3 +85,26 @@ def test_a_version_in_dutch(played):
     for said in ("Alice&#x27;s, version 1</h1>", ">Errors of this version</h2>", "Play a test run</button>",
                  "Test games are seen by you and the judges only."):  # fmt: skip
         assert said in english and said not in dutch
+
+
+def test_an_entry_its_source_and_the_matches_in_dutch(played):
+    entry, version = played["entry"].pk, played["version"].pk
+    dutch, english = _both(played, f"/contests/chomp/entries/{entry}/")
+    assert ">Uitslagen</h2>" in dutch and ">Versies</h2>" in dutch and ">broncode</a>" in dutch
+    assert ">Results</h2>" in english and ">Versions</h2>" in english and ">Results</h2>" not in dutch
+    dutch, english = _both(played, f"/submissions/{version}/source/")
+    assert ">Downloaden</a>" in dutch and "Alice&#x27;s, versie 1</a>" in dutch
+    assert ">Download</a>" in english and ">Download</a>" not in dutch
+    dutch, english = _both(played, "/contests/chomp/matches/")
+    assert "<h1>Partijen</h1>" in dutch and " tegen " in dutch and ">Posities</th>" in dutch
+    assert "<h1>Matches</h1>" in english and " vs " in english and ">Seats</th>" not in dutch
+
+
+def test_the_judges_log_in_dutch(played):
+    judge = name_to(played["contest"], make_user(username="judge"))
+    dutch, english = Client(HTTP_ACCEPT_LANGUAGE="nl"), Client()
+    dutch.force_login(judge)
+    english.force_login(judge)
+    said = dutch.get("/contests/chomp/judges-log/").content.decode()
+    assert "<h1>Logboek van de jury</h1>" in said and "Geen enkel jurylid heeft nog iets gedaan" in said
+    assert "<h1>Judges' log</h1>" in english.get("/contests/chomp/judges-log/").content.decode()

@@ -24,7 +24,9 @@ MARKED = [
     "web/templates/contests/detail.html", "web/templates/contests/standings.html",
     "web/templates/contests/match.html", "web/templates/contests/submission.html",
     "web/templates/contests/_decision.html", "web/templates/contests/_viewer.html",
-    "web/templates/contests/_viewer_controls.html",
+    "web/templates/contests/_viewer_controls.html", "web/templates/contests/entry.html",
+    "web/templates/contests/matches.html", "web/templates/contests/source.html",
+    "web/templates/contests/judges_log.html", "web/templates/contests/_actions.html",
 ]  # fmt: skip
 MSGFMT = shutil.which("msgfmt")
 NAMES = {"API", "Arbiter", "CPU", "SHA"}  # the same in every language
