@@ -17,6 +17,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import roles, services
@@ -44,7 +45,7 @@ from web.uploads import limit_uploads, upload_refusal
 def _contest(request, slug: str) -> Contest:
     contest = services.visible_contests(request.user).filter(slug=slug).first()
     if contest is None:
-        raise Http404("No such contest.")
+        raise Http404(gettext("No such contest."))
     return contest
 
 
@@ -113,7 +114,7 @@ def contest_detail(request, slug: str):
 
 def _upload_limit(request, slug: str, entry_id: int | None = None) -> tuple[int, str]:
     contest = Contest.objects.filter(slug=slug).first()
-    return services.upload_limit(contest) if contest else (0, "No such contest.")
+    return services.upload_limit(contest) if contest else (0, gettext("No such contest."))
 
 
 @limit_uploads(_upload_limit)
@@ -151,10 +152,11 @@ def submit(request, slug: str, entry_id: int | None = None):
     except services.Refused as e:
         messages.error(request, str(e))
         return redirect(contest)
+    said = gettext(  # no state of its own, which would go stale
+        "Received %(file)s as version %(number)s of %(entry)s: its build and system test show below as they happen."
+    )
     messages.success(
-        request,
-        f"Received {submission.filename} as version {submission.number} of {submission.entry.name}: "
-        "its build and system test show below as they happen.",  # no state of its own, which would go stale
+        request, said % {"file": submission.filename, "number": submission.number, "entry": submission.entry.name}
     )
     return redirect("contests:submission", pk=submission.pk)
 
@@ -175,7 +177,7 @@ def entry_rename(request, slug: str, entry_id: int):
     except services.Refused as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{old} is now called {entry.name}.")
+        messages.success(request, gettext("%(old)s is now called %(new)s.") % {"old": old, "new": entry.name})
     return redirect(entry.contest)
 
 
@@ -184,9 +186,10 @@ def entry_rename(request, slug: str, entry_id: int):
 def entry_versus_allowed(request, slug: str, entry_id: int):
     entry = services.allow_versus(_my_entry(request, slug, entry_id), request.POST.get("allowed") == "1")
     if entry.versus_allowed:
-        messages.success(request, f"Other contestants may now name {entry.name} as a rival in their versus batches.")
+        said = gettext("Other contestants may now name %(entry)s as a rival in their versus batches.")
     else:
-        messages.success(request, f"{entry.name} is no longer offered as a versus rival.")
+        said = gettext("%(entry)s is no longer offered as a versus rival.")
+    messages.success(request, said % {"entry": entry.name})
     return redirect(entry.contest)
 
 
@@ -199,7 +202,8 @@ def entry_withdraw(request, slug: str, entry_id: int):
     except services.Refused as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{entry.name} is withdrawn: it plays no more games and leaves the standings.")
+        said = gettext("%(entry)s is withdrawn: it plays no more games and leaves the standings.")
+        messages.success(request, said % {"entry": entry.name})
     return redirect(entry.contest)
 
 
@@ -216,7 +220,7 @@ def _submission(request, pk: int) -> Submission:
 def submission_detail(request, pk: int):
     submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
-        raise PermissionDenied("This is another contestant's submission.")
+        raise PermissionDenied(gettext("This is another contestant's submission."))
     head = newest_id(request.user, submission.entry.contest.slug)  # before what the page shows
     matches = publication.visible_matches(request.user, Match.objects.filter(seats__submission=submission))
     matches = list(
@@ -267,7 +271,7 @@ def versus_batch(request, pk: int):
     """Start a versus batch of the submission against the pool the form names."""
     submission = _submission(request, pk)
     if submission.entry.user_id != request.user.pk:
-        raise PermissionDenied("Only its contestant plays a version's versus games.")
+        raise PermissionDenied(gettext("Only its contestant plays a version's versus games."))
     rivals = tuple(
         filter(None, (parse_id(r.strip()) for r in request.POST.get("rivals", "").replace(";", ",").split(",")))
     )
@@ -281,7 +285,7 @@ def versus_batch(request, pk: int):
     except formats.StageError as e:
         messages.error(request, str(e))
     else:
-        said = f"Versus batch {batch.pk} is playing; this page follows its win rate."
+        said = gettext("Versus batch %(batch)s is playing; this page follows its win rate.") % {"batch": batch.pk}
         messages.success(request, f"{said} {batch.note}" if batch.note else said)
     return redirect(reverse("contests:submission", kwargs={"pk": pk}) + "#versus")
 
@@ -290,7 +294,7 @@ def _timeline(submission: Submission) -> list[tuple[str, object]]:
     """The version's way so far: sent, then each status it took and when (its events)."""
     from judging.models import Event
 
-    steps: list[tuple[str, object]] = [("sent", submission.created_at)]
+    steps: list[tuple[str, object]] = [(gettext("sent"), submission.created_at)]
     labels = dict(Submission.Status.choices)
     changes = Event.objects.filter(kind=Event.Kind.SUBMISSION, data__submission=submission.pk).order_by("pk")
     for created_at, data in changes.values_list("created_at", "data"):
@@ -328,7 +332,7 @@ def submission_source(request, pk: int):
     if not services.can_see_private(request.user, submission.entry):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        raise PermissionDenied("This is another contestant's submission.")
+        raise PermissionDenied(gettext("This is another contestant's submission."))
     with submission.source.open("rb") as f:
         data = f.read()
     if request.GET.get("download"):
@@ -376,19 +380,19 @@ def test_game(request, pk: int):
     """Play the submission against the contest's reference program, now, outside any stage."""
     submission = _submission(request, pk)
     if not services.can_see_private(request.user, submission.entry):
-        raise PermissionDenied("This is another contestant's submission.")
+        raise PermissionDenied(gettext("This is another contestant's submission."))
     opponent = None
     if request.POST.get("opponent"):
         opponent = Submission.objects.filter(pk=parse_id(request.POST["opponent"]) or 0).first()
         if opponent is None:
-            messages.error(request, "Choose an opponent from the list.")
+            messages.error(request, gettext("Choose an opponent from the list."))
             return redirect("contests:submission", pk=pk)
     try:
         match = testgames.create_test_game(submission, opponent, first=request.POST.get("first", "1") == "1")
     except formats.StageError as e:
         messages.error(request, str(e))
         return redirect("contests:submission", pk=pk)
-    messages.success(request, "The test game is queued; this page shows it when it has been played.")
+    messages.success(request, gettext("The test game is queued; this page shows it when it has been played."))
     return redirect("contests:match", pk=match.pk)
 
 
@@ -435,7 +439,7 @@ def standings_history(request, slug: str):
     """The points of a stage's ten best entries over its games, for the standings' chart."""
     contest = _contest(request, slug)
     if not contest.is_hosted:
-        raise Http404("Its game is not hosted here.")
+        raise Http404(gettext("Its game is not hosted here."))
     stage = None
     if request.GET.get("stage"):
         stage = get_object_or_404(contest.stages, pk=parse_id(request.GET["stage"]) or 0)
@@ -462,7 +466,7 @@ def entry_ratings(request, slug: str, entry_id: int):
     entry = get_object_or_404(contest.entries, pk=entry_id)
     stage = get_object_or_404(contest.stages, pk=parse_id(request.GET.get("stage", "")) or 0)
     if not contest.is_hosted or not fits.rated(stage):
-        raise Http404("That stage is not ranked by rating.")
+        raise Http404(gettext("That stage is not ranked by rating."))
     record = publication.record_for(contest, request.user)
     until = contest.standings_frozen_at if record.frozen else None
     lines = confidence.rating_lines(stage, {entry.pk: entry.name}, until, by_version=True)
@@ -572,7 +576,10 @@ def _side_by_side(request, match: Match, attempts: list) -> dict:
     if a is None or b is None:
         return said
     if a not in numbers or b not in numbers:
-        said["compare_refusal"] = f"Match {match.pk} has no attempt {a if a not in numbers else b}."
+        said["compare_refusal"] = gettext("Match %(match)s has no attempt %(attempt)s.") % {
+            "match": match.pk,
+            "attempt": a if a not in numbers else b,
+        }
         return said
     said["compared"] = attempts_service.compare(match, numbers[a], numbers[b])
     return said
@@ -641,7 +648,9 @@ def match_action(request, pk: int, action: str):
     """A judge's re-run or cancellation of a match, from its page."""
     match = _match(request, pk)
     if not roles.may(request.user, match.contest, roles.Power.JUDGE):
-        raise PermissionDenied(f"Only the judges of {match.contest.title} may do this.")
+        raise PermissionDenied(
+            gettext("Only the judges of %(contest)s may do this.") % {"contest": match.contest.title}
+        )
     reason = request.POST.get("reason", "").strip()
     if action == "rerun":
         try:
@@ -649,11 +658,13 @@ def match_action(request, pk: int, action: str):
         except formats.StageError as e:  # a bye, a match of a cancelled stage: said, never a 500
             messages.error(request, str(e))
         else:
-            messages.success(request, "The match is queued to be played again; its earlier result counts until then.")
+            messages.success(
+                request, gettext("The match is queued to be played again; its earlier result counts until then.")
+            )
     elif judges.cancel_match(request.user, match, reason) is None:
-        messages.error(request, "Only a match that is queued or being played can be cancelled.")
+        messages.error(request, gettext("Only a match that is queued or being played can be cancelled."))
     else:
-        messages.success(request, "The match is cancelled.")
+        messages.success(request, gettext("The match is cancelled."))
     return redirect("contests:match", pk=match.pk)
 
 
@@ -667,7 +678,7 @@ def replay_shown(request, match: Match) -> dict:
     except publication.Hidden as e:
         raise PermissionDenied(str(e)) from None
     if replay is None:
-        raise Http404("This match has no replay yet.")
+        raise Http404(gettext("This match has no replay yet."))
     return replay
 
 
@@ -706,7 +717,7 @@ def race_kit(request, slug: str):
     game = registry.get(contest.game) if contest.is_hosted else None
     files = game.kit() if isinstance(game, RaceGame) else {}
     if not files:
-        raise Http404("This contest has no game server to download.")
+        raise Http404(gettext("This contest has no game server to download."))
     return _zip_download(f"{contest.slug}-kit.zip", {f"{contest.slug}/{name}": data for name, data in files.items()})
 
 
@@ -738,7 +749,7 @@ def practice_inputs(request, slug: str):
     contest = _contest(request, slug)
     game = registry.get(contest.game) if contest.is_hosted else None
     if not isinstance(game, BatchGame):
-        raise Http404("This contest has no input files to practise on.")
+        raise Http404(gettext("This contest has no input files to practise on."))
     seconds = Clock.from_json({**game.default_clock, **contest.clock}).seconds or 300
     data = None
     if contest.game_data:

@@ -3,7 +3,8 @@ template loop: a page of 100 rows took 19 ms of the template's lookups and filte
 190 µs a row), more than ranking the whole table of 1,000. The markup is the one the template
 had; the numbers are written as Django's ``localize`` and ``floatformat`` write them (each a few
 µs, and a page writes a thousand: where the site's format is the plain one, a whole number and
-a float are written directly)."""
+a float are written directly). Its words are in the reader's language, looked up once a table
+(a tie's once for each size of group)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 register = template.Library()
 
-NOT_RATED = '<span class="progress" title="Not rated yet: a version newer than the last fit">…</span>'
-PROVISIONAL = '<small class="progress">provisional</small>'
 SENTINEL = 987654321987654321  # an id no entry has: 18 digits, as the URL's converter takes
 
 
@@ -42,6 +42,33 @@ class Numbers:
         return floatformat(value, "-2")
 
 
+class Words:
+    """The rows' words in the language of the request: ``not_rated`` and ``provisional`` as
+    markup, and the mark of a tie for a group of each size."""
+
+    def __init__(self, numbers: Numbers) -> None:
+        self.numbers = numbers
+        self.not_rated = format_html(
+            '<span class="progress" title="{}">…</span>', gettext("Not rated yet: a version newer than the last fit")
+        )
+        self.provisional = format_html('<small class="progress">{}</small>', gettext("provisional"))
+        self.ties: dict[tuple[int, int], str] = {}
+
+    def tie(self, others: int, group: int) -> str:
+        """The ≈ of a row tied with ``others`` rows around it, in tied group ``group`` (from 1)."""
+        if (others, group) not in self.ties:
+            said = ngettext(
+                "Statistically tied with the %(others)s other row marked so around it: the games do not order them",
+                "Statistically tied with the %(others)s other rows marked so around it: the games do not order them",
+                others,
+            ) % {"others": self.numbers.number(others)}
+            hidden = gettext("statistically tied, group %(group)s") % {"group": self.numbers.number(group)}
+            self.ties[others, group] = format_html(
+                ' <span class="tie" title="{}">≈<span class="visually-hidden"> {}</span></span>', said, hidden
+            )
+        return self.ties[others, group]
+
+
 @register.simple_tag
 def standings_rows(contest, page) -> SafeString:
     """The ``<tr>`` of each of the page's lines (``judging.record.standings.Page.lines``): a row, or a
@@ -49,9 +76,10 @@ def standings_rows(contest, page) -> SafeString:
     table = page.table
     width = len(table.columns) + (5 if table.rated else 4)
     numbers, address, own = Numbers(), _address(contest), page.own
+    words = Words(numbers)
     return mark_safe(
         "\n".join(
-            _gap(width) if row is None else _row(row, table.rated, row.entry.pk in own, numbers, address)
+            _gap(width) if row is None else _row(row, table.rated, row.entry.pk in own, words, address)
             for row in page.lines
         )
     )
@@ -89,8 +117,8 @@ def _gap(width: int) -> str:
     return f'<tr class="gap"><td colspan="{width}">…</td></tr>'
 
 
-def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str]) -> str:
-    sure = row.sure
+def _row(row, rated: bool, mine: bool, words: Words, address: tuple[str, str]) -> str:
+    numbers, sure = words.numbers, row.sure
     tied = sure is not None and sure.tied
     classes = [f"tied tied-{'even' if sure.group % 2 == 0 else 'odd'}"] if tied else []
     classes += ["mine"] if mine else []
@@ -98,17 +126,12 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
     current = ' aria-current="true"' if mine else ""
     opening = format_html('<tr class="{}"{}>', " ".join(classes), mark_safe(current)) if classes else "<tr>"
     if sure is None:
-        interval = NOT_RATED
+        interval = words.not_rated
     else:
         low, high = numbers.number(sure.rank_low), numbers.number(sure.rank_high)
         interval = low if sure.rank_low == sure.rank_high else f"{low}–{high}"
         if tied:
-            others = sure.group_size - 1
-            interval += (
-                f' <span class="tie" title="Statistically tied with the {numbers.number(others)} other row'
-                f'{"" if others == 1 else "s"} marked so around it: the games do not order them">≈'
-                f'<span class="visually-hidden"> statistically tied, group {numbers.number(sure.group + 1)}</span></span>'
-            )
+            interval += words.tie(sure.group_size - 1, sure.group + 1)
     cells = [
         f"<td>{numbers.number(row.rank)}</td>",
         f'<td class="interval">{interval}</td>',
@@ -116,7 +139,7 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
     ]
     if rated:
         if sure is None:
-            cells.append(f"<td>{PROVISIONAL}</td>")
+            cells.append(f"<td>{words.provisional}</td>")
         else:
             shown = format_html(
                 '<span title="μ {} ± σ {}">{}</span>',
@@ -124,7 +147,7 @@ def _row(row, rated: bool, mine: bool, numbers: Numbers, address: tuple[str, str
                 numbers.number(sure.sigma),
                 floatformat(sure.rating, 0),
             )
-            cells.append(f"<td>{shown}{' ' + PROVISIONAL if sure.provisional else ''}</td>")
+            cells.append(f"<td>{shown}{' ' + words.provisional if sure.provisional else ''}</td>")
     cells.append(f"<td>{numbers.number(row.games)}</td>")
     cells += [f"<td>{numbers.cell(value)}</td>" for value in row.cells]
     return opening + "".join(cells) + "</tr>"

@@ -22,9 +22,15 @@ MARKED = [
     "templates/404.html", "templates/500.html", "templates/_pages.html",
     "accounts/templates/registration/login.html", "accounts/templates/registration/signup.html",
     "accounts/templates/registration/_language.html",
+    "web/templates/contests/detail.html", "web/templates/contests/standings.html",
+    "web/templates/contests/match.html", "web/templates/contests/submission.html",
+    "web/templates/contests/_decision.html", "web/templates/contests/_viewer.html",
+    "web/templates/contests/_viewer_controls.html", "web/templates/contests/entry.html",
+    "web/templates/contests/matches.html", "web/templates/contests/source.html",
+    "web/templates/contests/judges_log.html", "web/templates/contests/_actions.html",
 ]  # fmt: skip
 MSGFMT = shutil.which("msgfmt")
-NAMES = {"API", "Arbiter"}  # the same in every language
+NAMES = {"API", "Arbiter", "CPU", "SHA"}  # the same in every language
 
 
 def test_there_is_a_dutch_catalogue():
@@ -48,6 +54,7 @@ def test_every_catalogue_is_whole_and_compiled(catalogue, tmp_path):
 def _visible_words(template: str) -> list[str]:
     """The words of a template a visitor reads that no translation tag holds."""
     text = re.sub(r"{%\s*blocktranslate.*?endblocktranslate\s*%}", " ", template, flags=re.S)
+    text = re.sub(r"<(pre|code|script)\b.*?</\1>", " ", text, flags=re.S)  # commands and file names as typed; scripts
     text = re.sub(r"{#.*?#}|{%.*?%}|{{.*?}}|<[^>]*>|&[a-z]+;|&#\d+;", " ", text, flags=re.S)
     return [word for word in re.findall(r"[A-Za-z]{2,}", text) if word not in NAMES]
 
@@ -59,6 +66,7 @@ def test_a_marked_template_has_no_words_outside_a_translation(name):
 
 def test_the_check_of_a_template_finds_an_unmarked_word():
     assert _visible_words('<p>{% translate "Log in" %} <a href="x">Sign up</a></p>') == ["Sign", "up"]
+    assert _visible_words("<pre>make kit</pre> <code>arbiter play</code> then") == ["then"]
 
 
 @pytest.mark.django_db
