@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from arbiter import views
+from arbiter import js_catalogue, views
 from web import kit
 
 admin.site.site_header = "Arbiter administration"
@@ -15,6 +15,9 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("kit/arbiter.tar.gz", kit.download, name="kit-archive"),  # the code this site runs, to play at home
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's choice of language
+    # The JavaScript's words (arbiter/js_catalogue.py): the current catalogues' address, then an older one's.
+    path(f"jsi18n/{js_catalogue.version()}/<str:language>.js", js_catalogue.catalogue, name="js-catalogue"),
+    path("jsi18n/<str:wanted>/<str:language>.js", js_catalogue.catalogue),
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),
