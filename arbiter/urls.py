@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import language
-from arbiter import views
+from arbiter import js_catalogue, views
 from web import kit
 
 admin.site.site_header = "Arbiter administration"
@@ -16,6 +16,9 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("kit/arbiter.tar.gz", kit.download, name="kit-archive"),  # the code this site runs, to play at home
     path("i18n/setlang/", language.set_language, name="set_language"),  # the header's choice of language
+    # The JavaScript's words (arbiter/js_catalogue.py): the current catalogues' address, then an older one's.
+    path(f"jsi18n/{js_catalogue.version()}/<str:language>.js", js_catalogue.catalogue, name="js-catalogue"),
+    path("jsi18n/<str:wanted>/<str:language>.js", js_catalogue.catalogue),
     path("accounts/", include("accounts.urls")),
     path("", include("web.urls")),
     path("games/", include("web.game_urls")),

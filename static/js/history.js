@@ -7,6 +7,11 @@
 (() => {
   const boxes = document.querySelectorAll("[data-history]");
   if (!boxes.length) return;
+  // The page's language (Django's JavaScript catalogue, loaded before this script), else English.
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const interpolate =
+    window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (all, key) => String(values[key])));
   const colours = ["#1f5fbf", "#c2571a", "#2e7d32", "#7b1fa2", "#b3261e", "#00838f", "#6d4c41", "#546e7a", "#ad1457", "#827717"];
   const ns = "http://www.w3.org/2000/svg";
   let drawing = null;
@@ -23,7 +28,7 @@
     const xs = (line) => line.x || line.points.map((_, i) => i);
     const all = lines.flatMap(xs);
     if (!lines.length || (!rated && new Set(all).size < 2)) {
-      box.textContent = "The chart needs games from more than one moment.";
+      box.textContent = gettext("The chart needs games from more than one moment.");
       return;
     }
     const values = lines.flatMap((l) => l.points);
@@ -44,8 +49,20 @@
     svg.setAttribute(
       "aria-label",
       rated
-        ? `Ratings over the stage's games, ${Math.round(bottom)} to ${Math.round(top)}, each with its band of two sigmas`
-        : `Points of the ${lines.length} best entries over the games; the most ${top}`,
+        ? interpolate(
+            gettext("Ratings over the stage's games, %(low)s to %(high)s, each with its band of two sigmas"),
+            { low: Math.round(bottom), high: Math.round(top) },
+            true,
+          )
+        : interpolate(
+            ngettext(
+              "Points of the best entry over the games; the most %(top)s",
+              "Points of the %(count)s best entries over the games; the most %(top)s",
+              lines.length,
+            ),
+            { count: lines.length, top },
+            true,
+          ),
     );
     const legend = document.createElement("ul");
     legend.className = "history-legend";
@@ -78,7 +95,7 @@
         : `${line.points[last]}`;
       // a rated table's own figure (μ − kσ) where it has one; the line's last point beside
       item.textContent = line.rating != null ? `${line.name}: ${Math.round(line.rating)}` : `${line.name}: ${band}`;
-      if (line.rating != null) item.title = `rating as in the table; the line: μ ± 2σ ${band}`;
+      if (line.rating != null) item.title = interpolate(gettext("rating as in the table; the line: μ ± 2σ %(band)s"), { band }, true);
       legend.appendChild(item);
     });
     box.replaceChildren(svg, legend);

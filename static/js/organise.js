@@ -7,6 +7,10 @@
 (() => {
   const form = document.getElementById("contest-form");
   if (!form) return;
+  // The page's language (Django's JavaScript catalogue, loaded before this script), else English.
+  const gettext = window.gettext || ((s) => s);
+  const interpolate =
+    window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (all, key) => String(values[key])));
   const rules = form.elements.rules;
   const shown = document.getElementById("rules-preview");
   const token = form.elements.csrfmiddlewaretoken.value;
@@ -14,7 +18,7 @@
 
   async function preview() {
     const body = new FormData();
-    body.append("rules", rules.value);
+    body.append("rules", rules.value); // not text: a form field
     const response = await fetch(form.dataset.preview, {
       method: "POST",
       body,
@@ -23,7 +27,7 @@
     });
     shown.hidden = false;
     if (!response.ok) {
-      shown.textContent = `No preview: the site answered ${response.status}.`;
+      shown.textContent = interpolate(gettext("No preview: the site answered %(status)s."), { status: response.status }, true);
       return;
     }
     shown.innerHTML = await response.text();

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const SCROLLERS = "table.list, pre, .frames-board";
+  const SCROLLERS = "table.list, pre, .frames-board"; // not text: a selector
 
   function mark() {
     for (const el of document.querySelectorAll(SCROLLERS)) {

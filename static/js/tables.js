@@ -4,6 +4,7 @@
 // shows that columns are cut off at the right edge. Again after a live part is fetched anew.
 (() => {
   const HINT = "scroll-hint";
+  const gettext = window.gettext || ((s) => s); // the page's language, else English
 
   function mark() {
     for (const table of document.querySelectorAll("table.list")) {
@@ -13,7 +14,7 @@
       if (wide && !hinted) {
         const hint = document.createElement("p");
         hint.className = HINT;
-        hint.textContent = "More columns to the right: scroll the table sideways →";
+        hint.textContent = gettext("More columns to the right: scroll the table sideways →");
         table.before(hint);
       } else if (!wide && hinted) {
         before.remove();

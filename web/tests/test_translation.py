@@ -91,3 +91,173 @@ def test_the_switcher_changes_the_language_of_a_logged_in_user():
     assert '<html lang="nl">' in page and ">Uitloggen</button>" in page and ">Meldingen</a>" in page
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     assert ">Log out</button>" in client.get("/").content.decode()
+
+
+# --- The site's JavaScript -------------------------------------------------------------------
+# Every string literal of a script that holds a word is either marked (an argument of gettext,
+# ngettext...) or code, known as code by where it stands: a tag, selector, event or attribute's
+# name passed to the DOM, a class or id assigned, an object's key, a value compared, a CSS
+# class of a legend's entry, or on a line that says "// not text" (and why). Anything else (a sentence
+# assigned to textContent, a title, an aria-label, a word kept in a variable for later) fails.
+SCRIPTS = sorted({*ROOT.glob("static/js/*.js"), *ROOT.glob("*/static/*/*.js")})
+MARKING = {"gettext", "ngettext", "pgettext", "npgettext", "gettext_noop"}
+# Calls whose arguments are code: the argument positions, or None for all of them.
+CODE_CALLS: dict[str, set[int] | None] = {
+    "createElement": None, "createElementNS": None, "querySelector": None, "querySelectorAll": None,
+    "getElementById": None, "addEventListener": None, "removeAttribute": None, "hasAttribute": None,
+    "getAttribute": None, "add": None, "remove": None, "toggle": None, "contains": None, "setProperty": None,
+    "Event": None, "fetch": None, "parseFromString": None, "replaceState": None, "postMessage": None,
+    "DateTimeFormat": None, "NumberFormat": None, "register": {0}, "board": None,
+    "text": {0, 2}, "paragraph": {1},  # the viewer's helpers: (tag, content, class), (content, class)
+}  # fmt: skip
+TEXT_ATTRIBUTES = {"aria-label", "aria-valuetext", "aria-description", "title", "alt", "placeholder"}
+TEXT_PROPERTIES = {"textContent", "innerText", "innerHTML", "title", "placeholder", "alt", "value"}
+COMPARISONS = {"===", "!==", "==", "!="}
+TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<comment>//[^\n]*|/\*.*?\*/)|(?P<name>[A-Za-z_$][\w$]*)|(?P<number>\d[\w.]*)"
+    r"|(?P<string>\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"
+    r"|(?P<punct>\$\{|=>|\.\.\.|[=!]==|[=!<>+\-*/%&|^]=|&&|\|\||\?\?|\+\+|--|.)",
+    re.S,
+)  # fmt: skip
+# After these a "/" starts a regular expression, not a division.
+BEFORE_REGEX = set("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "&&", "||", "=>", "===", "!==", "==", "!="}
+
+
+def _script_tokens(source: str) -> list[tuple[str, str, int]]:
+    """(kind, text, line) of a script without its spaces and comments: "str" for a string
+    literal's text or a template literal's text between its ${...}, whose code follows as
+    tokens of its own; "regex" for a regular expression."""
+    tokens: list[tuple[str, str, int]] = []
+    braces: list[str] = []  # "{" or "${": which closes a template's code
+    i = 0
+
+    def template(i: int) -> int:  # from after a ` or a ${...}'s }, to after the ` or ${
+        chunk = ""
+        while source[i] != "`":
+            if source.startswith("${", i):
+                tokens.append(("str", chunk, source.count("\n", 0, i) + 1))
+                tokens.append(("punct", "${", source.count("\n", 0, i) + 1))
+                braces.append("${")
+                return i + 2
+            chunk += source[i : i + 2] if source[i] == "\\" else source[i]
+            i += 2 if source[i] == "\\" else 1
+        tokens.append(("str", chunk, source.count("\n", 0, i) + 1))
+        return i + 1
+
+    while i < len(source):
+        line = source.count("\n", 0, i) + 1
+        if source[i] == "`":
+            i = template(i + 1)
+            continue
+        previous = tokens[-1][1] if tokens else None
+        if source[i] == "/" and source[i + 1] not in "/*" and (previous is None or previous in BEFORE_REGEX):
+            end = re.compile(r"/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n\[])+/[a-z]*").match(source, i).end()
+            tokens.append(("regex", source[i:end], line))
+            i = end
+            continue
+        match = TOKEN.match(source, i)
+        kind, value = match.lastgroup, match.group()
+        i = match.end()
+        if kind == "string":
+            tokens.append(("str", value[1:-1], line))
+        elif value == "{":
+            braces.append("{")
+            tokens.append(("punct", value, line))
+        elif value == "}" and braces and braces.pop() == "${":
+            tokens.append(("punct", "}", line))
+            i = template(i)
+        elif kind not in ("space", "comment"):
+            tokens.append((kind, value, line))
+    return tokens
+
+
+def _unmarked_text(source: str) -> list[str]:
+    """The string literals of a script that hold a word and are neither marked nor code."""
+    pragmas = {n for n, text in enumerate(source.splitlines(), 1) if "// not text" in text}
+    tokens = _script_tokens(source)
+    frames: list[dict] = []  # each open (, [, {, ${: its kind, callee, argument number, first literal
+    code_until = None  # the depth at which an assignment to a property that is code ends
+    found = []
+    for n, (kind, value, line) in enumerate(tokens):
+        before = tokens[n - 1][1] if n else None
+        after = tokens[n + 1][1] if n + 1 < len(tokens) else None
+        if value in ("(", "[", "{", "${") and kind == "punct":
+            if value == "(":
+                frame = {"kind": "call", "callee": before if n and tokens[n - 1][0] == "name" else None}
+            elif value == "[":
+                frame = {"kind": "index" if n and (tokens[n - 1][0] == "name" or before in (")", "]")) else "array"}
+            elif value == "{":
+                block = before in (None, ")", "=>", "else", "try", "finally", "do", ";", "{", "}")
+                frame = {"kind": "block" if block else "object"}
+            else:
+                frame = {"kind": "template"}
+            frames.append({**frame, "arg": 0, "first": None})
+        elif value in (")", "]", "}") and kind == "punct" and frames:
+            frames.pop()
+            if code_until is not None and len(frames) < code_until:
+                code_until = None
+        elif value in (",", ";") and kind == "punct":
+            if frames and value == ",":
+                frames[-1]["arg"] += 1
+            if code_until is not None and len(frames) == code_until:
+                code_until = None
+        elif value == "=" and kind == "punct" and n >= 2 and tokens[n - 2][1] == "." and before not in TEXT_PROPERTIES:
+            code_until = len(frames)
+        if kind != "str":
+            continue
+        if frames and frames[-1]["kind"] == "call" and frames[-1]["arg"] == 0:
+            frames[-1]["first"] = value
+        if not _is_code(value, frames, before, after, code_until, line in pragmas):
+            found.append(value)
+    return found
+
+
+def _is_code(value, frames, before, after, code_until, pragma) -> bool:
+    words = re.sub(r"^#[0-9a-fA-F]{3,8}$|^https?://\S*$|^use strict$", "", value)
+    if not re.search(r"[A-Za-z]{2,}", words) or re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", value) or pragma:
+        return True
+    if any(f["kind"] == "call" and f["callee"] in MARKING for f in frames):
+        return True  # marked
+    if code_until is not None or before in COMPARISONS or after in COMPARISONS:
+        return True
+    if frames and (frames[-1]["kind"] == "index" or (frames[-1]["kind"] == "object" and after == ":")):
+        return True
+    # A legend's entry: [its sample's CSS classes, what it means].
+    kinds = [f["kind"] for f in frames[-3:]]
+    if kinds == ["call", "array", "array"] and frames[-3]["callee"] == "legend" and frames[-1]["arg"] == 0:
+        return True
+    for frame in reversed(frames):  # the call this literal is an argument of, through {...} and [...]
+        if frame["kind"] in ("object", "array", "template"):
+            continue
+        if frame["kind"] != "call" or frame["callee"] is None:
+            return False
+        if frame["callee"] == "setAttribute":
+            return frame["arg"] == 0 or frame["first"] not in TEXT_ATTRIBUTES
+        positions = CODE_CALLS.get(frame["callee"], set())
+        return positions is None or frame["arg"] in positions
+    return False
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_script_shows_no_english_that_is_not_marked(script):
+    assert _unmarked_text(script.read_text()) == []
+
+
+def test_the_check_of_a_script_finds_unmarked_text_and_passes_marked_text_and_code():
+    source = """
+      const kind = cpu ? gettext("CPU time") : "real time";
+      el.className = { X: "poison", O: "cookie" }[cell] || "tally clocks";
+      el.setAttribute("aria-hidden", "true");
+      el.setAttribute("aria-label", `Time of each move; the longest ${top} s`);
+      el.title = interpolate(gettext("row %(row)s"), { row: r }, true);
+      el.textContent = `Move ${n}: ${who ? `seat ${who}` : "nobody"} played`;
+      p.appendChild(text("p", "The start of the game.", "move-title"));
+      document.querySelector("[data-act=play]").addEventListener("click", go);
+      if (e.key === "Enter") go(/seat (\\d+)/g, "seat 1");
+      Arbiter.legend([["chomp-key cookie", gettext("a cookie")], ["key", "eaten"]]);
+      const rows = "ABCDEFGHI"; // not text
+    """
+    assert _unmarked_text(source) == [
+        "real time", "Time of each move; the longest ", "Move ", "seat ", "nobody", " played",
+        "The start of the game.", "seat 1", "eaten",
+    ]  # fmt: skip

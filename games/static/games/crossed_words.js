@@ -4,7 +4,8 @@
 // line marked, the hand and the three piles, the words and points of the line, a legend.
 Arbiter.register("crossed_words", {
   render(frame, element) {
-    const names = { T: "triple word", D: "double word", 3: "triple letter", 2: "double letter" };
+    const { gettext, ngettext, interpolate } = Arbiter;
+    const names = { T: gettext("triple word"), D: gettext("double word"), 3: gettext("triple letter"), 2: gettext("double letter") };
     const { grid, row: rowLabel } = Arbiter.board("cw-grid", frame.grid[0].length);
     const placed = new Set((frame.placed || []).map(([r, c]) => `${r},${c}`));
     frame.grid.forEach((row, r) => {
@@ -15,15 +16,16 @@ Arbiter.register("crossed_words", {
         el.className = `cw-cell cw-b${bonus === "." ? "0" : bonus}` + (placed.has(`${r + 1},${c + 1}`) ? " cw-new" : "");
         el.textContent = cell === "." ? (bonus === "." ? "" : bonus) : cell;
         if (cell !== ".") el.classList.add("cw-letter");
-        el.title = `row ${r + 1}, column ${c + 1}${names[bonus] ? ": " + names[bonus] : ""}`;
+        const where = { row: r + 1, column: c + 1, bonus: names[bonus] };
+        el.title = interpolate(names[bonus] ? gettext("row %(row)s, column %(column)s: %(bonus)s") : gettext("row %(row)s, column %(column)s"), where, true);
         grid.appendChild(el);
       });
     });
     element.appendChild(grid);
     element.appendChild(
       Arbiter.legend([
-        ["cw-bT", "T triple word"], ["cw-bD", "D double word"], ["cw-b3", "3 triple letter"],
-        ["cw-b2", "2 double letter"], ["cw-new", "placed by this line"],
+        ["cw-bT", `T ${names.T}`], ["cw-bD", `D ${names.D}`], ["cw-b3", `3 ${names[3]}`],
+        ["cw-b2", `2 ${names[2]}`], ["cw-new", gettext("placed by this line")],
       ]),
     );
     const facts = document.createElement("div");
@@ -35,14 +37,17 @@ Arbiter.register("crossed_words", {
       p.append(b, value);
       facts.appendChild(p);
     };
-    if (frame.text) line(`Line ${frame.line}`, frame.text);
-    (frame.words || []).forEach(([word, points]) => line(word, `${points} points`));
+    if (frame.text) line(interpolate(gettext("Line %(n)s"), { n: frame.line }, true), frame.text);
+    (frame.words || []).forEach(([word, points]) =>
+      line(word, interpolate(ngettext("%(points)s point", "%(points)s points", points), { points }, true)),
+    );
     if (frame.claimed !== null && frame.claimed !== undefined && frame.claimed !== frame.computed) {
-      line("Claimed", `${frame.claimed}, recomputed ${frame.computed}`);
+      const claim = { claimed: frame.claimed, computed: frame.computed };
+      line(gettext("Claimed"), interpolate(gettext("%(claimed)s, recomputed %(computed)s"), claim, true));
     }
-    line("Hand", frame.hand || "(empty)");
-    frame.piles.forEach((pile, i) => line(`Pile ${i + 1}`, pile || "(empty)"));
-    line("Score", String(frame.score));
+    line(gettext("Hand"), frame.hand || gettext("(empty)"));
+    frame.piles.forEach((pile, i) => line(interpolate(gettext("Pile %(n)s"), { n: i + 1 }, true), pile || gettext("(empty)")));
+    line(gettext("Score"), String(frame.score));
     element.appendChild(facts);
   },
 });

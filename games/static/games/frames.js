@@ -6,11 +6,12 @@
 // page only as textContent, never as markup, and a malformed frame draws what it can.
 Arbiter.register("*frames", {
   render(frame, element, replay) {
+    const { gettext, ngettext, interpolate } = Arbiter;
     const MAX_CELLS = 100; // a board is cut at 100 x 100 cells
     const MAX_LINES = 200;
     const f = frame && typeof frame === "object" && !Array.isArray(frame) ? frame : {};
     const seats = replay && Array.isArray(replay.seats) ? replay.seats : [];
-    const seatName = (i) => (seats[i] && typeof seats[i].name === "string" ? seats[i].name : `seat ${i}`);
+    const seatName = (i) => (seats[i] && typeof seats[i].name === "string" ? seats[i].name : interpolate(gettext("seat %(n)s"), { n: i }, true));
     const named = (line) => line.replace(/\bseat (\d+)\b/g, (all, i) => (seats[i] ? seatName(i) : all));
     const paragraph = (content, cls) => {
       const p = document.createElement("p");
@@ -47,7 +48,7 @@ Arbiter.register("*frames", {
       scroller.className = "frames-board";
       scroller.appendChild(table);
       element.appendChild(scroller);
-      if (cut) element.appendChild(paragraph(`The board is cut at ${MAX_CELLS} × ${MAX_CELLS} cells.`, "tally"));
+      if (cut) element.appendChild(paragraph(interpolate(gettext("The board is cut at %(n)s × %(n)s cells."), { n: MAX_CELLS }, true), "tally"));
       drawn = true;
     }
 
@@ -56,14 +57,17 @@ Arbiter.register("*frames", {
       element.appendChild(paragraph(named(typeof line === "string" ? line : JSON.stringify(line) || ""), "frames-text"));
       drawn = true;
     });
-    if (text.length > MAX_LINES) element.appendChild(paragraph(`… and ${text.length - MAX_LINES} more lines`, "tally"));
+    if (text.length > MAX_LINES) {
+      const more = text.length - MAX_LINES;
+      element.appendChild(paragraph(interpolate(ngettext("… and %(n)s more line", "… and %(n)s more lines", more), { n: more }, true), "tally"));
+    }
 
     if (Array.isArray(f.scores) && f.scores.length) {
       const scores = f.scores.slice(0, 100).map((score, i) => `${seatName(i)}: ${typeof score === "number" ? score : "?"}`);
-      element.appendChild(paragraph(`Scores: ${scores.join(" · ")}`, "tally frames-scores"));
+      element.appendChild(paragraph(interpolate(gettext("Scores: %(scores)s"), { scores: scores.join(" · ") }, true), "tally frames-scores"));
       drawn = true;
     }
 
-    if (!drawn) element.appendChild(paragraph("This frame has no board, text or scores to show.", "tally"));
+    if (!drawn) element.appendChild(paragraph(gettext("This frame has no board, text or scores to show."), "tally"));
   },
 });

@@ -3,6 +3,7 @@
 // and a legend of the pieces.
 Arbiter.register("hearts_flowers", {
   render(frame, element, replay, position) {
+    const { gettext, interpolate } = Arbiter;
     const before = position > 0 ? replay.frames[position - 1] : null;
     const n = frame.board.length;
     const { grid, row: rowLabel } = Arbiter.board("hf-grid", n);
@@ -13,17 +14,20 @@ Arbiter.register("hearts_flowers", {
         el.className = { H: "heart", F: "flower" }[cell] || "empty";
         el.textContent = { H: "♥", F: "✿" }[cell] || "";
         if (before && before.board[r][c] !== cell) el.classList.add("new");
-        el.title = `row ${r + 1}, column ${c + 1}`;
+        el.title = interpolate(gettext("row %(row)s, column %(column)s"), { row: r + 1, column: c + 1 }, true);
         grid.appendChild(el);
       });
     });
     element.appendChild(grid);
     const tally = document.createElement("p");
     tally.className = "tally";
-    tally.textContent = `Moves made: ${frame.moves}`;
+    tally.textContent = interpolate(gettext("Moves made: %(moves)s"), { moves: frame.moves }, true);
     element.appendChild(tally);
     element.appendChild(
-      Arbiter.legend([["hf-key heart", "♥ a heart"], ["hf-key flower", "✿ a flower"], ["hf-key new", "changed by this move"]]),
+      Arbiter.legend([
+        ["hf-key heart", gettext("♥ a heart")], ["hf-key flower", gettext("✿ a flower")],
+        ["hf-key new", gettext("changed by this move")],
+      ]),
     );
   },
 });

@@ -10,13 +10,13 @@
   // What the programs wrote for themselves (stderr, a run's output, a server's log): the page's
   // own viewer shows it to whoever may see it; the game's drawing has no use for it, and it is
   // the one part of a replay the game's own code (its referee) has not seen already.
-  const PRIVATE = ["stderr", "output", "server_log", "printed"];
+  const PRIVATE = ["stderr", "output", "server_log", "printed"]; // not text: a replay's keys
   const withoutPrivate = (replay) => {
     const drop = (part) => {
       if (part && typeof part === "object") PRIVATE.forEach((key) => delete part[key]);
     };
     drop(replay);
-    ["moves", "seats"].forEach((list) => Array.isArray(replay[list]) && replay[list].forEach(drop));
+    ["moves", "seats"].forEach((list) => Array.isArray(replay[list]) && replay[list].forEach(drop)); // not text: keys
     return replay;
   };
   const replay = fetch(frame.dataset.replay, { credentials: "same-origin" })

@@ -6,6 +6,17 @@
 
 const Arbiter = (() => {
   const renderers = {};
+  // The page's language: Django's JavaScript catalogue (loaded before this script) where the
+  // page has it, else English (a saved page, or a frame the catalogue did not reach). The game
+  // renderers use these too (Arbiter.gettext...), and so read what the viewer reads.
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const interpolate =
+    window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (all, key) => String(values[key])));
+  // "0.116" in English, "0,116" in Dutch: figures as the page's language writes them.
+  const lang = document.documentElement.lang || undefined;
+  const decimals = (value, digits) =>
+    new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
 
   function text(tag, content, cls) {
     const el = document.createElement(tag);
@@ -34,7 +45,7 @@ const Arbiter = (() => {
     const announce = root.querySelector("#announce");
     const moves = replay.moves || [];
     const last = moves.length;
-    const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || `seat ${i}`;
+    const seatName = (i) => (replay.seats[i] && replay.seats[i].name) || interpolate(gettext("seat %(n)s"), { n: i }, true);
     // A move of no seat is a moment of a race (every seat at once): its label alone.
     // "seat 1 ate the poison cookie": the entry's name, not its seat number.
     const named = (reason) => String(reason || "").replace(/\bseat (\d+)\b/g, (all, i) => (replay.seats[i] ? replay.seats[i].name : all));
@@ -70,7 +81,7 @@ const Arbiter = (() => {
       svg.setAttribute("viewBox", `0 0 ${moves.length} 40`);
       svg.setAttribute("preserveAspectRatio", "none");
       svg.setAttribute("role", "img");
-      svg.setAttribute("aria-label", `Time of each move; the longest ${top.toFixed(3)} s`);
+      svg.setAttribute("aria-label", interpolate(gettext("Time of each move; the longest %(time)s s"), { time: decimals(top, 3) }, true));
       bars = moves.map((move, i) => {
         const h = Math.max(0.5, (40 * value(move)) / top);
         const bar = document.createElementNS(ns, "rect");
@@ -80,13 +91,13 @@ const Arbiter = (() => {
         bar.setAttribute("height", h);
         bar.setAttribute("class", `seat${move.seat === undefined ? 0 : move.seat}`);
         const title = document.createElementNS(ns, "title");
-        title.textContent = `${label(move)}: ${value(move).toFixed(3)} s`;
+        title.textContent = `${label(move)}: ${decimals(value(move), 3)} s`;
         bar.appendChild(title);
         bar.addEventListener("click", () => show(i + 1));
         svg.appendChild(bar);
         return bar;
       });
-      times.appendChild(text("p", `Time a move (CPU; the longest ${top.toFixed(3)} s)`, "times-label"));
+      times.appendChild(text("p", interpolate(gettext("Time a move (CPU; the longest %(time)s s)"), { time: decimals(top, 3) }, true), "times-label"));
       times.appendChild(svg);
     }
 
@@ -97,7 +108,7 @@ const Arbiter = (() => {
       if (renderer) renderer.render(frame, board, replay, position);
       else board.appendChild(scrolls(text("pre", JSON.stringify(frame, null, 1))));
       scrub.value = position;
-      scrub.setAttribute("aria-valuetext", `${position} of ${last}`);
+      scrub.setAttribute("aria-valuetext", interpolate(gettext("%(position)s of %(total)s"), { position, total: last }, true));
       jump.value = position;
       link.href = `#move=${position}`;
       history.replaceState(null, "", `#move=${position}`);
@@ -105,24 +116,27 @@ const Arbiter = (() => {
       if (announce && shown) announce.textContent = spoken(position);
       shown = true;
       if (position === 0) {
-        info.appendChild(text("p", "The start of the game."));
+        info.appendChild(text("p", gettext("The start of the game.")));
       } else {
         const move = moves[position - 1];
-        const title = move.seat === undefined ? `At ${move.move}` : `Move ${move.n}: ${seatName(move.seat)} played ${move.move || "no legal move"}`;
+        const title = move.seat === undefined ? at(move) : played(move, seatName(move.seat));
         info.appendChild(text("p", title, "move-title"));
-        if (move.cpu_s !== undefined) info.appendChild(text("p", `CPU ${move.cpu_s.toFixed(3)} s · wall ${move.wall_s.toFixed(3)} s`, "times"));
-        if (move.status) info.appendChild(text("p", `Status: ${move.status}`, "status"));
+        if (move.cpu_s !== undefined) {
+          const spent = { cpu: decimals(move.cpu_s, 3), wall: decimals(move.wall_s, 3) };
+          info.appendChild(text("p", interpolate(gettext("CPU %(cpu)s s · wall %(wall)s s"), spent, true), "times"));
+        }
+        if (move.status) info.appendChild(text("p", interpolate(gettext("Status: %(status)s"), { status: move.status }, true), "status"));
         if (move.output !== undefined) info.appendChild(scrolls(text("pre", move.output, "output")));
         if (move.stderr !== undefined) {
-          info.appendChild(text("h4", "stderr"));
-          info.appendChild(scrolls(text("pre", move.stderr || "(nothing)", "stderr")));
+          info.appendChild(text("h4", gettext("stderr")));
+          info.appendChild(scrolls(text("pre", move.stderr || gettext("(nothing)"), "stderr")));
         } else if (replay.stderr !== undefined) {
           // An output-only run: its program ran once, and wrote one stderr for all its moves.
-          info.appendChild(text("h4", "stderr (of the whole run)"));
-          info.appendChild(scrolls(text("pre", replay.stderr || "(nothing)", "stderr")));
+          info.appendChild(text("h4", gettext("stderr (of the whole run)")));
+          info.appendChild(scrolls(text("pre", replay.stderr || gettext("(nothing)"), "stderr")));
         }
       }
-      if (position === last && replay.result) info.appendChild(text("p", `Result: ${named(replay.result.reason)}`, "result"));
+      if (position === last && replay.result) info.appendChild(text("p", result(), "result"));
       for (const item of list.children) {
         const current = Number(item.dataset.position) === position;
         item.classList.toggle("current", current);
@@ -132,17 +146,30 @@ const Arbiter = (() => {
       bars.forEach((bar, i) => bar.classList.toggle("current", i + 1 === position));
     }
 
+    // Whole sentences, so a language may order their parts its own way.
+    const at = (move) => interpolate(gettext("At %(moment)s"), { moment: move.move }, true);
+    const played = (move, who) =>
+      interpolate(
+        gettext("Move %(n)s: %(seat)s played %(move)s"),
+        { n: move.n, seat: who, move: move.move || gettext("no legal move") },
+        true,
+      );
+    const result = () => interpolate(gettext("Result: %(reason)s"), { reason: named(replay.result.reason) }, true);
+
     // "Move 12: seat 1 (alice) played e2e4": the seat as the programs know it and the entry
     // as the page names it; a race's moment by its label; the result after the last move.
     function spoken(p) {
-      let said = "The start of the game.";
+      let said = gettext("The start of the game.");
       if (p > 0) {
         const move = moves[p - 1];
-        const who = replay.seats[move.seat] ? `seat ${move.seat} (${seatName(move.seat)})` : `seat ${move.seat}`;
-        said = move.seat === undefined ? `At ${move.move}` : `Move ${move.n}: ${who} played ${move.move || "no legal move"}`;
+        const seat = interpolate(gettext("seat %(n)s"), { n: move.seat }, true);
+        const who = replay.seats[move.seat]
+          ? interpolate(gettext("seat %(n)s (%(name)s)"), { n: move.seat, name: seatName(move.seat) }, true)
+          : seat;
+        said = move.seat === undefined ? at(move) : played(move, who);
         if (move.status) said += ` (${move.status})`;
       }
-      if (p === last && replay.result) said += `. Result: ${named(replay.result.reason)}`;
+      if (p === last && replay.result) said += `. ${result()}`;
       return said;
     }
 
@@ -150,11 +177,11 @@ const Arbiter = (() => {
       if (timer) {
         clearInterval(timer);
         timer = null;
-        playButton.textContent = "Play";
+        playButton.textContent = gettext("Play");
         return;
       }
       if (position === last) show(0);
-      playButton.textContent = "Pause";
+      playButton.textContent = gettext("Pause");
       timer = setInterval(() => {
         if (position >= last) return toggle();
         show(position + 1);
@@ -177,7 +204,7 @@ const Arbiter = (() => {
       const field = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement || e.target.isContentEditable;
       if (field || (e.target instanceof HTMLInputElement && e.target.type !== "range")) return;
       if (e.target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return; // the button's own
-      const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key];
+      const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" }[e.key]; // not text
       if (key) {
         e.preventDefault();
         actions[key]();
@@ -195,7 +222,8 @@ const Arbiter = (() => {
   async function start(root) {
     const response = await fetch(root.dataset.replay, { credentials: "same-origin" });
     if (!response.ok) {
-      root.replaceChildren(text("p", `The replay could not be loaded (${response.status}).`, "message error"));
+      const said = interpolate(gettext("The replay could not be loaded (%(status)s)."), { status: response.status }, true);
+      root.replaceChildren(text("p", said, "message error"));
       return;
     }
     mount(root, await response.json());
@@ -234,5 +262,8 @@ const Arbiter = (() => {
     return p;
   }
 
-  return { register: (name, renderer) => (renderers[name] = renderer), start, mount, board, legend, scrolls };
+  return {
+    register: (name, renderer) => (renderers[name] = renderer),
+    start, mount, board, legend, scrolls, gettext, ngettext, interpolate, decimals,
+  };
 })();

@@ -5,22 +5,28 @@
 // the contest).
 Arbiter.register("wheels", {
   render(frame, element, replay, position) {
+    const { gettext, interpolate, decimals } = Arbiter;
     // The last moment of a finished race: whoever has not finished did not (not "racing").
     const over = Boolean(replay.result) && position >= (replay.frames || []).length - 1;
     const decks = (replay.params && replay.params.decks) || 1;
     const seats = replay.seats || [];
     const table = document.createElement("table");
     table.className = "list wheels-race";
-    table.innerHTML =
-      "<thead><tr><th>Entrant</th><th>Deck</th><th>Sets</th><th>Round</th><th>Moves</th><th>Illegal</th><th>Progress</th><th></th></tr></thead>";
+    const heads = [gettext("Entrant"), gettext("Deck"), gettext("Sets"), gettext("Round"), gettext("Moves"), gettext("Illegal"), gettext("Progress"), ""];
+    const head = table.createTHead().insertRow();
+    heads.forEach((heading) => {
+      const th = document.createElement("th");
+      th.textContent = heading;
+      head.appendChild(th);
+    });
     const body = document.createElement("tbody");
     (frame.entrants || []).forEach((e, i) => {
       const row = document.createElement("tr");
       const done = e.finished_s !== null ? decks * 13 : e.decks_won * 13 + e.discarded;
       const cells = [
         (seats[i] && seats[i].name) || e.name,
-        `${Math.min(e.deck, decks)} of ${decks}`,
-        `${e.discarded} of 13`,
+        interpolate(gettext("%(n)s of %(total)s"), { n: Math.min(e.deck, decks), total: decks }, true),
+        interpolate(gettext("%(n)s of %(total)s"), { n: e.discarded, total: 13 }, true),
         e.round,
         e.moves,
         e.illegal,
@@ -34,20 +40,20 @@ Arbiter.register("wheels", {
       const meter = document.createElement("progress");
       meter.max = decks * 13;
       meter.value = done;
-      meter.textContent = `${done} of ${decks * 13} sets`;
+      meter.textContent = interpolate(gettext("%(n)s of %(total)s sets"), { n: done, total: decks * 13 }, true);
       bar.appendChild(meter);
       row.appendChild(bar);
       const state = document.createElement("td");
       state.textContent =
         e.finished_s !== null
-          ? `finished at ${e.finished_s.toFixed(1)} s`
+          ? interpolate(gettext("finished at %(time)s s"), { time: decimals(e.finished_s, 1) }, true)
           : over
-            ? "did not finish"
+            ? gettext("did not finish")
             : e.connected
-              ? "racing"
+              ? gettext("racing")
               : e.connections
-                ? "disconnected"
-                : "not logged in";
+                ? gettext("disconnected")
+                : gettext("not logged in");
       row.appendChild(state);
       body.appendChild(row);
     });
@@ -55,18 +61,20 @@ Arbiter.register("wheels", {
     element.appendChild(table);
     if (!frame.started) {
       const wait = document.createElement("p");
-      wait.textContent = "Waiting for every entrant to log in before the start.";
+      wait.textContent = gettext("Waiting for every entrant to log in before the start.");
       element.appendChild(wait);
     }
     seats.forEach((seat) => {
-      for (const [key, title] of [
-        ["server_log", "server log"],
-        ["stderr", "stderr"],
-      ]) {
+      for (const [key, title] of Object.entries({ server_log: gettext("server log"), stderr: gettext("stderr") })) {
         if (!seat[key]) continue;
         const details = document.createElement("details");
         const summary = document.createElement("summary");
-        summary.textContent = `${seat.name}: ${title}${seat.login ? ` (logged in as ${seat.login})` : ""}`;
+        const log = { name: seat.name, log: title, login: seat.login };
+        summary.textContent = interpolate(
+          seat.login ? gettext("%(name)s: %(log)s (logged in as %(login)s)") : gettext("%(name)s: %(log)s"),
+          log,
+          true,
+        );
         const pre = document.createElement("pre");
         pre.className = "wheels-log";
         pre.tabIndex = 0; // it scrolls: a keyboard reaches it
