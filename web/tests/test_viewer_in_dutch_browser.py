@@ -1,14 +1,17 @@
 """The replay viewer in a real Chromium in the visitor's language (issue 38): a browser that
 asks for Dutch gets the viewer's buttons, its move lines and the board's legend in Dutch, from
 the page and from Django's JavaScript catalogue, also in the sandboxed frame of a game's own
-viewer; English stays English; without the catalogue the viewer still works, in English."""
+viewer; English stays English; without the catalogue the viewer still works, in English. The
+times of a page (static/js/time.js) read as the page's language writes them."""
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from contests.models import GameVersion
 from contests.tests.factories import make_contest, make_entry, make_match, make_stage, make_submission
@@ -120,3 +123,26 @@ def test_the_sandboxed_frame_of_a_game_s_own_viewer_speaks_dutch(nim, live_serve
     assert frame.locator("[data-act=play]").inner_text() == "Afspelen"
     assert frame.locator("#move-info").inner_text().startswith("Zet 2: bob speelde 1")
     assert "Uitslag: bob took the last stone" in frame.locator("#move-info").inner_text()
+
+
+@pytest.fixture
+def closing(transactional_db):
+    return make_contest(closes_at=timezone.now() + timedelta(days=3))
+
+
+@pytest.mark.parametrize(
+    ("language", "locale", "left", "shown"),
+    [("nl", "nl", ", over 2 d ", "getoond in"), ("en", "en-US", ", in 2 d ", "shown in")],
+)
+def test_a_deadline_reads_in_the_page_s_language(closing, live_server, chromium_page, language, locale, left, shown):
+    page = chromium_page
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(live_server.url + "/")
+    deadline = page.locator("time[data-countdown]").first
+    page.wait_for_function("document.querySelector('time[data-countdown]').title !== ''")
+    expected = page.evaluate(
+        "([locale, at]) => new Intl.DateTimeFormat(locale, {dateStyle: 'medium', timeStyle: 'short'}).format(new Date(at))",
+        [locale, deadline.get_attribute("datetime")],
+    )
+    assert deadline.inner_text().startswith(expected) and left in deadline.inner_text(), deadline.inner_text()
+    assert shown in deadline.get_attribute("title")
