@@ -1,13 +1,16 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext, gettext_lazy
 
 from judging.models import Notification
 from judging.news.notifications import kinds_for
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=True, help_text="For news about your submissions; never shown to others.")
+    email = forms.EmailField(
+        required=True, help_text=gettext_lazy("For news about your submissions; never shown to others.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -16,7 +19,7 @@ class SignUpForm(UserCreationForm):
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
         if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.")
+            raise forms.ValidationError(gettext("An account with this e-mail address already exists."))
         return email
 
 
@@ -27,7 +30,7 @@ class NotificationEmailForm(forms.Form):
         choices=Notification.Kind.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        label="E-mail me when",
+        label=gettext_lazy("E-mail me when"),
     )
 
     def __init__(self, *args, user, **kwargs) -> None:

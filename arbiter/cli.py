@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import gettext as translations
 import json
 import os
 import sys
@@ -32,6 +33,20 @@ import httpx
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 WAITING = {"queued", "building", "testing"}
+
+
+def _catalogue() -> translations.NullTranslations:
+    """The client's own words in the shell's language when the site's catalogues have it (the
+    locale folder beside this package, as a clone or the kit has it); English otherwise. No
+    Django: a command that only asks a site starts at once."""
+    code = shell_language()
+    wanted = [code.replace("-", "_"), code.split("-")[0]] if code else []
+    folder = Path(__file__).resolve().parents[1] / "locale"
+    return translations.translation("django", localedir=folder, languages=wanted, fallback=True)
+
+
+def gettext(message: str) -> str:
+    return _catalogue().gettext(message)
 
 
 class CliError(Exception):
@@ -88,9 +103,11 @@ class Client:
         try:
             response = self.http.request(method, path, **kwargs)
         except httpx.HTTPError as e:
-            raise CliError(f"cannot reach {self.url}: {e}") from None
+            raise CliError(gettext("cannot reach %(url)s: %(why)s") % {"url": self.url, "why": e}) from None
         if response.status_code == 401:
-            raise CliError("the server refused the token (unknown or revoked); create one on your profile page")
+            raise CliError(
+                gettext("the server refused the token (unknown or revoked); create one on your profile page")
+            )
         if response.status_code >= 400:
             try:
                 message = response.json()["error"]["message"]
@@ -102,7 +119,9 @@ class Client:
         try:
             return response.json()
         except ValueError:
-            raise CliError(f"{self.url} did not answer as an Arbiter site does; is ARBITER_URL right?") from None
+            raise CliError(
+                gettext("%(url)s did not answer as an Arbiter site does; is ARBITER_URL right?") % {"url": self.url}
+            ) from None
 
     def get(self, path: str, **params: Any) -> Any:
         return self.request("GET", path, params={k: v for k, v in params.items() if v is not None})
@@ -122,7 +141,9 @@ def _contest(client: Client, slug: str) -> dict:
         return client.get(f"/contests/{slug}/")
     except CliError as e:
         if e.status == 404:
-            raise CliError(f"no contest {slug!r}; `arbiter contests` lists them", 404) from None
+            raise CliError(
+                gettext("no contest %(slug)r; `arbiter contests` lists them") % {"slug": slug}, 404
+            ) from None
         raise
 
 
@@ -144,11 +165,8 @@ def safe(text: str) -> str:
 
 def cmd_contests(client: Client, args) -> int:
     contests = client.all_pages("/contests/")
-    _print(
-        args,
-        contests,
-        [f"{c['slug']:24} {c['game']:16} {'open' if c['is_open'] else 'closed':7} {c['title']}" for c in contests],
-    )
+    state = {True: gettext("open"), False: gettext("closed")}
+    _print(args, contests, [f"{c['slug']:24} {c['game']:16} {state[c['is_open']]:7} {c['title']}" for c in contests])
     return 0
 
 
@@ -164,7 +182,10 @@ def _entry_for(client: Client, slug: str, name: str | None) -> tuple[dict | None
         return entries[0], entries[0]["name"]
     if len(entries) > 1:
         names = ", ".join(e["name"] for e in entries)
-        raise CliError(f"you have several entries in {slug} ({names}); say which with --entry NAME")
+        raise CliError(
+            gettext("you have several entries in %(slug)s (%(names)s); say which with --entry NAME")
+            % {"slug": slug, "names": names}
+        )
     return None, client.get("/me/")["username"]
 
 
@@ -173,7 +194,8 @@ def _wait(client: Client, submission: dict, timeout: float) -> dict:
     while submission["status"] in WAITING:
         if time.monotonic() > deadline:
             raise CliError(
-                f"still {submission['status']} after {timeout:.0f} s; `arbiter status {submission['id']}` later"
+                gettext("still %(status)s after %(seconds).0f s; `arbiter status %(id)s` later")
+                % {"status": submission["status"], "seconds": timeout, "id": submission["id"]}
             )
         _await_event(client, submission, min(30.0, deadline - time.monotonic()))
         submission = client.get(f"/submissions/{submission['id']}/")
@@ -198,9 +220,9 @@ def _describe(submission: dict) -> list[str]:
         f"submission {submission['id']}: {submission['contest']} v{submission['number']} {submission['filename']} ({submission['language']}): {submission['status']}"
     ]
     if submission.get("build_log"):
-        lines += ["--- build log", submission["build_log"]]
+        lines += ["--- " + gettext("build log"), submission["build_log"]]
     if submission.get("test_log"):
-        lines += ["--- system test", submission["test_log"]]
+        lines += ["--- " + gettext("system test"), submission["test_log"]]
     return lines
 
 
@@ -257,10 +279,10 @@ def cmd_status(client: Client, args) -> int:
         rows,
         [
             f"{r['contest']:24} {r['entry']:20} {r['status']:12} "
-            + (f"v{r['latest']['number']} {r['latest']['status']}" if r["latest"] else "no submission")
+            + (f"v{r['latest']['number']} {r['latest']['status']}" if r["latest"] else gettext("no submission"))
             for r in rows
         ]
-        or ["no entries yet"],
+        or [gettext("no entries yet")],
     )
     return 0
 
@@ -291,9 +313,11 @@ def cmd_standings(client: Client, args) -> int:
     sure = table.get("ratings") or {}
     rated = sure.get("rated")
     level = f"{sure.get('level', 0.95):.0%}"
-    head = f"{'#':>3} {level + ' rank':>9} {'entry':24} " + (f"{'rating':>7} " if rated else "") + f"{'games':>5} "
+    rank, entry, rating, games = gettext("rank"), gettext("entry"), gettext("rating"), gettext("games")
+    head = f"{'#':>3} {level + ' ' + rank:>9} {entry:24} " + (f"{rating:>7} " if rated else "") + f"{games:>5} "
     head += " ".join(f"{c['label'][:14]:>14}" for c in table["columns"])
-    lines = [f"{table['matches_played']} of {table['matches_total']} matches played", head]
+    played = gettext("%(played)s of %(total)s matches played")
+    lines = [played % {"played": table["matches_played"], "total": table["matches_total"]}, head]
 
     def line(row: dict) -> str:
         values = " ".join(f"{row['values'][c['key']]:>14g}" for c in table["columns"])
@@ -306,12 +330,14 @@ def cmd_standings(client: Client, args) -> int:
     lines += [line(row) for row in table["rows"]]
     if table.get("pages", 1) > 1:
         shown = {row["entry"] for row in table["rows"]}
-        lines += [line(row) + "  (yours)" for row in table.get("yours", []) if row["entry"] not in shown]
-        lines.append(f"page {table['page']} of {table['pages']} ({table['count']} rows); --page N for another")
+        lines += [line(row) + "  " + gettext("(yours)") for row in table.get("yours", []) if row["entry"] not in shown]
+        page = gettext("page %(page)s of %(pages)s (%(count)s rows); --page N for another")
+        lines.append(page % {"page": table["page"], "pages": table["pages"], "count": table["count"]})
     if sure:
+        said = gettext("rank: each row's %(level)s interval from %(games)s games; ~ statistically tied")
         lines.append(
-            f"rank: each row's {level} interval from {sure['games']} games; ~ statistically tied"
-            + (f"; rating 1500 + 173.7 (mu - {sure['k']:g} sigma)" if rated else "")
+            said % {"level": level, "games": sure["games"]}
+            + ("; " + gettext("rating 1500 + 173.7 (mu - %(k)s sigma)") % {"k": f"{sure['k']:g}"} if rated else "")
         )
     _print(args, table, lines)
     return 0
@@ -324,7 +350,7 @@ def cmd_matches(client: Client, args) -> int:
     for m in matches:
         seats = " vs ".join(f"{s['entry_name']} ({s['status'] or '-'})" for s in m["seats"])
         lines.append(f"{m['id']:>6} {m['status']:9} {seats}  {m['reason']}")
-    _print(args, matches, lines or ["no matches"])
+    _print(args, matches, lines or [gettext("no matches")])
     return 0
 
 
@@ -337,7 +363,7 @@ def cmd_replay(client: Client, args) -> int:
         )
         if move.get("stderr"):
             lines += [f"       | {line}" for line in move["stderr"].rstrip().splitlines()]
-    lines.append(f"result: {replay['result']['reason']}")
+    lines.append(gettext("result: %(reason)s") % {"reason": replay["result"]["reason"]})
     _print(args, replay, lines)
     return 0
 
@@ -347,7 +373,9 @@ def cmd_bundle(client: Client, args) -> int:
     out = Path(args.out or f"match-{args.match}-bundle.zip")
     out.write_bytes(data)
     _print(
-        args, {"bundle": str(out), "bytes": len(data)}, [f"{out}: {len(data)} bytes; `arbiter replay --check {out}`"]
+        args,
+        {"bundle": str(out), "bytes": len(data)},
+        [gettext("%(file)s: %(bytes)s bytes; `arbiter replay --check %(file)s`") % {"file": out, "bytes": len(data)}],
     )
     return 0
 
@@ -357,7 +385,7 @@ def _programs(items: list[str]) -> dict[int, Path]:
     for item in items:
         seat, sep, path = item.partition("=")
         if not sep or not seat.strip().isdigit():
-            raise CliError(f"--program {item!r}: write it as SEAT=FILE (seat 0 first)")
+            raise CliError(gettext("--program %(item)r: write it as SEAT=FILE (seat 0 first)") % {"item": item})
         programs[int(seat)] = Path(path)
     return programs
 
@@ -378,12 +406,16 @@ def cmd_check(args) -> int:
     except BundleError as e:
         raise CliError(str(e)) from None
     except SandboxError as e:
-        raise CliError(f"the sandbox cannot run programs here: {e}") from None
-    verdict = "identical: every move, verdict and score as on the site" if report.identical else "DIFFERENT"
-    lines = [f"match {report.match} ({report.game}) played again here: {verdict}"]
+        raise CliError(gettext("the sandbox cannot run programs here: %(why)s") % {"why": e}) from None
+    if report.identical:
+        verdict = gettext("identical: every move, verdict and score as on the site")
+    else:
+        verdict = gettext("DIFFERENT")
+    said = gettext("match %(match)s (%(game)s) played again here: %(verdict)s")
+    lines = [said % {"match": report.match, "game": report.game, "verdict": verdict}]
     lines += [f"  {line}" for found in report.differences for line in found.splitlines()]  # a dialogue's: several
-    lines += [f"  note: {note}" for note in report.notes]
-    lines.append(f"  here: {report.here['reason']}")
+    lines += ["  " + gettext("note: %(note)s") % {"note": note} for note in report.notes]
+    lines.append("  " + gettext("here: %(reason)s") % {"reason": report.here["reason"]})
     _print(args, report.to_json(), [safe(line) for line in lines])
     return 0 if report.identical else 2
 
@@ -397,7 +429,10 @@ def cmd_play(args) -> int:
         url, token = config()
         contest = Client(args.url or url, args.token or token).get(f"/contests/{args.contest}/")
         if contest["game"] != args.game:
-            raise CliError(f"{args.contest} is a contest of {contest['game']}, not of {args.game}")
+            raise CliError(
+                gettext("%(slug)s is a contest of %(game)s, not of %(name)s")
+                % {"slug": args.contest, "game": contest["game"], "name": args.game}
+            )
         conditions = {
             "from": f"the contest {contest['title']} ({args.url or url}/contests/{args.contest}/)",
             "language_table": contest["language_table"],
@@ -448,51 +483,65 @@ def cmd_play(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="arbiter", description="Submit programs to an Arbiter site and follow them.")
-    p.add_argument("--url", help=f"the site (default: $ARBITER_URL or {DEFAULT_URL})")
-    p.add_argument("--token", help="a personal API token (default: $ARBITER_TOKEN)")
+    p = argparse.ArgumentParser(
+        prog="arbiter", description=gettext("Submit programs to an Arbiter site and follow them.")
+    )
+    p.add_argument("--url", help=gettext("the site (default: $ARBITER_URL or %(url)s)") % {"url": DEFAULT_URL})
+    p.add_argument("--token", help=gettext("a personal API token (default: $ARBITER_TOKEN)"))
     sub = p.add_subparsers(dest="command", required=True)
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
         c = sub.add_parser(name, help=help)
-        c.add_argument("--json", action="store_true", help="print JSON")
+        c.add_argument("--json", action="store_true", help=gettext("print JSON"))
         return c
 
-    command("contests", "list the contests")
-    c = command("submit", "submit a program")
+    command("contests", gettext("list the contests"))
+    c = command("submit", gettext("submit a program"))
     c.add_argument("contest")
     c.add_argument("file")
-    c.add_argument("--lang", help="language key (default: by the file's extension)")
-    c.add_argument("--entry", help="which of your entries (created when it does not exist)")
-    c.add_argument("--wait", action="store_true", help="wait for the build and the system test")
-    c.add_argument("--timeout", type=float, default=600, help="seconds to wait at most (default 600)")
-    c = command("status", "a submission's status, or all your entries'")
+    c.add_argument("--lang", help=gettext("language key (default: by the file's extension)"))
+    c.add_argument("--entry", help=gettext("which of your entries (created when it does not exist)"))
+    c.add_argument("--wait", action="store_true", help=gettext("wait for the build and the system test"))
+    c.add_argument("--timeout", type=float, default=600, help=gettext("seconds to wait at most (default 600)"))
+    c = command("status", gettext("a submission's status, or all your entries'"))
     c.add_argument("submission", nargs="?", type=int)
-    c = command("standings", "a contest's standings")
+    c = command("standings", gettext("a contest's standings"))
     c.add_argument("contest")
     c.add_argument("--stage", type=int)
-    c.add_argument("--page", type=int, help="only this page of the table (default: every row)")
-    c.add_argument("--limit", type=int, help=f"rows a page (at most {STANDINGS_LIMIT}; default 100 with --page)")
-    c = command("matches", "a contest's matches, newest first")
+    c.add_argument("--page", type=int, help=gettext("only this page of the table (default: every row)"))
+    c.add_argument(
+        "--limit",
+        type=int,
+        help=gettext("rows a page (at most %(most)s; default 100 with --page)") % {"most": STANDINGS_LIMIT},
+    )
+    c = command("matches", gettext("a contest's matches, newest first"))
     c.add_argument("contest")
-    c.add_argument("--mine", action="store_true", help="only games of your entries")
-    c = command("replay", "a match's moves, times and your program's stderr; --check: play a bundle again here")
+    c.add_argument("--mine", action="store_true", help=gettext("only games of your entries"))
+    c = command(
+        "replay", gettext("a match's moves, times and your program's stderr; --check: play a bundle again here")
+    )
     c.add_argument("match", type=int, nargs="?")
-    c.add_argument("--check", metavar="BUNDLE", help="a match's bundle (`arbiter bundle N`): play it again locally")
-    c.add_argument("--program", action="append", metavar="SEAT=FILE", help="a program the bundle names by hash only")
-    c = command("bundle", "download a match's bundle, to play it again at home")
+    c.add_argument(
+        "--check", metavar="BUNDLE", help=gettext("a match's bundle (`arbiter bundle N`): play it again locally")
+    )
+    c.add_argument(
+        "--program", action="append", metavar="SEAT=FILE", help=gettext("a program the bundle names by hash only")
+    )
+    c = command("bundle", gettext("download a match's bundle, to play it again at home"))
     c.add_argument("match", type=int)
-    c.add_argument("-o", "--out", help="the file (default match-N-bundle.zip)")
-    c = command("play", "play a match locally with the real referee and sandbox (no server)")
+    c.add_argument("-o", "--out", help=gettext("the file (default match-N-bundle.zip)"))
+    c = command("play", gettext("play a match locally with the real referee and sandbox (no server)"))
     c.add_argument("game")
     c.add_argument("programs", nargs="+")
     c.add_argument("--param", action="append")
     c.add_argument("--clock", action="append")
     c.add_argument("--lang", action="append")
-    c.add_argument("--seed", type=int, default=None, help="default 0; an output-only game's practice inputs")
+    c.add_argument("--seed", type=int, default=None, help=gettext("default 0; an output-only game's practice inputs"))
     c.add_argument("--replay")
-    c.add_argument("--contest", help="a site contest's settings, from its API (default: the game's original contest)")
-    c.add_argument("--table", help="the language table: arbiter, codecup, potm")
+    c.add_argument(
+        "--contest", help=gettext("a site contest's settings, from its API (default: the game's original contest)")
+    )
+    c.add_argument("--table", help=gettext("the language table: arbiter, codecup, potm"))
     return p
 
 
@@ -515,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay" and args.check:
             return cmd_check(args)
         if args.command == "replay" and args.match is None:
-            raise CliError("replay: give a match's number, or --check BUNDLE")
+            raise CliError(gettext("replay: give a match's number, or --check BUNDLE"))
         url, token = config()
         client = Client(args.url or url, args.token or token)
         return COMMANDS[args.command](client, args)

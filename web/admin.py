@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
+from django.utils.translation import gettext
 
 from contests import services
 from contests.models import Contest, Entry, JudgeAction, Stage, Submission
@@ -54,7 +55,8 @@ class StageForm(forms.ModelForm):
             changed = sorted(n for n in formats.DECLARED if params.get(n) != (was.params or {}).get(n))
             if changed:
                 raise forms.ValidationError(
-                    f"{', '.join(changed)}: declared before the stage started, it cannot change now."
+                    gettext("%(names)s: declared before the stage started, it cannot change now.")
+                    % {"names": ", ".join(changed)}
                 )
         return params
 

@@ -1,5 +1,6 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from accounts.models import ApiToken
 
@@ -14,6 +15,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         user = get_user_model().objects.filter(username=options["username"]).first()
         if user is None:
-            raise CommandError(f"no user named {options['username']!r}")
+            raise CommandError(gettext("no user named %(name)r") % {"name": options["username"]})
         _, key = ApiToken.issue(user, options["name"])
         self.stdout.write(key)

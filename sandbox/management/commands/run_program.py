@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from sandbox.cli import judge_file
 from sandbox.errors import SandboxError
@@ -39,7 +40,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["path"]
         if not path.is_file():
-            raise CommandError(f"no such file: {path}")
+            raise CommandError(gettext("no such file: %(path)s") % {"path": path})
         stdin = options["stdin"].read_bytes() if options["stdin"] else b""
         limits = Limits(cpu_s=options["cpu"], wall_s=options["wall"], memory_mb=options["mem"])
         try:

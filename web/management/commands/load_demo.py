@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from web.demo.load import demo_left_to_play, load_demo, play_demo
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if options["play"] and options["background"]:
-            raise CommandError("--play or --background, not both")
+            raise CommandError(gettext("--play or --background, not both"))
         here_or_worker = options["play"] or options["background"]
         lines = load_demo(queue_builds=not here_or_worker)
         for line in lines:
