@@ -21,6 +21,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from django.utils.translation.trans_real import DjangoTranslation
 from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
@@ -63,7 +64,7 @@ def catalogue(request, language: str, wanted: str | None = None) -> HttpResponse
     """The catalogue of ``language`` (one of LANGUAGES); kept a year at the current version's
     address, an hour at an older one's (a page cached across a restart still gets words)."""
     if language not in dict(settings.LANGUAGES):
-        raise Http404("No such language.")
+        raise Http404(gettext("No such language."))
     response = HttpResponse(_script(language), content_type="text/javascript; charset=utf-8")
     if wanted is None or wanted == version():
         patch_cache_control(response, public=True, max_age=YEAR, immutable=True)

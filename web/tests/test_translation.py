@@ -4,6 +4,7 @@ file up to date); the pages marked so far have no text outside a translation tag
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -261,3 +262,70 @@ def test_the_check_of_a_script_finds_unmarked_text_and_passes_marked_text_and_co
         "real time", "Time of each move; the longest ", "Move ", "seat ", "nobody", " played",
         "The start of the game.", "seat 1", "eaten",
     ]  # fmt: skip
+
+
+# --- Python's messages ------------------------------------------------------------------------
+
+# Where a message to a person is made: a page's flash, a form's or the API's refusal, a command's.
+MESSAGE_CALLS = {
+    "success", "error", "warning", "info", "ValidationError", "PermissionDenied", "CommandError", "Http404",
+    "ParseError", "NotFound", "Throttled", "APIException", "PermissionDeniedError", "Conflict",
+    "HttpResponseBadRequest", "HttpResponseForbidden", "HttpResponseNotFound", "CliError",
+}  # fmt: skip
+FLASHES = {"success", "error", "warning", "info"}  # messages.success(request, TEXT)
+FORM_WORDS = {"label", "help_text"}  # a form's field, as its page shows it
+SOURCES = ["web", "accounts", "contests", "judging", "arbiter", "games", "sandbox"]
+# Models' and serializers' help texts document the admin's and the API's fields, in English as
+# their names are (docs/translating.md).
+DOCUMENTING = ("models.py", "serializers.py", "schema.py")
+
+
+def _words(node: ast.expr) -> bool:
+    """A string literal, or an f-string, whose own text holds two words or more."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = " ".join(part.value for part in node.values if isinstance(part, ast.Constant))
+    else:
+        return False
+    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
+
+
+def unmarked_messages(source: str, path: str) -> list[str]:
+    """Each call that hands a person a sentence no gettext holds, as "path:line"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        said = []
+        if name in MESSAGE_CALLS:
+            said = node.args[1:2] if name in FLASHES else node.args[:1]
+            said += [k.value for k in node.keywords if k.arg in ("message", "detail")]
+        serializer = isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "serializers"
+        if not path.endswith(DOCUMENTING) and not serializer:
+            said += [k.value for k in node.keywords if k.arg in FORM_WORDS]
+        found += [f"{path}:{node.lineno}" for value in said if _words(value)]
+    return found
+
+
+def test_no_message_to_a_person_is_left_unmarked_in_python():
+    found = []
+    for app in SOURCES:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if {"tests", "migrations"} & set(path.parts):
+                continue
+            found += unmarked_messages(path.read_text(), str(path.relative_to(ROOT)))
+    assert found == [], "\n".join(found)
+
+
+def test_the_python_check_finds_an_unmarked_message():
+    source = (
+        'messages.success(request, "Revoked the token.")\n'
+        'messages.success(request, gettext("Revoked the token."))\n'
+        'raise CommandError(f"{path}: {why}")\n'
+        'raise ValidationError(f"no user named {name}")\n'
+        'field = forms.CharField(help_text="What it is for")\n'
+        'field = serializers.CharField(help_text="The API schema\'s own words")\n'
+    )
+    assert unmarked_messages(source, "web/x.py") == ["web/x.py:1", "web/x.py:4", "web/x.py:5"]
