@@ -19,7 +19,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from contests import entry_form, locks, roles, signals
 from contests.models import Contest, Entry, JudgeAction, Submission
@@ -262,13 +262,26 @@ def upload_limit(contest: Contest) -> tuple[int, str]:
     }
 
 
+# The languages whose title is a description, not a name: said in the reader's language.
+DESCRIBED_LANGUAGES = {
+    "static": gettext_noop("static Linux executable"),
+    "archive": gettext_noop("archive with Makefile or build script and runme"),
+}
+
+
+def language_title(key: str) -> str:
+    from sandbox import languages
+
+    return gettext(DESCRIBED_LANGUAGES[key]) if key in DESCRIBED_LANGUAGES else languages.LANGUAGES[key].title
+
+
 def offered_languages(contest: Contest) -> dict[str, str]:
     """Language key to title: what the workers can build, the contest's table has and it allows."""
     from sandbox import languages
 
     available = languages.available(contest.language_table)
     allowed = contest.allowed_languages or list(available)
-    return {key: languages.LANGUAGES[key].title for key in allowed if key in available}
+    return {key: language_title(key) for key in allowed if key in available}
 
 
 @dataclass(frozen=True)
@@ -289,7 +302,7 @@ def language_table(contest: Contest) -> list[LanguageRow]:
     rows = []
     for key in offered_languages(contest):
         build, run = table.commands[key].shown()
-        rows.append(LanguageRow(key, languages.LANGUAGES[key].title, available[key].version, build, run))
+        rows.append(LanguageRow(key, language_title(key), available[key].version, build, run))
     return rows
 
 

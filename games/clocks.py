@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
+from django.utils.translation import gettext
+
 UNLIMITED_CPU_S = 60.0  # what a move may take when the contest sets no CPU limit at all
 # With only an average set, one move may take this many times the average: the cap that keeps
 # a game finite (Chomp: 2 minutes), past which "the guidelines are clearly violated".
@@ -69,25 +71,41 @@ class Clock:
 
     def in_words(self) -> list[str]:
         """Each limit as a contestant reads it ("30 s of real time for all of a program's
-        answers in a game"), memory aside."""
-        measure = "real time" if self.measure == "wall" else "CPU time"
+        answers in a game"), memory aside, in the reader's language."""
+        wall = self.measure == "wall"
         said = []
         if self.time_limit is not None:
-            said.append(f"{self.time_limit:g} s of {measure} for all of a program's answers in a game (a chess clock)")
+            if wall:
+                line = gettext("%(s)s s of real time for all of a program's answers in a game (a chess clock)")
+            else:
+                line = gettext("%(s)s s of CPU time for all of a program's answers in a game (a chess clock)")
+            said.append(line % {"s": f"{self.time_limit:g}"})
         if self.move_limit_s is not None:
-            bank = f", or more from a bank of {self.overage_s:g} s a game" if self.overage_s else ""
-            said.append(f"{self.move_limit_s:g} s of {measure} for one answer{bank}")
+            if wall:
+                line = gettext("%(s)s s of real time for one answer")
+            else:
+                line = gettext("%(s)s s of CPU time for one answer")
+            line %= {"s": f"{self.move_limit_s:g}"}
+            if self.overage_s:
+                line += gettext(", or more from a bank of %(s)s s a game") % {"s": f"{self.overage_s:g}"}
+            said.append(line)
         if self.cpu_per_move_s is not None:
-            said.append(f"{self.cpu_per_move_s:g} s of CPU a move")
+            said.append(gettext("%(s)s s of CPU a move") % {"s": f"{self.cpu_per_move_s:g}"})
         if self.cpu_average_per_move_s is not None:
-            cap = "" if self.cpu_per_move_s is not None else f"; one move at most {self.move_cap_s():g} s"
-            said.append(f"{self.cpu_average_per_move_s:g} s of CPU a move on average over a game (a guideline{cap})")
+            s = f"{self.cpu_average_per_move_s:g}"
+            if self.cpu_per_move_s is not None:
+                line = gettext("%(s)s s of CPU a move on average over a game (a guideline)") % {"s": s}
+            else:
+                line = gettext(
+                    "%(s)s s of CPU a move on average over a game (a guideline; one move at most %(cap)s s)"
+                ) % {"s": s, "cap": f"{self.move_cap_s():g}"}
+            said.append(line)
         if self.cpu_total_s is not None:
-            said.append(f"{self.cpu_total_s:g} s of CPU in a game")
+            said.append(gettext("%(s)s s of CPU in a game") % {"s": f"{self.cpu_total_s:g}"})
         if self.wall_per_move_s is not None:
-            said.append(f"{self.wall_per_move_s:g} s of real time a move")
+            said.append(gettext("%(s)s s of real time a move") % {"s": f"{self.wall_per_move_s:g}"})
         if self.seconds is not None:
-            said.append(f"{self.seconds:g} s of real time a run")
+            said.append(gettext("%(s)s s of real time a run") % {"s": f"{self.seconds:g}"})
         return said
 
     def to_json(self) -> dict[str, Any]:

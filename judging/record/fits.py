@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from contests.models import Contest, Stage
 from games import registry
 from judging.models import RatingFit
@@ -62,29 +64,40 @@ def level(stage: Stage) -> float:
 
 def described(stage: Stage) -> str:
     """How the stage ranks and how sure its ranks are, as its contest's page states it before
-    the stage starts."""
+    the stage starts, in the reader's language."""
     if not formats.of(stage.kind).counts_in_standings or not stage.contest.is_hosted:
         return ""
     if exact(stage.contest, stage):
-        return "Ranked by each entry's own runs; each rank exact (no game between two rows)."
-    sure = f"each row's {level(stage):.0%} rank interval, and the rows its games do not order marked as tied"
+        return gettext("Ranked by each entry's own runs; each rank exact (no game between two rows).")
+    percent = f"{level(stage):.0%}"
+    sure = gettext("each row's %(level)s rank interval, and the rows its games do not order marked as tied") % {
+        "level": percent
+    }
     if not rated(stage):
-        return f"Ranked by points; {sure}."
-    said = (
-        f"Ranked by rating 1500 + 173.7 × (μ − {k(stage):g}σ), a Bradley–Terry strength of each "
-        f"{'version' if formats.of(stage.kind).continuous else 'entry'} less {k(stage):g} times its uncertainty; "
-        f"a new one starts from the field's mean; no decay; {sure}."
-    )
+        return gettext("Ranked by points; %(sure)s.") % {"sure": sure}
+    if formats.of(stage.kind).continuous:
+        said = gettext(
+            "Ranked by rating 1500 + 173.7 × (μ − %(k)sσ), a Bradley–Terry strength of each version less %(k)s "
+            "times its uncertainty; a new one starts from the field's mean; no decay; %(sure)s."
+        )
+    else:
+        said = gettext(
+            "Ranked by rating 1500 + 173.7 × (μ − %(k)sσ), a Bradley–Terry strength of each entry less %(k)s "
+            "times its uncertainty; a new one starts from the field's mean; no decay; %(sure)s."
+        )
+    said %= {"k": f"{k(stage):g}", "sure": sure}
     cuts = ", ".join(map(str, formats.places(stage)))
     if cuts:
-        said += f" After each version's first games, its games go where they separate places {cuts} from the next."
+        said += " " + gettext(
+            "After each version's first games, its games go where they separate places %(cuts)s from the next."
+        ) % {"cuts": cuts}
     rules = []
     if cuts and stage.params.get("stop_when_settled"):
-        rules.append(f"once places {cuts} are separated at {level(stage):.0%}")
+        rules.append(gettext("once places %(cuts)s are separated at %(level)s") % {"cuts": cuts, "level": percent})
     if stage.params.get("stop_after_games"):
-        rules.append(f"after {int(stage.params['stop_after_games']):,} games")
+        rules.append(gettext("after %(games)s games") % {"games": f"{int(stage.params['stop_after_games']):,}"})
     if rules:
-        said += f" It ends {' or '.join(rules)}, whichever comes first."
+        said += " " + gettext("It ends %(rules)s, whichever comes first.") % {"rules": gettext(" or ").join(rules)}
     return said
 
 

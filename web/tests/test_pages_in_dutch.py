@@ -1,0 +1,114 @@
+"""Every page the crawler reaches, as each kind of visitor, comes out in Dutch for a Dutch
+browser (issue 38): no sentence of English is left in what a visitor reads, but for what people
+wrote (contest titles and rules, entries' and stages' names, games' names) and code. The
+templates' own check (test_translation.py) finds a word outside a tag; this one finds English
+that reached the page by any other way (a view's string, a template tag, a model's choice)."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from contests.models import Contest, Entry, Stage
+from games import registry
+from web.tests.test_crawl import crawl
+
+pytestmark = pytest.mark.django_db
+
+# Words English sentences are made of and Dutch ones are not (Dutch has "is", "was", "of", "in").
+ENGLISH = {
+    "the", "and", "your", "you", "this", "with", "for", "has", "have", "not", "its", "be", "were", "by",
+    "from", "which", "what", "when", "there", "their", "they", "will", "can", "may", "must", "been", "yet",
+}  # fmt: skip
+SKIPPED = {"script", "style", "pre", "code", "textarea", "kbd", "samp"}
+BLOCKS = {"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "label", "button", "a", "option", "caption",
+          "summary", "div", "span", "small", "legend", "title", "figcaption"}  # fmt: skip
+
+
+class _Text(HTMLParser):
+    """The text a visitor reads, in runs split at elements; none of a skipped element's or of
+    what its author wrote (class "rules": a contest's or a game's rules stay in their language)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[str] = [""]
+        self.hidden: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if self.hidden or tag in SKIPPED or "rules" in classes or dict(attrs).get("translate") == "no":
+            if tag not in {"br", "img", "input", "hr", "meta", "link"}:
+                self.hidden.append(tag)
+            return
+        if tag in BLOCKS:
+            self.runs.append("")
+        for name in ("title", "aria-label", "placeholder", "alt"):
+            if dict(attrs).get(name):
+                self.runs.append(dict(attrs)[name])
+                self.runs.append("")
+
+    def handle_endtag(self, tag):
+        if self.hidden:
+            if self.hidden[-1] == tag:
+                self.hidden.pop()
+            return
+        if tag in BLOCKS:
+            self.runs.append("")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.runs[-1] += data
+
+
+def english_in(html: str, names: list[str]) -> list[str]:
+    """The runs of a page's text with two or more English words, less the names people gave."""
+    parser = _Text()
+    parser.feed(html)
+    found = []
+    for run in parser.runs:
+        text = " ".join(run.split())
+        for name in names:
+            text = text.replace(name, " ")
+        words = [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+        if sum(1 for w in words if w in ENGLISH) >= 2:
+            found.append(text)
+    return found
+
+
+def _strings(value) -> list[str]:
+    """Every string in a JSON value: what an organiser wrote in a contest's entry form."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [found for item in value for found in _strings(item)] if isinstance(value, list) else []
+
+
+def test_the_check_finds_an_english_sentence_and_passes_dutch():
+    page = '<p>Dit is de stand van de wedstrijd.</p><p>Your program has crashed.</p><div class="rules"><p>The rules of the game.</p></div>'
+    assert english_in(page, []) == ["Your program has crashed."]
+    assert english_in('<p title="Sort by the rank">x</p>', []) == ["Sort by the rank"]
+
+
+@pytest.mark.parametrize("who", [None, "alice", "judge", "organiser", "admin"])
+def test_every_crawled_page_is_dutch_for_a_dutch_browser(queued, who):
+    from web.tests.test_crawl import make_world
+
+    make_world()
+    client = Client(HTTP_ACCEPT_LANGUAGE="nl-NL,nl;q=0.9")
+    if who:
+        client.force_login(User.objects.get(username=who))
+    names = sorted(
+        {*Contest.objects.values_list("title", flat=True), *Contest.objects.values_list("summary", flat=True),
+         *_strings(list(Contest.objects.values_list("entry_form", flat=True))),
+         *Entry.objects.values_list("name", flat=True), *Stage.objects.values_list("name", flat=True),
+         *(g.info.title for g in registry.GAMES.values())} - {""},
+        key=len, reverse=True,
+    )  # fmt: skip
+    pages: dict[str, str] = {}
+    seen = crawl(client, pages=pages)
+    assert len(pages) > 20, sorted(seen)
+    english = {path: found for path, html in pages.items() if (found := english_in(html, names))}
+    assert not english, "\n".join(f"{path}: {found[:4]}" for path, found in sorted(english.items()))
