@@ -4,6 +4,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import NotificationEmailForm, SignUpForm
@@ -21,7 +22,7 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}. You are signed in.")
+        messages.success(request, gettext("Welcome, %(name)s. You are signed in.") % {"name": user.username})
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -48,7 +49,7 @@ def profile(request):
 def revoke_token(request, pk: int):
     token = get_object_or_404(ApiToken, pk=pk, user=request.user)
     token.revoke()
-    messages.success(request, f"Revoked {token.name}.")
+    messages.success(request, gettext("Revoked %(name)s.") % {"name": token.name})
     return redirect("profile")
 
 
@@ -75,7 +76,7 @@ def notification_settings(request):
     )
     if request.method == "POST" and form.is_valid():
         notifications.set_email_kinds(request.user, form.cleaned_data["email"])
-        messages.success(request, "Saved: your e-mails follow these choices from now on.")
+        messages.success(request, gettext("Saved: your e-mails follow these choices from now on."))
         return redirect("notification-settings")
     context = {"form": form, "every": settings.FAULT_DIGEST_MINUTES}
     return render(request, "accounts/notification_settings.html", context)

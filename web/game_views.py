@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
@@ -45,7 +46,7 @@ def _version(request, key: str) -> GameVersion:
     match = KEY.fullmatch(key)  # not KEY.match: its `$` would take `nim@1\n` too
     version = visible_versions(request.user).filter(name=match[1], version=int(match[2])).first() if match else None
     if version is None:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     return version
 
 
@@ -67,17 +68,17 @@ def game_list(request):
 @require_POST
 def game_upload(request):
     if not can_upload(request.user):
-        raise PermissionDenied("Only organisers may upload a game.")
+        raise PermissionDenied(gettext("Only organisers may upload a game."))
     archive = request.FILES.get("archive")
     if archive is None:
-        messages.error(request, "Choose the game's archive (.zip or .tar.gz, game.json at its top).")
+        messages.error(request, gettext("Choose the game's archive (.zip or .tar.gz, game.json at its top)."))
         return redirect("games:list")
     try:
         version = hosting.receive(archive.read(), request.user)
     except (ManifestError, UnsafeArchive, hosting.NoSpace) as e:
         messages.error(request, f"{archive.name} refused: {e}")
         return redirect("games:list")
-    messages.success(request, f"{version.key} uploaded: its conformance kit is running.")
+    messages.success(request, gettext("%(key)s uploaded: its conformance kit is running.") % {"key": version.key})
     return redirect("games:version", key=version.key)
 
 
@@ -170,5 +171,5 @@ def game_viewer(request, key: str):
     with version.archive.open("rb") as f:
         manifest = read_manifest(version.manifest, unpack(f.read()))
     if not manifest.viewer:
-        raise Http404("This game has no viewer of its own.")
+        raise Http404(gettext("This game has no viewer of its own."))
     return _untrusted(HttpResponse(manifest.viewer, content_type="text/javascript; charset=utf-8"))

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 
@@ -154,5 +155,7 @@ class BodySizeMiddleware:
         cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         upload = request.META.get("CONTENT_TYPE", "").lower().startswith("multipart/")
         if cap is not None and not upload and length.isdigit() and int(length) > cap:
-            return refusal(request, 413, gettext("Request too large"), request_too_big_message(), "too_large")
+            # before the visitor's language is chosen (LocaleMiddleware): the refusal is said in it
+            with translation.override(translation.get_language_from_request(request)):
+                return refusal(request, 413, gettext("Request too large"), request_too_big_message(), "too_large")
         return self.get_response(request)

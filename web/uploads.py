@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_protect
@@ -45,6 +46,12 @@ class UploadSizeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        # first of the middlewares, before the visitor's language is chosen: a refusal is said in it
+        with translation.override(translation.get_language_from_request(request)):
+            refused = self._refusal(request)
+        return refused or self.get_response(request)
+
+    def _refusal(self, request):
         length = request.META.get("CONTENT_LENGTH") or ""
         cap = settings.UPLOAD_MAX_BYTES
         if length.isdigit() and int(length) > cap:
@@ -59,7 +66,7 @@ class UploadSizeMiddleware:
                 request, 411, gettext("Length required"),
                 gettext("Send the body with a Content-Length header: this site does not read chunked request bodies."),
             )  # fmt: skip
-        return self.get_response(request)
+        return None
 
 
 class LimitedUploadHandler(FileUploadHandler):

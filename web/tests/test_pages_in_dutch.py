@@ -112,3 +112,18 @@ def test_every_crawled_page_is_dutch_for_a_dutch_browser(queued, who):
     assert len(pages) > 20, sorted(seen)
     english = {path: found for path, html in pages.items() if (found := english_in(html, names))}
     assert not english, "\n".join(f"{path}: {found[:4]}" for path, found in sorted(english.items()))
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/api/contests/"])
+def test_a_refusal_before_the_language_is_chosen_is_in_the_visitors(path):
+    """The body-size middlewares answer before LocaleMiddleware has chosen a language."""
+    dutch = Client(HTTP_ACCEPT_LANGUAGE="nl").generic(
+        "POST", path, b"{}", content_type="application/json", CONTENT_LENGTH=str(10**10)
+    )
+    assert dutch.status_code == 413
+    text = dutch.content.decode()
+    assert "Verzoek te groot" in text or "bytes; deze site" in text, text[:300]
+    if not path.startswith("/api/"):
+        assert '<html lang="nl">' in text
+    english = Client().generic("POST", path, b"{}", content_type="application/json", CONTENT_LENGTH=str(10**10))
+    assert "this site accepts at most" in english.content.decode()
