@@ -18,6 +18,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from contests import roles, services
@@ -39,7 +40,9 @@ def _judge(request, slug: str) -> Contest:
     may not see it, 403 to whoever sees it but does not judge it."""
     contest = _contest(request, slug)
     if not roles.may(request.user, contest, roles.Power.JUDGE):
-        raise PermissionDenied(f"Only the judges of {contest.title} may see this page.")
+        raise PermissionDenied(
+            gettext("Only the judges of %(contest)s may see this page.") % {"contest": contest.title}
+        )
     return contest
 
 
@@ -88,7 +91,11 @@ def verify_output(request, slug: str, match_id: int):
         except verification.VerificationError as e:
             messages.error(request, str(e))
             return redirect("contests:verify-output", slug=contest.slug, match_id=claim.match.pk)
-        messages.success(request, f"The output of {claim.seat.entry.name} is {decision}.")
+        said = {
+            "accepted": gettext("The output of %(entry)s is accepted."),
+            "rejected": gettext("The output of %(entry)s is rejected."),
+        }.get(decision, gettext("The output of %(entry)s is waiting for a judge again."))
+        messages.success(request, said % {"entry": claim.seat.entry.name})
         return redirect(f"{_queue_url(contest)}?stage={claim.match.stage_id}")
     replay = claim.match.load_replay() or {}
     return render(
@@ -121,7 +128,12 @@ def credit_rest(request, slug: str, stage_id: int):
     except verification.VerificationError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{count} output{'s' if count != 1 else ''} credited with the score claimed.")
+        said = ngettext(
+            "%(count)s output credited with the score claimed.",
+            "%(count)s outputs credited with the score claimed.",
+            count,
+        )
+        messages.success(request, said % {"count": count})
     return redirect(f"{_queue_url(contest)}?stage={stage.pk}")
 
 
@@ -192,7 +204,9 @@ def _console_state(contest: Contest) -> dict:
     # A queue whose only workers have a full disk is served again once there is room: say that.
     full = {q: [w for w in able if w.low_disk and q in w.queues] for q in (queues.BUILDS, plays) if q not in served}
     unserved = [queue for queue, waiting in full.items() if not waiting]
-    disk_full = [(queue, waiting) for queue, waiting in full.items() if waiting]
+    disk_full = [  # each queue, and its workers' hosts with why they claim nothing, as one phrase
+        (queue, "; ".join(f"{w.hostname}: {w.low_disk}" for w in waiting)) for queue, waiting in full.items() if waiting
+    ]
     failed = (
         contest.matches.filter(status=Match.Status.FAILED)
         .select_related("stage")
@@ -276,57 +290,79 @@ def console_action(request, slug: str):
             stage = get_object_or_404(contest.stages, pk=parse_id(request.POST.get("stage", "")) or 0)
             if action == "run_stage":
                 made = judges.run_stage(request.user, stage, reason)
-                messages.success(
-                    request,
-                    f"{stage.name}: {len(made)} matches scheduled." if made else f"{stage.name} was already scheduled.",
-                )
+                if made:
+                    said = gettext("%(stage)s: %(count)s matches scheduled.") % {
+                        "stage": stage.name,
+                        "count": len(made),
+                    }
+                else:
+                    said = gettext("%(stage)s was already scheduled.") % {"stage": stage.name}
+                messages.success(request, said)
             elif action == "cancel_stage":
                 stopped = judges.cancel_stage(request.user, stage, reason)
-                messages.success(request, f"{stage.name} is cancelled: {stopped_in_words(stopped)}.")
+                messages.success(
+                    request,
+                    gettext("%(stage)s is cancelled: %(stopped)s.")
+                    % {"stage": stage.name, "stopped": stopped_in_words(stopped)},
+                )
             elif action == "delete_stage":
                 dropped = judges.delete_stage(request.user, stage, reason)
-                queued = f", with its {dropped} queued matches" if dropped else ""
-                messages.success(request, f"{stage.name} is deleted{queued}.")
+                if dropped:
+                    said = gettext("%(stage)s is deleted, with its %(count)s queued matches.")
+                else:
+                    said = gettext("%(stage)s is deleted.")
+                messages.success(request, said % {"stage": stage.name, "count": dropped})
             else:
                 queued = judges.rerun_stage(request.user, stage, reason)
-                messages.success(request, f"{stage.name}: {queued} matches to be played again.")
+                messages.success(
+                    request,
+                    gettext("%(stage)s: %(count)s matches to be played again.")
+                    % {"stage": stage.name, "count": queued},
+                )
         elif action in ("rerun_match", "cancel_match", "rebuild"):
             if action in ("rerun_match", "cancel_match"):
                 match = get_object_or_404(contest.matches, pk=parse_id(request.POST.get("match", "")) or 0)
                 if action == "rerun_match":
                     judges.rerun_match(request.user, match, reason)
-                    messages.success(request, f"Match {match.pk} is queued to be played again.")
+                    messages.success(
+                        request, gettext("Match %(match)s is queued to be played again.") % {"match": match.pk}
+                    )
                 elif judges.cancel_match(request.user, match, reason) is None:
-                    messages.error(request, f"Match {match.pk} had already ended.")
+                    messages.error(request, gettext("Match %(match)s had already ended.") % {"match": match.pk})
                 else:
-                    messages.success(request, f"Match {match.pk} is cancelled.")
+                    messages.success(request, gettext("Match %(match)s is cancelled.") % {"match": match.pk})
             else:
                 pk = parse_id(request.POST.get("submission", "")) or 0
                 submission = get_object_or_404(Submission.objects.filter(entry__contest=contest), pk=pk)
                 if judges.rebuild(request.user, submission, reason):
-                    messages.success(request, f"{submission} is queued to be built again.")
+                    messages.success(
+                        request, gettext("%(version)s is queued to be built again.") % {"version": submission}
+                    )
                 else:
-                    messages.error(request, "Only a build the platform failed (or lost) can be retried.")
+                    messages.error(request, gettext("Only a build the platform failed (or lost) can be retried."))
         elif action == "freeze":
             held = judges.freeze_standings(request.user, contest, reason)
-            messages.success(
-                request,
-                f"The public standings are frozen: the public sees the {held} results of now until they are "
-                "published; games played from now on show as played, their results hidden.",
+            said = gettext(
+                "The public standings are frozen: the public sees the %(held)s results of now until they are "
+                "published; games played from now on show as played, their results hidden."
             )
+            messages.success(request, said % {"held": held})
         elif action == "publish":
             judges.publish_results(request.user, contest, reason)
-            messages.success(request, "The results are published: everyone sees every game's result.")
+            messages.success(request, gettext("The results are published: everyone sees every game's result."))
         elif action in ("disqualify", "reinstate"):
             entry = get_object_or_404(contest.entries, pk=parse_id(request.POST.get("entry", "")) or 0)
             if action == "disqualify":
                 entry = services.disqualify(request.user, entry, reason)
             else:
                 entry = services.reinstate(request.user, entry, reason)
-            state = "disqualified" if entry.status == Entry.Status.DISQUALIFIED else "reinstated"
-            messages.success(request, f"{entry.name} is {state}.")
+            if entry.status == Entry.Status.DISQUALIFIED:
+                said = gettext("%(entry)s is disqualified.")
+            else:
+                said = gettext("%(entry)s is reinstated.")
+            messages.success(request, said % {"entry": entry.name})
         else:
-            messages.error(request, "Unknown action.")
+            messages.error(request, gettext("Unknown action."))
     except (formats.StageError, services.Refused, publication.Refused) as e:
         messages.error(request, str(e))
     return redirect("contests:console", slug=contest.slug)
@@ -336,10 +372,15 @@ def stopped_in_words(stopped: dict[str, int]) -> str:
     """'3 matches stopped (2 queued, 1 being played)', or 'no match was left to play'."""
     total = sum(stopped.values())
     if not total:
-        return "no match was left to play"
-    words = {"queued": "queued", "running": "being played", "failed": "failed"}
-    parts = [f"{n} {words[status]}" for status, n in stopped.items() if n]
-    return f"{total} match{'es' * (total != 1)} stopped ({', '.join(parts)})"
+        return gettext("no match was left to play")
+    words = {
+        "queued": gettext("%(n)s queued"),
+        "running": gettext("%(n)s being played"),
+        "failed": gettext("%(n)s failed"),
+    }
+    parts = ", ".join(words[status] % {"n": n} for status, n in stopped.items() if n)
+    said = ngettext("%(total)s match stopped (%(parts)s)", "%(total)s matches stopped (%(parts)s)", total)
+    return said % {"total": total, "parts": parts}
 
 
 @login_required
@@ -350,7 +391,7 @@ def add_stage(request, slug: str):
     the console."""
     contest = _judge(request, slug)
     if not contest.is_hosted:
-        raise PermissionDenied("Its game is not hosted here: it has no stages to run.")
+        raise PermissionDenied(gettext("Its game is not hosted here: it has no stages to run."))
     kinds = kinds_for(contest)
     kind = request.POST.get("kind") or request.GET.get("kind")
     form = None
@@ -363,6 +404,9 @@ def add_stage(request, slug: str):
                 for name, message in e.fields.items():
                     form.add_error(None, f"{name}: {message}")
             else:
-                messages.success(request, f"{stage.name} is added; run it from the console when it is time.")
+                messages.success(
+                    request,
+                    gettext("%(stage)s is added; run it from the console when it is time.") % {"stage": stage.name},
+                )
                 return redirect("contests:console", slug=contest.slug)
     return render(request, "contests/add_stage.html", {"contest": contest, "kinds": kinds, "kind": kind, "form": form})
