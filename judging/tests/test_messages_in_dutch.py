@@ -77,3 +77,22 @@ def test_the_shells_language_is_one_the_site_has():
     assert shell_language({}) is None
     assert shell_language({"LANG": "tlh_KX.UTF-8"}) is None
     assert settings.LANGUAGE_CODE.startswith("en")
+
+
+def test_play_s_summary_reads_in_the_shell_s_language():
+    from games.clocks import Clock
+    from judging.management.commands.play import readable
+
+    summary = {
+        "game": "hearts", "params": {}, "conditions": {"from": "its original contest", "language_table": "arbiter"},
+        "seats": [{"program": p, "status": s, "points": pts, "moves": 13, "cpu_s": 0.1, "wall_s": 0.2, "warnings": []}
+                  for p, s, pts in (("a.py", "win", 26), ("b.py", "loss", 1), ("c.py", "loss", 0))],
+        "reason": "", "replay": None,
+    }  # fmt: skip
+    with translation.override("nl"):
+        lines = readable(summary, Clock.from_json({"cpu_per_move_s": 1}), [])
+    assert lines[2] == "  klok: 1 s CPU per zet"
+    assert lines[5].startswith("positie 1  b.py") and "     1 punt  2e van 3  13 zetten  CPU 0.100 s" in lines[5]
+    assert (
+        "uitslag: (geen reden gegeven)" in lines and lines[-1] == "replay: niet bewaard (--replay BESTAND bewaart haar)"
+    )

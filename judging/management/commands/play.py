@@ -19,14 +19,15 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from contests.models import Contest
 from games import registry
-from games.base import Game, ParamError, ordinal, places
+from games.base import Game, ParamError, places
 from games.clocks import Clock, ClockError
 from games.hosted import KEY, HostedGame, ManifestError
 from judging.management.language import SpeaksTheShellsLanguage
+from judging.news.results import ordinal
 from judging.play.referee import Player, RefereeFault, play
 from judging.uploaded import hosting, libraries
 from sandbox import languages
@@ -133,13 +134,16 @@ def _stderr_of(replay: dict, seats: int) -> list[str]:
 
 
 def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
-    """The summary for a person: the conditions, a line a seat, the result, each program's last
-    lines of stderr and where the replay is."""
-    params = ", ".join(f"{name}={value}" for name, value in summary["params"].items()) or "none"
+    """The summary for a person, in the shell's language: the conditions, a line a seat, the
+    result, each program's last lines of stderr and where the replay is."""
+    params = ", ".join(f"{name}={value}" for name, value in summary["params"].items()) or gettext("none")
+    conditions = summary["conditions"]
     lines = [
-        f"{summary['game']} under {summary['conditions']['from']}",
-        f"  parameters: {params}; languages: the {summary['conditions']['language_table']} table",
-        *(f"  clock: {words}" for words in clock.in_words()),
+        gettext("%(game)s under %(conditions)s") % {"game": summary["game"], "conditions": conditions["from"]},
+        "  "
+        + gettext("parameters: %(params)s; languages: the %(table)s table")
+        % {"params": params, "table": conditions["language_table"]},
+        *("  " + gettext("clock: %(words)s") % {"words": words} for words in clock.in_words()),
         "",
     ]
     width = max(len(seat["program"]) for seat in summary["seats"])
@@ -147,22 +151,41 @@ def readable(summary: dict, clock: Clock, stderr: list[str]) -> list[str]:
     # a game of more than two by its place too, as the site's pages say it ("2nd of 4")
     placed = places([s["points"] for s in seats], [s["status"] or "" for s in seats]) if len(seats) > 2 else []
     for index, seat in enumerate(seats):
-        place = f"{ordinal(placed[index])} of {len(seats)}  " if placed and placed[index] else ""
+        place = ""
+        if placed and placed[index]:
+            place = gettext("%(place)s of %(seats)s") % {"place": ordinal(placed[index]), "seats": len(seats)} + "  "
+        points = ngettext("%(points)s point", "%(points)s points", 1 if seat["points"] == 1 else 2) % {
+            "points": f"{seat['points']:>6g}"
+        }
+        figures = gettext("%(moves)s moves  CPU %(cpu)s s  wall %(wall)s s") % {
+            "moves": seat["moves"],
+            "cpu": f"{seat['cpu_s']:.3f}",
+            "wall": f"{seat['wall_s']:.3f}",
+        }
         lines.append(
-            f"seat {index}  {seat['program']:<{width}}  {seat['status'] or '-':<7} {seat['points']:>6g} "
-            f"point{'' if seat['points'] == 1 else 's'}  {place}"
-            f"{seat['moves']} moves  CPU {seat['cpu_s']:.3f} s  wall {seat['wall_s']:.3f} s"
+            gettext("seat %(index)s") % {"index": index}
+            + f"  {seat['program']:<{width}}  {seat['status'] or '-':<7} {points}  {place}{figures}"
         )
-        lines += [f"        warning: {warning}" for warning in seat["warnings"]]
+        lines += ["        " + gettext("warning: %(warning)s") % {"warning": warning} for warning in seat["warnings"]]
     if "verdict" in summary:
-        lines.append(f"verdict: {summary['verdict']}, {summary['verified']} verified of {summary['claimed']} claimed")
-    lines.append(f"result: {summary['reason']}" if summary["reason"] else "result: (no reason given)")
+        lines.append(
+            gettext("verdict: %(verdict)s, %(verified)s verified of %(claimed)s claimed")
+            % {"verdict": summary["verdict"], "verified": summary["verified"], "claimed": summary["claimed"]}
+        )
+    if summary["reason"]:
+        lines.append(gettext("result: %(reason)s") % {"reason": summary["reason"]})
+    else:
+        lines.append(gettext("result: (no reason given)"))
     for index, written in enumerate(stderr):
         tail = written.rstrip("\n").splitlines()[-STDERR_LINES:]
         if tail:
-            lines += ["", f"stderr of seat {index} ({summary['seats'][index]['program']}), its last lines:"]
+            said = gettext("stderr of seat %(index)s (%(program)s), its last lines:")
+            lines += ["", said % {"index": index, "program": summary["seats"][index]["program"]}]
             lines += [f"  {line}" for line in tail]
-    lines += ["", f"replay: {summary['replay']}" if summary["replay"] else "replay: not kept (--replay FILE keeps it)"]
+    if summary["replay"]:
+        lines += ["", gettext("replay: %(file)s") % {"file": summary["replay"]}]
+    else:
+        lines += ["", gettext("replay: not kept (--replay FILE keeps it)")]
     return lines
 
 
