@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from contests import bounds, entry_form
+from contests import bounds, entry_form, services
 from contests.models import Contest
 from contests.services import CONTEST_SETTINGS
 from games import registry
@@ -54,6 +54,32 @@ def game_choices(current: str = "") -> list[tuple[str, str]]:
     return choices
 
 
+def _values_in_words(p: Any) -> str:
+    """What values a parameter takes, in the reader's language: "2 to 50", "one of hex, go"."""
+    if p.choices:
+        return gettext("one of %(choices)s") % {"choices": ", ".join(p.line(c) for c in p.choices)}
+    if p.kind == "boolean":
+        return gettext("true or false")
+    if p.kind == "string":
+        return gettext("a line of text")
+    low, high = (
+        gettext("any") if v is None else f"{v:g}" if isinstance(v, float) else str(v) for v in (p.minimum, p.maximum)
+    )
+    return gettext("%(low)s to %(high)s") % {"low": low, "high": high}
+
+
+def _param_in_words(p: Any) -> str:
+    """A parameter for the organiser: its name, its values, its default; the game's own help
+    after it, in the game's words."""
+    default = repr(p.line(p.default)) if p.kind == "string" else p.line(p.default)
+    said = gettext("%(name)s: %(values)s, %(default)s if not set") % {
+        "name": p.name,
+        "values": _values_in_words(p),
+        "default": default,
+    }
+    return said + (f" ({p.help.rstrip('.')})" if p.help else "")
+
+
 def game_defaults(name: str) -> dict[str, Any]:
     """What a contest of the game has when it sets nothing: its parameters, its clock (the
     memory apart) and its memory; and its parameters in words."""
@@ -61,13 +87,7 @@ def game_defaults(name: str) -> dict[str, Any]:
     clock = dict(getattr(game, "default_clock", {}) or {})
     memory = clock.pop("memory_mb", DEFAULT_MEMORY_MB)
     params = game.info.params
-    about = "; ".join(
-        f"{p.name}: {p.says()}, {p.line(p.default)!r} if not set" + (f" ({p.help.rstrip('.')})" if p.help else "")
-        if p.kind == "string"
-        else f"{p.name}: {p.says().removeprefix('between ').replace(' and ', ' to ')}, {p.line(p.default)} if not set"
-        + (f" ({p.help.rstrip('.')})" if p.help else "")
-        for p in params
-    )
+    about = "; ".join(_param_in_words(p) for p in params)
     return {
         "params": {p.name: p.default for p in params},
         "clock": clock,
@@ -194,7 +214,7 @@ class ContestForm(forms.ModelForm):
             required=False,
         )
         self.fields["source_counts"].required = False
-        self.fields["allowed_languages"].choices = [(key, lang.title) for key, lang in languages.LANGUAGES.items()]
+        self.fields["allowed_languages"].choices = [(key, services.language_title(key)) for key in languages.LANGUAGES]
         for name, bound in (("memory_mb", bounds.MEMORY), *bounds.CONTEST_LIMITS.items()):
             field = self.fields[name]
             allows = gettext("This site allows %(bound)s.") % {"bound": bound.said()}

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from contests import roles, services
@@ -23,7 +24,7 @@ from web.views import _contest
 
 def _organiser(request) -> None:
     if not services.is_organiser(request.user):
-        raise PermissionDenied("Only the site's organisers open contests.")
+        raise PermissionDenied(gettext("Only the site's organisers open contests."))
 
 
 def _organised(request, slug: str) -> Contest:
@@ -31,7 +32,9 @@ def _organised(request, slug: str) -> Contest:
     it, 403 to whoever sees it but does not organise it."""
     contest = _contest(request, slug)
     if not roles.may(request.user, contest, roles.Power.ORGANISE):
-        raise PermissionDenied(f"Only the owner and co-organisers of {contest.title} may change it.")
+        raise PermissionDenied(
+            gettext("Only the owner and co-organisers of %(contest)s may change it.") % {"contest": contest.title}
+        )
     return contest
 
 
@@ -42,9 +45,9 @@ def contest_list(request):
     one for the site's organisers. A co-organiser who may not open contests sees theirs too."""
     contests = list(roles.with_power(request.user, roles.Power.ORGANISE).order_by("-created_at", "title"))
     if not services.is_organiser(request.user) and not contests:
-        raise PermissionDenied("Only the site's organisers open contests.")
+        raise PermissionDenied(gettext("Only the site's organisers open contests."))
     for contest in contests:
-        contest.my_role = roles.ROLE_NAMES[roles.role_of(request.user, contest)]
+        contest.my_role = ROLE_TITLES[roles.role_of(request.user, contest)]
     return render(
         request, "contests/organise_list.html", {"contests": contests, "may_open": services.is_organiser(request.user)}
     )
@@ -82,11 +85,13 @@ def _contest_form(request, contest: Contest | None):
             else:
                 saved = form.instance
                 if contest is None:
-                    messages.success(request, f"{saved.title} is created; add its stages below.")
+                    messages.success(
+                        request, gettext("%(contest)s is created; add its stages below.") % {"contest": saved.title}
+                    )
                 elif changed:
-                    messages.success(request, f"Saved: {', '.join(changed)}.")
+                    messages.success(request, gettext("Saved: %(changed)s.") % {"changed": ", ".join(changed)})
                 else:
-                    messages.info(request, "Nothing changed.")
+                    messages.info(request, gettext("Nothing changed."))
                 return redirect("contests:organise-edit", slug=saved.slug)
     else:
         game = request.GET.get("game") if contest is None else None  # a new contest's game, chosen first
@@ -115,11 +120,19 @@ def contest_roles(request, slug: str):
     try:
         if request.POST.get("remove"):
             role = roles.revoke(request.user, contest, request.POST["remove"], reason)
-            messages.success(request, f"{request.POST['remove']} is no longer {ROLE_WORDS[role]} of {contest.title}.")
+            said = {
+                "organiser": gettext("%(user)s is no longer a co-organiser of %(contest)s."),
+                "judge": gettext("%(user)s is no longer a judge of %(contest)s."),
+            }[role]
+            messages.success(request, said % {"user": request.POST["remove"], "contest": contest.title})
         else:
             username, role = request.POST.get("user", "").strip(), request.POST.get("role", "")
             roles.grant(request.user, contest, username, role, reason)
-            messages.success(request, f"{username} is {ROLE_WORDS[role]} of {contest.title}; they have been told.")
+            said = {
+                "organiser": gettext("%(user)s is a co-organiser of %(contest)s; they have been told."),
+                "judge": gettext("%(user)s is a judge of %(contest)s; they have been told."),
+            }[role]
+            messages.success(request, said % {"user": username, "contest": contest.title})
     except roles.NotAllowed as e:
         raise PermissionDenied(str(e)) from None
     except roles.RoleError as e:
@@ -127,7 +140,13 @@ def contest_roles(request, slug: str):
     return redirect(reverse("contests:organise-edit", args=[contest.slug]) + "#people")
 
 
-ROLE_WORDS = {"organiser": "a co-organiser", "judge": "a judge"}
+# Each role as the organise page names it, in the reader's language.
+ROLE_TITLES = {
+    roles.ADMIN: gettext_lazy("administrator"),
+    roles.Role.OWNER: gettext_lazy("owner"),
+    roles.Role.ORGANISER: gettext_lazy("co-organiser"),
+    roles.Role.JUDGE: gettext_lazy("judge"),
+}
 
 
 @login_required
@@ -136,5 +155,5 @@ def rules_preview(request):
     """The rules as the contest's page will show them: Markdown, sanitised (a fragment of HTML
     for the page's script)."""
     if not services.is_organiser(request.user) and not roles.with_power(request.user, roles.Power.ORGANISE).exists():
-        raise PermissionDenied("Only organisers preview contests' rules.")
+        raise PermissionDenied(gettext("Only organisers preview contests' rules."))
     return HttpResponse(render_markdown(request.POST.get("rules", "")), content_type="text/html; charset=utf-8")

@@ -1,7 +1,7 @@
 """Every page the crawler reaches, as each kind of visitor, comes out in Dutch for a Dutch
 browser (issue 38): no sentence of English is left in what a visitor reads, but for what people
-wrote (contest titles and rules, entries' and stages' names, games' names) and code. The
-templates' own check (test_translation.py) finds a word outside a tag; this one finds English
+wrote (contest titles and rules, entries' and stages' names, games' names and their parameters'
+help) and code. The templates' own check (test_translation.py) finds a word outside a tag; this one finds English
 that reached the page by any other way (a view's string, a template tag, a model's choice)."""
 
 import re
@@ -104,7 +104,8 @@ def test_every_crawled_page_is_dutch_for_a_dutch_browser(queued, who):
         {*Contest.objects.values_list("title", flat=True), *Contest.objects.values_list("summary", flat=True),
          *_strings(list(Contest.objects.values_list("entry_form", flat=True))),
          *Entry.objects.values_list("name", flat=True), *Stage.objects.values_list("name", flat=True),
-         *(g.info.title for g in registry.GAMES.values())} - {""},
+         *(g.info.title for g in registry.GAMES.values()),
+         *(p.help.rstrip(".") for g in registry.GAMES.values() for p in g.info.params if p.help)} - {""},
         key=len, reverse=True,
     )  # fmt: skip
     pages: dict[str, str] = {}

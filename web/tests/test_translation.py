@@ -26,6 +26,8 @@ MARKED = [
     "accounts/templates/accounts/locked_out.html", "accounts/templates/accounts/notification_settings.html",
     "accounts/templates/accounts/notifications.html", "templates/refused.html",
     "web/templates/games/list.html", "web/templates/games/version.html",
+    "web/templates/contests/organise_form.html", "web/templates/contests/organise_list.html",
+    "web/templates/contests/add_stage.html",
     "web/templates/contests/console.html", "web/templates/contests/console_down.html",
     "web/templates/contests/verification.html", "web/templates/contests/verify_output.html",
     "web/templates/contests/detail.html", "web/templates/contests/standings.html",
