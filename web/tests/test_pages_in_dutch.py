@@ -128,3 +128,14 @@ def test_a_refusal_before_the_language_is_chosen_is_in_the_visitors(path):
         assert '<html lang="nl">' in text
     english = Client().generic("POST", path, b"{}", content_type="application/json", CONTENT_LENGTH=str(10**10))
     assert "this site accepts at most" in english.content.decode()
+
+
+def test_the_contest_form_keeps_its_rules_preview_in_dutch(queued):
+    """The form found the rules' section by its English title: a Dutch page had no preview."""
+    from web.tests.test_crawl import make_world
+
+    make_world()
+    client = Client(HTTP_ACCEPT_LANGUAGE="nl")
+    client.force_login(User.objects.get(username="organiser"))
+    page = client.get("/organise/contests/chomp/").content.decode()
+    assert "<legend>Regels</legend>" in page and 'name="preview" value="1">Voorbeeld</button>' in page
