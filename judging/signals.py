@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+from billiard.process import current_process
 from celery.signals import (
     task_postrun,
     task_prerun,
@@ -136,6 +137,14 @@ def exit_once_stopped(sender, **kwargs) -> None:
     os._exit(sender.exitcode or 0)
 
 
+def _a_pool_process() -> bool:
+    """A prefork pool's child (billiard names it "ForkPoolWorker-N"), not a worker's main
+    process nor one that runs tasks itself (a solo pool, an eager task, the tests): their
+    SIGTERM is Celery's own, and a SIGTERM ignored there is ignored by every program they start
+    (a disposition survives exec) - the test suite's own children ignored terminate()."""
+    return "PoolWorker" in current_process().name
+
+
 @worker_process_init.connect
 def ignore_sigterm_while_idle(**kwargs) -> None:
     """A pool process takes no SIGTERM of its own while it waits for a task: the worker's main
@@ -145,21 +154,25 @@ def ignore_sigterm_while_idle(**kwargs) -> None:
     forever for its pool to stop, until honcho's SIGKILL 5 s later; the games in hand died with
     their jails left for the next start to sweep. Billiard keeps a signal ignored here."""
 
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _a_pool_process():
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 @task_prerun.connect
 def stop_the_task_on_sigterm(**kwargs) -> None:
     """While a task runs, SIGTERM asks it to stop at a safe point (``sandbox.interrupt``): the
     game or build in hand closes its jails within a few milliseconds, its match goes back to
-    the queue, and the process takes no other (``matches.play_next`` checks)."""
+    the queue, and the process takes no other (``matches.play_next`` checks). A handler, not
+    SIG_IGN: the programs the task starts get SIGTERM's default back at exec."""
 
-    signal.signal(signal.SIGTERM, lambda signum, frame: request_stop())
+    if _a_pool_process():
+        signal.signal(signal.SIGTERM, lambda signum, frame: request_stop())
 
 
 @task_postrun.connect
 def ignore_sigterm_again(**kwargs) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _a_pool_process():
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 @worker_process_shutdown.connect

@@ -9,11 +9,12 @@ from judging import signals
 from sandbox.interrupt import clear_stop, stop_requested
 
 
-def test_a_pool_process_ignores_sigterm_while_idle_and_flags_a_stop_while_a_task_runs():
+def test_a_pool_process_ignores_sigterm_while_idle_and_flags_a_stop_while_a_task_runs(monkeypatch):
     """SIGTERM to a worker's whole process group (honcho on Ctrl-C): an idle pool process lets
     the main process stop it; one running a task stops the task at a safe point. Billiard's own
     handler, or the default, ended a process where it waited on the pool's queue, and the main
     process then waited for its pool forever."""
+    monkeypatch.setattr(signals, "_a_pool_process", lambda: True)
     before = signal.getsignal(signal.SIGTERM)
     try:
         signals.ignore_sigterm_while_idle()
@@ -26,6 +27,23 @@ def test_a_pool_process_ignores_sigterm_while_idle_and_flags_a_stop_while_a_task
     finally:
         signal.signal(signal.SIGTERM, before)
         clear_stop()
+
+
+def test_a_process_that_runs_tasks_itself_keeps_sigterm_and_its_children_die_of_it():
+    """A solo pool, an eager task, the tests' own worker: the signals ran in the main process
+    and left SIGTERM ignored there, and every program it started afterwards inherited that: the
+    suite's Wheels server outlived terminate() and a killed slot holder's jail its mount."""
+    import subprocess
+    import sys
+
+    before = signal.getsignal(signal.SIGTERM)
+    signals.ignore_sigterm_while_idle()
+    signals.stop_the_task_on_sigterm()
+    signals.ignore_sigterm_again()
+    assert signal.getsignal(signal.SIGTERM) == before
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    child.terminate()
+    assert child.wait(timeout=10) == -signal.SIGTERM
 
 
 def test_only_a_command_line_worker_leaves_at_once_when_stopped(monkeypatch):
