@@ -22,6 +22,7 @@ from celery import current_app  # the installation's app (arbiter/celery.py)
 from django.db import InterfaceError, OperationalError
 from django.db.models import Count, Min
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from contests.models import Submission
 from judging import disks, queues
@@ -90,8 +91,8 @@ class Snapshot:
         percentile (what the console shows)."""
         found = []
         for name, label in (
-            ("jail_start_seconds", "a jail's start"),
-            ("move_overhead_seconds", "a move, beyond the program"),
+            ("jail_start_seconds", gettext("a jail's start")),
+            ("move_overhead_seconds", gettext("a move, beyond the program")),
         ):
             h = self.overall(name)
             found.append({"label": label, "count": h.count, "p50": _ms(h.quantile(0.5)), "p90": _ms(h.quantile(0.9))})

@@ -218,6 +218,7 @@ def _console_state(contest: Contest) -> dict:
         .select_related("entry")
         .order_by("-created_at")[:CONSOLE_LIST]
     )
+    platform = metrics.snapshot()
     return {
         "stages": stages,
         "attempts": attempts,
@@ -230,7 +231,10 @@ def _console_state(contest: Contest) -> dict:
         "entries": list(contest.entries.select_related("user").order_by("is_reference", "name")),
         "disqualified": Entry.Status.DISQUALIFIED,
         "max_faults": lifecycle.MAX_FAULTS,
-        "platform": metrics.snapshot(),
+        "platform": platform,
+        # each state and outcome counted, in words ("1 finished · 1 queued"), not their codes
+        "match_counts": [(n, Match.Status(state).label.lower()) for state, n in platform.matches.items()],
+        "attempt_counts": [(n, MatchAttempt.Outcome(kind).label.lower()) for kind, n in platform.attempts.items()],
     }
 
 

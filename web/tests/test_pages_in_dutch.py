@@ -112,6 +112,9 @@ def test_every_crawled_page_is_dutch_for_a_dutch_browser(queued, who):
     seen = crawl(client, pages=pages)
     assert len(pages) > 20, sorted(seen)
     english = {path: found for path, html in pages.items() if (found := english_in(html, names))}
+    # a placeholder a translation lost or misspelt shows as itself
+    unfilled = {path: re.findall(r"%\(\w+\)s|\{\{ ?\w+ ?\}\}", html)[:3] for path, html in pages.items()}
+    assert not {path: found for path, found in unfilled.items() if found}
     assert not english, "\n".join(f"{path}: {found[:4]}" for path, found in sorted(english.items()))
 
 
@@ -139,3 +142,18 @@ def test_the_contest_form_keeps_its_rules_preview_in_dutch(queued):
     client.force_login(User.objects.get(username="organiser"))
     page = client.get("/organise/contests/chomp/").content.decode()
     assert "<legend>Regels</legend>" in page and 'name="preview" value="1">Voorbeeld</button>' in page
+
+
+def test_the_console_counts_in_words_and_each_language_is_named_in_itself(queued):
+    """The console listed states by their codes ("1 finished · 1 queued") and its latencies by
+    English labels; the switcher named English "Engels" on a Dutch page, where an English reader
+    looks for "English"."""
+    from web.tests.test_crawl import make_world
+
+    make_world()
+    client = Client(HTTP_ACCEPT_LANGUAGE="nl")
+    client.force_login(User.objects.get(username="judge"))
+    page = client.get("/contests/chomp/console/").content.decode()
+    assert "1 afgelopen" in page and "1 finished" not in page
+    assert "Vertraging, alle hosts: de start van een jail" in page
+    assert '<option value="en" lang="en">English</option>' in page and ">Nederlands</option>" in page
