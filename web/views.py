@@ -238,6 +238,7 @@ def submission_detail(request, pk: int):
     game = registry.get(contest.game) if contest.is_hosted else None
     if game is not None and game.info.seats not in (0, 1):  # a run alone has no opponent to choose
         context["opponents"] = testgames.test_game_opponents(submission)
+        context["other_seats"] = formats.contest_seats(contest) - 1  # the opponent sits in each: Hearts' three
     if not submission.entry.is_reference and submission.entry.user_id == request.user.pk:
         context["test_games_left"], context["test_games_free_at"] = testgames.test_games_left(request.user, contest)
     context["test_games_quota"] = settings.TEST_GAMES_PER_DAY

@@ -326,6 +326,18 @@ def test_a_test_game_of_a_three_seat_game_seats_three(highest):
     assert last.seats.count() == 3
 
 
+def test_the_test_game_form_of_a_three_seat_game_says_seats_not_moving_first(highest, client):
+    """Its form read "Against five · the opponent moves first", as for a game of two."""
+    contest = make_contest(game=highest, game_params={})
+    make_stage(contest, kind="system_test", name="System test", params={})
+    make_submission_ready(make_entry(contest, name="five", is_reference=True))
+    mine = make_submission_ready(make_entry(contest, name="mine"))
+    client.force_login(mine.entry.user)
+    page = client.get(f"/submissions/{mine.pk}/").content.decode()
+    assert "Against, in each of the other 2 seats," in page and "my program in the last seat" in page
+    assert "moves first" not in page
+
+
 def test_the_contest_page_plays_at_home_with_a_program_a_seat(highest, client):
     """A contest on a game of four (OpenSpiel's Hearts, walked on a fresh clone) said
     ``play … YOUR_PROGRAM random_player.py --contest …``, two programs, its referee's fault at
