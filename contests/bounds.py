@@ -19,21 +19,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
 
 def number(value: float) -> str:
-    """A value as a sentence shows it: 1,000,000,000 rather than 1e+09; 0.01 as it is; a whole
-    number too large for a float by its digits."""
+    """A value as a sentence shows it, in the reader's language's separators: 1,000,000,000
+    rather than 1e+09 (1.000.000.000 in Dutch); 0.01 as it is (0,01); a whole number too large
+    for a float by its digits."""
     if isinstance(value, int):
         return (
-            f"{value:,}"
+            number_format(value, force_grouping=True)
             if abs(value) < 10**18
             else gettext("a number of %(digits)s digits") % {"digits": len(str(abs(value)))}
         )
     if math.isfinite(value) and value.is_integer() and abs(value) < 1e18:
-        return f"{int(value):,}"
-    return f"{value:g}"
+        return number_format(int(value), force_grouping=True)
+    return f"{value:g}".replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 @dataclass(frozen=True)

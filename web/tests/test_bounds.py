@@ -317,3 +317,11 @@ def test_random_limits_are_saved_or_refused_in_words_never_a_500(organiser, cont
     for name, bound in bounds.CONTEST_LIMITS.items():
         value = getattr(saved, name)
         assert value is None or bound.admits(value), (name, value)
+
+
+def test_a_bound_s_numbers_are_written_with_the_reader_s_separators():
+    from django.utils import translation
+
+    assert (bounds.number(16384), bounds.number(0.1), bounds.number(1e9)) == ("16,384", "0.1", "1,000,000,000")
+    with translation.override("nl"):
+        assert (bounds.number(16384), bounds.number(0.1), bounds.number(1e9)) == ("16.384", "0,1", "1.000.000.000")
