@@ -183,6 +183,24 @@ def queued(monkeypatch):
     return sent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_session_left_on_the_test_database(django_db_setup, django_db_blocker):
+    """At the suite's end, before the test database is dropped, PostgreSQL sessions still open
+    on it (a thread's connection a test left: its thread-local connection outlives the test
+    until the thread is collected) are ended: the drop failed "being accessed by other users"
+    now and then on the last test of a process, whichever it was. SQLite has no sessions."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture(autouse=True)
 def no_connection_kept_in_other_threads(monkeypatch):
     """Event streams read the database in executor threads, and a live server's requests in
