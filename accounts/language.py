@@ -73,10 +73,7 @@ class PersonLanguageMiddleware:
         if mine:
             translation.activate(language)
             request.LANGUAGE_CODE = language
-        response = self.get_response(request)
-        if language:
-            response.headers.setdefault("Content-Language", language)
-        return response
+        return self.get_response(request)  # LocaleMiddleware says its Content-Language
 
 
 @require_POST

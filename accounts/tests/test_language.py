@@ -100,3 +100,12 @@ def test_notifications_are_written_in_the_language_their_reader_chose():
     services.disqualify(judge, make_entry(contest, bob, name="Nibbler"), "Shared its program.")
     assert Notification.objects.get(user=ada).subject == "Muncher is gediskwalificeerd"
     assert Notification.objects.get(user=bob).subject == "Nibbler is disqualified"
+
+
+@pytest.mark.django_db
+def test_a_person_s_page_says_its_language_in_its_header():
+    make_user(username="dora", password=PASSWORD)
+    client = _client("en")
+    _log_in(client, "dora")
+    client.post("/i18n/setlang/", {"language": "nl", "next": "/"})
+    assert client.get("/")["Content-Language"] == "nl"
